@@ -1,0 +1,29 @@
+#pragma once
+
+#include "spikeminer/app/io/spike_format.hpp"
+#include "spikeminer/core/progress.hpp"
+#include "spikeminer/core/spike_trains.hpp"
+
+#include <optional>
+#include <string>
+
+namespace spikeminer::io {
+
+/// How to read a spike file.
+struct ReadOptions {
+    /// Format to assume; detected from the content when not given.
+    std::optional<SpikeFormat> format;
+    /// Tick for files that store seconds (CSV, text, NWB, waverepo). Default: the tick a
+    /// spikeminer CSV states in its comment line, else 1 µs. Files in ticks keep their own.
+    std::optional<TimeBase> time_base;
+    /// Two spikes of one neuron at one tick: keep both (default) or merge them.
+    DuplicatePolicy duplicates = DuplicatePolicy::Keep;
+    /// Receives progress; may cancel.
+    Progress* progress = nullptr;
+};
+
+/// Reads a spike file of any supported format. Throws Error naming the file and the
+/// line or dataset at fault; Cancelled when the progress token is set.
+SpikeTrains read_spikes(const std::string& path, const ReadOptions& options = {});
+
+}  // namespace spikeminer::io

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace spikeminer::io {
+
+/// The spike-train file formats the program reads and writes.
+enum class SpikeFormat {
+    Csv,         ///< text with a header, `unit,time_s`, comma separated (optionally gzip)
+    Text,        ///< two whitespace-separated columns `id time_s`, no header (optionally gzip)
+    Nwb,         ///< Neurodata Without Borders 2.x, the Units table
+    Spikeminer,  ///< this program's own HDF5 layout (integer ticks, labels, provenance)
+    Waverepo,    ///< the waverepo lab layout: /spikes (s) concatenated by unit, /sCount
+};
+
+/// "csv", "text", "nwb", "spikeminer", "waverepo".
+std::string format_name(SpikeFormat format);
+
+/// Parses a --format value; throws UsageError listing the choices.
+SpikeFormat parse_spike_format(const std::string& name);
+
+/// Looks inside the file (HDF5 layout, or the first text line) and names its format.
+/// Throws Error naming the file when it is missing, empty or of no known layout.
+SpikeFormat detect_spike_format(const std::string& path);
+
+/// The format an output path asks for by its extension (.csv, .csv.gz, .txt, .h5, .nwb);
+/// nullopt when the extension says nothing.
+std::optional<SpikeFormat> format_from_extension(const std::string& path);
+
+}  // namespace spikeminer::io

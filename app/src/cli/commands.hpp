@@ -1,0 +1,11 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace spikeminer::cli {
+
+/// Each subcommand registers its flags and its action on the top-level parser.
+void add_info_command(CLI::App& app);
+void add_convert_command(CLI::App& app);
+
+}  // namespace spikeminer::cli

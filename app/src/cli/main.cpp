@@ -1,0 +1,35 @@
+// spikeminer: the command-line entry point. Exit codes: 0 ok, 1 runtime error, 2 usage
+// error, 130 cancelled.
+#include "commands.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+    CLI::App app{"spikeminer: repeating firing sequences and neuron assemblies in spike trains"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "spikeminer " SPIKEMINER_VERSION);
+    spikeminer::cli::add_info_command(app);
+    spikeminer::cli::add_convert_command(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? 0 : 2;
+    } catch (const spikeminer::UsageError& e) {
+        std::fprintf(stderr, "spikeminer: %s\n", e.what());
+        return 2;
+    } catch (const spikeminer::Error& e) {
+        std::fprintf(stderr, "spikeminer: error: %s\n", e.what());
+        return 1;
+    } catch (const spikeminer::Cancelled&) {
+        std::fprintf(stderr, "\nspikeminer: cancelled; no output was written\n");
+        return 130;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "spikeminer: error: out of memory\n");
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,25 @@
+#include "read_arguments.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+namespace spikeminer::cli {
+
+void ReadArguments::add_to(CLI::App& command) {
+    command.add_option("--format", format, "input format: csv, text, nwb, spikeminer, waverepo (default: detect)");
+    command.add_option("--tick", tick,
+                       "tick for times given in seconds, e.g. 1us, 100ns, 1ms, 30000/s (default: the file's own, "
+                       "else 1us); times are rounded to the nearest tick");
+    command.add_option("--duplicates", duplicates, "two spikes of one neuron at one tick: keep (default) or merge")
+        ->check(CLI::IsMember({"keep", "merge"}));
+}
+
+io::ReadOptions ReadArguments::options(Progress* progress) const {
+    io::ReadOptions options;
+    if (!format.empty()) options.format = io::parse_spike_format(format);
+    if (!tick.empty()) options.time_base = parse_time_base(tick);
+    options.duplicates = duplicates == "merge" ? DuplicatePolicy::Merge : DuplicatePolicy::Keep;
+    options.progress = progress;
+    return options;
+}
+
+}  // namespace spikeminer::cli

@@ -1,0 +1,40 @@
+#include "spikeminer/app/io/atomic_output.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+namespace spikeminer::io {
+
+AtomicOutput::AtomicOutput(std::string target) : target_(std::move(target)) {
+    namespace fs = std::filesystem;
+    const fs::path path(target_);
+    const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    std::error_code ec;
+    if (!fs::is_directory(folder, ec)) throw Error(target_ + ": folder '" + folder.string() + "' does not exist");
+    if (fs::is_directory(path, ec)) throw Error(target_ + ": is a folder, not a file");
+    std::random_device random;
+    temp_ = (folder / ("." + path.filename().string() + ".partial-" + std::to_string(getpid()) + "-" +
+                       std::to_string(random() % 1000000)))
+                .string();
+}
+
+AtomicOutput::~AtomicOutput() {
+    if (!committed_) {
+        std::error_code ec;
+        std::filesystem::remove(temp_, ec);
+    }
+}
+
+void AtomicOutput::commit() {
+    std::error_code ec;
+    std::filesystem::rename(temp_, target_, ec);
+    if (ec) throw Error(target_ + ": cannot be put in place: " + ec.message());
+    committed_ = true;
+}
+
+}  // namespace spikeminer::io

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "hdf5_handle.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace spikeminer::io::detail {
+
+/// An HDF5 file opened for reading, with the name used in error messages.
+class H5Reader {
+public:
+    /// Opens `path`; throws Error when it is missing or not HDF5.
+    explicit H5Reader(const std::string& path);
+
+    [[nodiscard]] hid_t file() const { return file_.get(); }
+    [[nodiscard]] const std::string& name() const { return name_; }
+
+    /// True when every component of `path` ("/units/spike_times") exists.
+    [[nodiscard]] bool exists(const std::string& path) const;
+
+    /// Number of elements of a dataset; throws Error when it is missing or not 1-D.
+    [[nodiscard]] std::size_t length(const std::string& path) const;
+
+    /// A 1-D numeric dataset as doubles (float or integer storage).
+    [[nodiscard]] std::vector<double> read_numbers(const std::string& path) const;
+    /// A 1-D integer dataset as int64 (any integer storage, signed or not).
+    [[nodiscard]] std::vector<std::int64_t> read_integers(const std::string& path) const;
+    /// A 2-D numeric dataset of shape (rows, 2) as pairs, row-major.
+    [[nodiscard]] std::vector<double> read_pairs(const std::string& path) const;
+    /// A 2-D integer dataset of shape (rows, 2), row-major.
+    [[nodiscard]] std::vector<std::int64_t> read_integer_pairs(const std::string& path) const;
+    /// A 1-D (or scalar) string dataset, fixed or variable length.
+    [[nodiscard]] std::vector<std::string> read_strings(const std::string& path) const;
+    /// Names of the objects an object-reference dataset points to (last path component).
+    [[nodiscard]] std::vector<std::string> read_reference_names(const std::string& path) const;
+
+    /// The first element of a small string or numeric dataset, as text (for provenance);
+    /// nullopt when the dataset is missing, empty or of another type.
+    [[nodiscard]] std::optional<std::string> first_value_as_text(const std::string& path) const;
+
+    /// A string attribute of the object at `path`, if present.
+    [[nodiscard]] std::optional<std::string> string_attribute(const std::string& path, const std::string& name) const;
+    /// Every string attribute of the object at `path`, by name.
+    [[nodiscard]] std::map<std::string, std::string> string_attributes(const std::string& path) const;
+    /// An integer attribute of the object at `path`, if present.
+    [[nodiscard]] std::optional<std::int64_t> integer_attribute(const std::string& path,
+                                                                const std::string& name) const;
+
+    /// "file.nwb: dataset '/units/id'": the prefix of every error about that dataset.
+    [[nodiscard]] std::string where(const std::string& path) const;
+
+private:
+    H5Handle open_dataset(const std::string& path) const;
+    H5Handle open_numeric(const std::string& path, bool integers_only, int rank, std::vector<hsize_t>& dims) const;
+
+    std::string name_;
+    H5Handle file_;
+};
+
+/// Silences the HDF5 library's own error printing; errors are reported by the caller.
+void silence_hdf5_errors();
+
+}  // namespace spikeminer::io::detail

@@ -1,0 +1,44 @@
+#include "spikeminer/app/io/read_spikes.hpp"
+
+#include "recording.hpp"
+
+#include <filesystem>
+
+namespace spikeminer::io {
+
+SpikeTrains read_spikes(const std::string& path, const ReadOptions& options) {
+    const SpikeFormat format = options.format ? *options.format : detect_spike_format(path);
+    const TimeBase seconds_tick = options.time_base.value_or(TimeBase{});
+    detail::Recording recording;
+    switch (format) {
+        case SpikeFormat::Csv:
+            recording = detail::read_delimited_text(path, ',', options.time_base, options.progress);
+            break;
+        case SpikeFormat::Text:
+            recording = detail::read_delimited_text(path, ' ', options.time_base, options.progress);
+            break;
+        case SpikeFormat::Nwb: recording = detail::read_nwb(path, seconds_tick, options.progress); break;
+        case SpikeFormat::Spikeminer: recording = detail::read_spikeminer_h5(path, options.progress); break;
+        case SpikeFormat::Waverepo: recording = detail::read_waverepo(path, seconds_tick, options.progress); break;
+    }
+    if (options.progress != nullptr) options.progress->begin("sorting spikes", 0);
+    SpikeTrains trains = SpikeTrains::from_spikes(std::move(recording.spikes), std::move(recording.neurons),
+                                                  recording.time_base, options.duplicates);
+    if (recording.neuron_out_of_order) trains.set_sorted_on_load(*recording.neuron_out_of_order);
+    if (recording.span) {
+        // A stated span never hides spikes: it grows to cover every spike.
+        TimeSpan span = *recording.span;
+        if (trains.num_spikes() > 0) {
+            span.start = std::min(span.start, trains.span().start);
+            span.end = std::max(span.end, trains.span().end);
+        }
+        trains.set_span(span);
+    }
+    for (const auto& [key, value] : recording.metadata) trains.set_metadata(key, value);
+    trains.set_metadata("source.file", std::filesystem::path(path).filename().string());
+    trains.set_metadata("source.format", format_name(format));
+    if (options.progress != nullptr) options.progress->finish();
+    return trains;
+}
+
+}  // namespace spikeminer::io

@@ -1,0 +1,54 @@
+#include "recording.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+namespace spikeminer::io::detail {
+
+Tick to_tick(const TimeBase& time_base, double seconds, const std::string& where) {
+    try {
+        return time_base.from_seconds(seconds);
+    } catch (const Error& e) {
+        throw Error(where + ": " + e.what());
+    }
+}
+
+}  // namespace spikeminer::io::detail
+
+namespace spikeminer::io::detail {
+
+void spikes_from_ragged(Recording& recording, const std::vector<double>& times, const std::vector<std::int64_t>& ends,
+                        const std::vector<NeuronId>& ids, const std::string& times_where,
+                        const std::string& index_where, Progress* progress) {
+    std::int64_t previous = 0;
+    for (std::size_t n = 0; n < ends.size(); ++n) {
+        if (ends[n] < previous) {
+            throw Error(index_where + " is not monotone: element " + std::to_string(n) + " is " +
+                        std::to_string(ends[n]) + " after " + std::to_string(previous));
+        }
+        previous = ends[n];
+    }
+    const auto total = static_cast<std::int64_t>(times.size());
+    if (previous != total) {
+        throw Error(index_where + " ends at " + std::to_string(previous) + " but " + times_where + " holds " +
+                    std::to_string(total) + " values" +
+                    (previous > total ? " (the index points past the data)" : " (spikes belong to no unit)"));
+    }
+    if (progress != nullptr) progress->begin("converting spike times", times.size());
+    recording.spikes.reserve(times.size());
+    std::size_t start = 0;
+    bool out_of_order = false;
+    for (std::size_t n = 0; n < ends.size(); ++n) {
+        const auto end = static_cast<std::size_t>(ends[n]);
+        for (std::size_t i = start; i < end; ++i) {
+            out_of_order = out_of_order || (i > start && times[i] < times[i - 1]);
+            recording.spikes.push_back(
+                Spike{to_tick(recording.time_base, times[i], times_where + " element " + std::to_string(i)), ids[n]});
+        }
+        start = end;
+        if (progress != nullptr) progress->update(end);
+    }
+    recording.neuron_out_of_order = out_of_order;
+    if (progress != nullptr) progress->finish();
+}
+
+}  // namespace spikeminer::io::detail

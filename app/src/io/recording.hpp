@@ -1,0 +1,47 @@
+#pragma once
+
+#include "spikeminer/core/progress.hpp"
+#include "spikeminer/core/spike_trains.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace spikeminer::io::detail {
+
+/// What a format reader hands back before the spike trains are built.
+struct Recording {
+    std::vector<Spike> spikes;
+    NeuronTable neurons;
+    TimeBase time_base;
+    std::optional<TimeSpan> span;
+    std::map<std::string, std::string> metadata;
+    /// For formats stored neuron by neuron: whether some neuron's spikes were out of order.
+    std::optional<bool> neuron_out_of_order;
+};
+
+/// Converts a time read from `where` to ticks, naming `where` when it is not finite or too large.
+Tick to_tick(const TimeBase& time_base, double seconds, const std::string& where);
+
+/// Format readers. Each validates its layout and throws Error naming the file and the
+/// line or dataset at fault.
+Recording read_delimited_text(const std::string& path, char delimiter, std::optional<TimeBase> time_base,
+                              Progress* progress);
+Recording read_nwb(const std::string& path, const TimeBase& time_base, Progress* progress);
+Recording read_spikeminer_h5(const std::string& path, Progress* progress);
+Recording read_waverepo(const std::string& path, const TimeBase& time_base, Progress* progress);
+
+}  // namespace spikeminer::io::detail
+
+namespace spikeminer::io::detail {
+
+/// Fills recording.spikes from a ragged array: `times` (seconds) concatenated neuron by
+/// neuron, `ends[n]` the cumulative end of neuron n's spikes (the NWB VectorIndex), with
+/// neuron n's id taken from `ids[n]`. Checks that the ends are monotone and cover `times`
+/// exactly; errors name `index_where` and `times_where`.
+void spikes_from_ragged(Recording& recording, const std::vector<double>& times, const std::vector<std::int64_t>& ends,
+                        const std::vector<NeuronId>& ids, const std::string& times_where,
+                        const std::string& index_where, Progress* progress);
+
+}  // namespace spikeminer::io::detail

@@ -1,0 +1,80 @@
+#include "spikeminer/app/io/spike_format.hpp"
+
+#include "hdf5_read.hpp"
+#include "text_lines.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <hdf5.h>
+
+#include <array>
+#include <filesystem>
+#include <string_view>
+
+namespace spikeminer::io {
+namespace {
+
+struct FormatName {
+    SpikeFormat format;
+    const char* name;
+};
+constexpr std::array kNames{FormatName{SpikeFormat::Csv, "csv"}, FormatName{SpikeFormat::Text, "text"},
+                            FormatName{SpikeFormat::Nwb, "nwb"}, FormatName{SpikeFormat::Spikeminer, "spikeminer"},
+                            FormatName{SpikeFormat::Waverepo, "waverepo"}};
+
+SpikeFormat detect_hdf5_layout(const std::string& path) {
+    const detail::H5Reader file(path);
+    if (file.integer_attribute("/", "spikeminer_format_version")) return SpikeFormat::Spikeminer;
+    if (file.exists("/units") || file.string_attribute("/", "nwb_version")) return SpikeFormat::Nwb;
+    if (file.exists("/spikes") && file.exists("/sCount")) return SpikeFormat::Waverepo;
+    throw Error(path +
+                ": an HDF5 file of no known layout: expected an NWB Units table (/units), a spikeminer file "
+                "(root attribute spikeminer_format_version) or the waverepo layout (/spikes with /sCount); "
+                "give --format to force one");
+}
+
+}  // namespace
+
+std::string format_name(SpikeFormat format) {
+    for (const auto& entry : kNames) {
+        if (entry.format == format) return entry.name;
+    }
+    return "unknown";
+}
+
+SpikeFormat parse_spike_format(const std::string& name) {
+    for (const auto& entry : kNames) {
+        if (name == entry.name) return entry.format;
+    }
+    throw UsageError("unknown format '" + name + "': choose csv, text, nwb, spikeminer or waverepo");
+}
+
+SpikeFormat detect_spike_format(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + ": no such file");
+    if (std::filesystem::file_size(path, ec) == 0) throw Error(path + ": the file is empty");
+    detail::silence_hdf5_errors();
+    if (H5Fis_hdf5(path.c_str()) > 0) return detect_hdf5_layout(path);
+    detail::TextLines lines(path);
+    std::string_view line;
+    while (lines.next(line)) {
+        if (line.empty() || line.front() == '#' || line.front() == '%') continue;
+        if (line.find('\0') != std::string_view::npos) {
+            throw Error(path + ": binary data of no known format (not HDF5, CSV or text)");
+        }
+        return line.find(',') != std::string_view::npos ? SpikeFormat::Csv : SpikeFormat::Text;
+    }
+    throw Error(path + ": holds no spikes (only comments or blank lines)");
+}
+
+std::optional<SpikeFormat> format_from_extension(const std::string& path) {
+    std::string_view name = path;
+    if (name.ends_with(".gz")) name.remove_suffix(3);
+    if (name.ends_with(".csv")) return SpikeFormat::Csv;
+    if (name.ends_with(".txt") || name.ends_with(".tsv") || name.ends_with(".dat")) return SpikeFormat::Text;
+    if (name.ends_with(".nwb")) return SpikeFormat::Nwb;
+    if (name.ends_with(".h5") || name.ends_with(".hdf5")) return SpikeFormat::Spikeminer;
+    return std::nullopt;
+}
+
+}  // namespace spikeminer::io

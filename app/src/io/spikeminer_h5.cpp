@@ -1,0 +1,125 @@
+// The project's own HDF5 layout for spike trains, version 1 (documented in the README):
+//
+//   /                      attributes: spikeminer_format = "spike-trains",
+//                          spikeminer_format_version = 1, ticks_per_second (int64),
+//                          span_start, span_end (int64 ticks), created_by
+//   /spikes/times          int64 [n]   spike times in ticks, sorted by (time, neuron)
+//   /spikes/neurons        uint32 [n]  dense neuron index of each spike
+//   /neurons/labels        string [N]  the label of each neuron (from the source file)
+//   /neurons/groups        string [N]  electrode group of each neuron (optional)
+//   /neurons/observed_intervals        int64 [m, 2] ticks (optional), with
+//   /neurons/observed_intervals_index  int64 [N] cumulative ends, as in NWB
+//   /metadata              string attributes: provenance (source file, format, ...)
+#include "hdf5_read.hpp"
+#include "hdf5_write.hpp"
+#include "recording.hpp"
+#include "writers.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <set>
+
+namespace spikeminer::io::detail {
+namespace {
+constexpr std::int64_t kFormatVersion = 1;
+constexpr const char* kFormatTag = "spike-trains";
+}  // namespace
+
+Recording read_spikeminer_h5(const std::string& path, Progress* progress) {
+    const H5Reader file(path);
+    const auto version = file.integer_attribute("/", "spikeminer_format_version");
+    if (!version) throw Error(path + ": attribute 'spikeminer_format_version' is missing at the root");
+    if (*version > kFormatVersion || *version < 1) {
+        throw Error(path + ": spikeminer format version " + std::to_string(*version) + "; this program reads version " +
+                    std::to_string(kFormatVersion) + (*version > kFormatVersion ? " (update spikeminer)" : ""));
+    }
+    const auto ticks_per_second = file.integer_attribute("/", "ticks_per_second");
+    if (!ticks_per_second || *ticks_per_second <= 0) {
+        throw Error(path + ": root attribute 'ticks_per_second' is missing or not positive");
+    }
+    Recording recording;
+    recording.time_base = TimeBase{*ticks_per_second};
+    recording.neurons.labels = file.read_strings("/neurons/labels");
+    const std::size_t num_neurons = recording.neurons.labels.size();
+    if (std::set<std::string>(recording.neurons.labels.begin(), recording.neurons.labels.end()).size() != num_neurons) {
+        throw Error(file.where("/neurons/labels") + " repeats a label");
+    }
+    if (file.exists("/neurons/groups")) recording.neurons.groups = file.read_strings("/neurons/groups");
+
+    if (progress != nullptr) progress->begin("reading " + path, 2);
+    const auto times = file.read_integers("/spikes/times");
+    const auto neurons = file.read_integers("/spikes/neurons");
+    if (times.size() != neurons.size()) {
+        throw Error(path + ": /spikes/times has " + std::to_string(times.size()) + " values but /spikes/neurons has " +
+                    std::to_string(neurons.size()));
+    }
+    recording.spikes.reserve(times.size());
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        if (neurons[i] < 0 || static_cast<std::size_t>(neurons[i]) >= num_neurons) {
+            throw Error(file.where("/spikes/neurons") + " element " + std::to_string(i) + " is " +
+                        std::to_string(neurons[i]) + ", but there are " + std::to_string(num_neurons) + " neurons");
+        }
+        recording.spikes.push_back(Spike{times[i], static_cast<NeuronId>(neurons[i])});
+    }
+    if (progress != nullptr) progress->update(1);
+
+    if (file.exists("/neurons/observed_intervals")) {
+        const std::string index_path = "/neurons/observed_intervals_index";
+        const auto rows = file.read_integer_pairs("/neurons/observed_intervals");
+        const auto ends = file.read_integers(index_path);
+        if (ends.size() != num_neurons) throw Error(file.where(index_path) + " does not have one entry per neuron");
+        recording.neurons.observed.resize(num_neurons);
+        std::int64_t start = 0;
+        for (std::size_t n = 0; n < num_neurons; ++n) {
+            if (ends[n] < start || static_cast<std::size_t>(ends[n]) * 2 > rows.size()) {
+                throw Error(file.where(index_path) + " element " + std::to_string(n) +
+                            " is not monotone or points past the intervals");
+            }
+            for (auto i = start; i < ends[n]; ++i) {
+                recording.neurons.observed[n].push_back(TimeSpan{rows[2 * i], rows[2 * i + 1]});
+            }
+            start = ends[n];
+        }
+    }
+    const auto span_start = file.integer_attribute("/", "span_start");
+    const auto span_end = file.integer_attribute("/", "span_end");
+    if (span_start && span_end) recording.span = TimeSpan{*span_start, *span_end};
+    if (file.exists("/metadata")) recording.metadata = file.string_attributes("/metadata");
+    if (progress != nullptr) progress->finish();
+    return recording;
+}
+
+void write_spikeminer_h5(const std::string& path, const std::string& name, const SpikeTrains& trains) {
+    H5Writer file(path, name);
+    file.set_attribute("/", "spikeminer_format", std::string(kFormatTag));
+    file.set_attribute("/", "spikeminer_format_version", kFormatVersion);
+    file.set_attribute("/", "ticks_per_second", trains.time_base().ticks_per_second);
+    file.set_attribute("/", "span_start", trains.span().start);
+    file.set_attribute("/", "span_end", trains.span().end);
+    file.set_attribute("/", "created_by", std::string("spikeminer"));
+    file.create_group("/spikes");
+    file.write("/spikes/times", trains.times());
+    file.write("/spikes/neurons", trains.neurons());
+    file.create_group("/neurons");
+    const NeuronTable& table = trains.neuron_table();
+    file.write_strings("/neurons/labels", table.labels);
+    if (!table.groups.empty()) file.write_strings("/neurons/groups", table.groups);
+    if (!table.observed.empty()) {
+        std::vector<std::int64_t> rows;
+        std::vector<std::int64_t> ends;
+        for (const auto& spans : table.observed) {
+            for (const TimeSpan& span : spans) {
+                rows.push_back(span.start);
+                rows.push_back(span.end);
+            }
+            ends.push_back(static_cast<std::int64_t>(rows.size() / 2));
+        }
+        file.write_pairs("/neurons/observed_intervals", rows);
+        file.write("/neurons/observed_intervals_index", std::span<const std::int64_t>(ends));
+    }
+    file.create_group("/metadata");
+    for (const auto& [key, value] : trains.metadata()) file.set_attribute("/metadata", key, value);
+    file.close();
+}
+
+}  // namespace spikeminer::io::detail

@@ -1,0 +1,81 @@
+#include "text_lines.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <cstring>
+#include <filesystem>
+
+namespace spikeminer::io::detail {
+namespace {
+constexpr std::size_t kBlockBytes = std::size_t{1} << 22;
+}
+
+TextLines::TextLines(const std::string& path) : path_(path), buffer_(kBlockBytes) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + ": no such file");
+    file_size_ = std::filesystem::file_size(path, ec);
+    file_ = gzopen(path.c_str(), "rb");
+    if (file_ == nullptr) throw Error(path + ": cannot be opened: " + std::strerror(errno));
+    gzbuffer(file_, 1 << 18);
+}
+
+TextLines::~TextLines() {
+    if (file_ != nullptr) gzclose_r(file_);
+}
+
+std::uint64_t TextLines::bytes_consumed() const {
+    const auto offset = gzoffset(file_);
+    return offset < 0 ? 0 : static_cast<std::uint64_t>(offset);
+}
+
+bool TextLines::refill() {
+    if (eof_) return false;
+    // Keep the unfinished line at the front; grow the buffer if one line fills it.
+    const std::size_t carry = end_ - begin_;
+    std::memmove(buffer_.data(), buffer_.data() + begin_, carry);
+    begin_ = 0;
+    end_ = carry;
+    if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+    const int got = gzread(file_, buffer_.data() + end_, static_cast<unsigned>(buffer_.size() - end_));
+    if (got < 0) {
+        int code = 0;
+        const char* message = gzerror(file_, &code);
+        throw Error(path_ + ": cannot be read: " + (code == Z_ERRNO ? std::strerror(errno) : message));
+    }
+    if (got == 0) {
+        int code = Z_OK;
+        gzerror(file_, &code);
+        if (code == Z_BUF_ERROR) {
+            throw Error(path_ + ": the gzip stream ends early (truncated file) after line " +
+                        std::to_string(line_number_));
+        }
+        eof_ = true;
+        return false;
+    }
+    end_ += static_cast<std::size_t>(got);
+    return true;
+}
+
+bool TextLines::next(std::string_view& line) {
+    for (;;) {
+        const char* start = buffer_.data() + begin_;
+        const void* newline = std::memchr(start, '\n', end_ - begin_);
+        if (newline != nullptr) {
+            const auto length = static_cast<std::size_t>(static_cast<const char*>(newline) - start);
+            line = std::string_view(start, length);
+            begin_ += length + 1;
+            break;
+        }
+        if (!refill()) {
+            if (begin_ == end_) return false;
+            line = std::string_view(buffer_.data() + begin_, end_ - begin_);  // last line without \n
+            begin_ = end_;
+            break;
+        }
+    }
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    ++line_number_;
+    return true;
+}
+
+}  // namespace spikeminer::io::detail

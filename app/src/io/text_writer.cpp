@@ -1,0 +1,120 @@
+// Writer for the text formats: CSV (`unit,time_s` header) and two-column whitespace text.
+// Times are written as exact decimals of the tick, so that reading the file back gives
+// the same ticks; comment lines carry the tick and the neurons that never fired.
+#include "writers.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <zlib.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <string>
+
+namespace spikeminer::io::detail {
+namespace {
+
+// Number of decimal places when ticks_per_second is a power of ten, else -1.
+int decimal_places(std::int64_t ticks_per_second) {
+    int places = 0;
+    for (std::int64_t v = ticks_per_second; v > 1; v /= 10) {
+        if (v % 10 != 0) return -1;
+        ++places;
+    }
+    return places;
+}
+
+// Appends ticks as seconds: exact digits for decimal ticks, 17 significant digits otherwise
+// (enough for the reader's round-to-nearest to return the same tick).
+void append_seconds(std::string& out, Tick ticks, std::int64_t ticks_per_second, int places) {
+    char buffer[64];
+    if (places < 0) {
+        std::snprintf(buffer, sizeof buffer, "%.17g", static_cast<double>(ticks) / static_cast<double>(ticks_per_second));
+        out += buffer;
+        return;
+    }
+    const bool negative = ticks < 0;
+    const auto magnitude = negative ? static_cast<std::uint64_t>(-(ticks + 1)) + 1 : static_cast<std::uint64_t>(ticks);
+    const auto per_second = static_cast<std::uint64_t>(ticks_per_second);
+    std::snprintf(buffer, sizeof buffer, "%s%" PRIu64, negative ? "-" : "", magnitude / per_second);
+    out += buffer;
+    std::uint64_t fraction = magnitude % per_second;
+    if (fraction == 0) return;
+    int digits = places;
+    while (fraction % 10 == 0) {
+        fraction /= 10;
+        --digits;
+    }
+    std::snprintf(buffer, sizeof buffer, ".%0*" PRIu64, digits, fraction);
+    out += buffer;
+}
+
+// Output through zlib (compressed) or stdio (plain), with errors reported once.
+class TextSink {
+public:
+    TextSink(const std::string& path, const std::string& name, bool compress) : name_(name), compress_(compress) {
+        if (compress_) {
+            gz_ = gzopen(path.c_str(), "wb6");
+            if (gz_ == nullptr) throw Error(name_ + ": cannot be created");
+        } else {
+            plain_ = std::fopen(path.c_str(), "wb");
+            if (plain_ == nullptr) throw Error(name_ + ": cannot be created");
+        }
+    }
+    ~TextSink() {
+        if (gz_ != nullptr) gzclose_w(gz_);
+        if (plain_ != nullptr) std::fclose(plain_);
+    }
+    TextSink(const TextSink&) = delete;
+    TextSink& operator=(const TextSink&) = delete;
+
+    void write(const std::string& text) {
+        const bool ok = compress_ ? gzwrite(gz_, text.data(), static_cast<unsigned>(text.size())) ==
+                                        static_cast<int>(text.size())
+                                  : std::fwrite(text.data(), 1, text.size(), plain_) == text.size();
+        if (!ok && !text.empty()) throw Error(name_ + ": write failed (disk full?)");
+    }
+    void close() {
+        const bool ok = compress_ ? gzclose_w(gz_) == Z_OK : std::fclose(plain_) == 0;
+        gz_ = nullptr;
+        plain_ = nullptr;
+        if (!ok) throw Error(name_ + ": write failed on close (disk full?)");
+    }
+
+private:
+    std::string name_;
+    bool compress_;
+    gzFile gz_ = nullptr;
+    std::FILE* plain_ = nullptr;
+};
+
+}  // namespace
+
+void write_delimited_text(const std::string& path, const std::string& name, const SpikeTrains& trains,
+                          char delimiter, bool compress) {
+    TextSink sink(path, name, compress);
+    const std::int64_t ticks_per_second = trains.time_base().ticks_per_second;
+    std::string out = "# spikeminer spike trains; tick " + trains.time_base().describe() +
+                      "; ticks_per_second=" + std::to_string(ticks_per_second) + "\n";
+    for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
+        if (trains.spike_count(n) == 0) out += "# silent neuron: " + trains.label(n) + "\n";
+    }
+    if (delimiter == ',') out += "unit,time_s\n";
+    const int places = decimal_places(ticks_per_second);
+    const auto times = trains.times();
+    const auto neurons = trains.neurons();
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        out += trains.label(neurons[i]);
+        out += delimiter;
+        append_seconds(out, times[i], ticks_per_second, places);
+        out += '\n';
+        if (out.size() > (std::size_t{1} << 20)) {
+            sink.write(out);
+            out.clear();
+        }
+    }
+    sink.write(out);
+    sink.close();
+}
+
+}  // namespace spikeminer::io::detail

@@ -1,0 +1,49 @@
+// Reader for the waverepo lab layout: /spikes (seconds, concatenated unit by unit) and
+// /sCount (spikes per unit), with optional /summary/duration and /meta strings.
+#include "hdf5_read.hpp"
+#include "recording.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <numeric>
+
+namespace spikeminer::io::detail {
+
+Recording read_waverepo(const std::string& path, const TimeBase& time_base, Progress* progress) {
+    const H5Reader file(path);
+    const auto counts = file.read_integers("/sCount");
+    std::vector<std::int64_t> ends(counts.size());
+    std::int64_t total = 0;
+    for (std::size_t n = 0; n < counts.size(); ++n) {
+        if (counts[n] < 0) {
+            throw Error(file.where("/sCount") + " element " + std::to_string(n) + " is negative (" +
+                        std::to_string(counts[n]) + ")");
+        }
+        total += counts[n];
+        ends[n] = total;
+    }
+    Recording recording;
+    recording.time_base = time_base;
+    // Units are named by their 0-based position in the file, as in the waverepo tools.
+    std::vector<NeuronId> ids(counts.size());
+    std::iota(ids.begin(), ids.end(), NeuronId{0});
+    for (std::size_t n = 0; n < counts.size(); ++n) recording.neurons.labels.push_back(std::to_string(n));
+    spikes_from_ragged(recording, file.read_numbers("/spikes"), ends, ids, file.where("/spikes"),
+                       file.where("/sCount") + " (spikes per unit, summed)", progress);
+
+    if (file.exists("/summary/duration")) {
+        const auto duration = file.read_numbers("/summary/duration");
+        if (duration.size() == 1 && duration[0] > 0) {
+            recording.span = TimeSpan{0, to_tick(time_base, duration[0], file.where("/summary/duration"))};
+        }
+    }
+    if (const auto array = file.first_value_as_text("/array")) recording.metadata["waverepo.array"] = *array;
+    for (const char* field : {"age", "cond", "genotype", "key", "species"}) {
+        if (const auto value = file.first_value_as_text(std::string("/meta/") + field)) {
+            recording.metadata[std::string("waverepo.") + field] = *value;
+        }
+    }
+    return recording;
+}
+
+}  // namespace spikeminer::io::detail

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace spikeminer {
+
+/// Set from any thread (a Cancel button, a signal handler) to stop long work.
+class CancelToken {
+public:
+    void request() { flag_.store(true, std::memory_order_relaxed); }
+    [[nodiscard]] bool requested() const { return flag_.load(std::memory_order_relaxed); }
+
+private:
+    std::atomic<bool> flag_{false};
+};
+
+/// Progress of one long task, reported to a callback (a terminal bar, a GUI signal) at
+/// most every 50 ms, with a cancellation check at every step. A default-constructed
+/// Progress reports nothing and is never cancelled.
+class Progress {
+public:
+    /// Called with the task name, units done and units in total (0 when unknown).
+    using Callback = std::function<void(const std::string& task, std::uint64_t done, std::uint64_t total)>;
+
+    Progress() = default;
+    Progress(Callback callback, const CancelToken* cancel) : callback_(std::move(callback)), cancel_(cancel) {}
+
+    /// Starts a task of `total` units.
+    void begin(std::string task, std::uint64_t total);
+    /// Records that `done` units are finished; throws Cancelled when cancellation was requested.
+    void update(std::uint64_t done);
+    /// Reports the task complete.
+    void finish();
+    /// Throws Cancelled when cancellation was requested.
+    void check_cancelled() const;
+
+private:
+    Callback callback_;
+    const CancelToken* cancel_ = nullptr;
+    std::string task_;
+    std::uint64_t total_ = 0;
+    std::chrono::steady_clock::time_point last_report_{};
+};
+
+}  // namespace spikeminer

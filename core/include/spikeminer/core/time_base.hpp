@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace spikeminer {
+
+/// A time in integer ticks. Signed: recordings aligned to a stimulus have negative times.
+using Tick = std::int64_t;
+
+/// The length of one tick, as a whole number of ticks per second (1 µs = 1'000'000).
+/// Every time in the program is an integer count of ticks; floating point never decides
+/// whether a constraint holds.
+struct TimeBase {
+    std::int64_t ticks_per_second = 1'000'000;
+
+    /// The tick length in seconds (for display and rates only).
+    [[nodiscard]] double tick_seconds() const { return 1.0 / static_cast<double>(ticks_per_second); }
+
+    /// Converts seconds to the nearest tick, exactly: the double is expanded to its exact
+    /// binary value, multiplied by ticks_per_second in 128-bit integers, and rounded half
+    /// away from zero. Throws Error for NaN, infinities and times beyond ±2^62 ticks.
+    [[nodiscard]] Tick from_seconds(double seconds) const;
+
+    /// Converts ticks to seconds (nearest double; for display and text output).
+    [[nodiscard]] double to_seconds(Tick ticks) const {
+        return static_cast<double>(ticks) / static_cast<double>(ticks_per_second);
+    }
+
+    /// "1 µs", "1 ms", "1/30000 s": a human description of the tick.
+    [[nodiscard]] std::string describe() const;
+
+    bool operator==(const TimeBase&) const = default;
+};
+
+/// Parses a tick given as "1us", "1 µs", "100ns", "1ms", "0.5ms", "1s" or a number of
+/// ticks per second ("30000/s"). Throws UsageError when the text is not one of these or
+/// the tick is not a whole fraction of a second.
+TimeBase parse_time_base(const std::string& text);
+
+}  // namespace spikeminer

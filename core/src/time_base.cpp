@@ -1,0 +1,116 @@
+#include "spikeminer/core/time_base.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <string_view>
+
+namespace spikeminer {
+namespace {
+
+// 128-bit integers make the seconds-to-ticks product exact (a GCC/Clang extension).
+__extension__ using Int128 = __int128;
+
+constexpr Tick kMaxTick = Tick{1} << 62;
+
+// Exact decimal rational parsed from text such as "0.5" or "30000": value = num / den.
+struct Decimal {
+    std::int64_t num = 0;
+    std::int64_t den = 1;
+};
+
+bool parse_decimal(std::string_view text, Decimal& out) {
+    if (text.empty()) return false;
+    bool seen_digit = false;
+    bool after_point = false;
+    for (char c : text) {
+        if (c == '.' && !after_point) {
+            after_point = true;
+            continue;
+        }
+        if (c < '0' || c > '9') return false;
+        if (out.num > (INT64_MAX - 9) / 10 || out.den > INT64_MAX / 10) return false;
+        out.num = out.num * 10 + (c - '0');
+        if (after_point) out.den *= 10;
+        seen_digit = true;
+    }
+    return seen_digit && out.num > 0;
+}
+
+}  // namespace
+
+Tick TimeBase::from_seconds(double seconds) const {
+    if (!std::isfinite(seconds)) throw Error("time is not a finite number");
+    if (seconds == 0.0) return 0;
+    int exponent = 0;
+    const double fraction = std::frexp(std::fabs(seconds), &exponent);  // |s| = fraction * 2^exponent
+    const auto mantissa = static_cast<std::int64_t>(std::ldexp(fraction, 53));
+    const int shift = exponent - 53;  // |s| = mantissa * 2^shift exactly
+    const Int128 product = static_cast<Int128>(mantissa) * ticks_per_second;
+    Int128 ticks = 0;
+    if (shift >= 0) {
+        if (shift > 62 || product > (static_cast<Int128>(kMaxTick) >> shift)) {
+            throw Error("time " + std::to_string(seconds) + " s is beyond the range of 2^62 ticks");
+        }
+        ticks = product << shift;
+    } else if (-shift < 126) {
+        const int k = -shift;
+        const Int128 quotient = product >> k;
+        const Int128 remainder = product - (quotient << k);
+        ticks = quotient + (remainder >= (static_cast<Int128>(1) << (k - 1)) ? 1 : 0);  // half away from zero
+    }
+    if (ticks > kMaxTick) throw Error("time " + std::to_string(seconds) + " s is beyond the range of 2^62 ticks");
+    const auto magnitude = static_cast<Tick>(ticks);
+    return seconds < 0 ? -magnitude : magnitude;
+}
+
+std::string TimeBase::describe() const {
+    struct Unit {
+        std::int64_t per_second;
+        const char* name;
+    };
+    static constexpr Unit units[] = {{1, "s"}, {1'000, "ms"}, {1'000'000, "µs"}, {1'000'000'000, "ns"}};
+    for (const auto& unit : units) {
+        if (unit.per_second % ticks_per_second == 0 && unit.per_second / ticks_per_second < 1000) {
+            return std::to_string(unit.per_second / ticks_per_second) + " " + unit.name;
+        }
+    }
+    return "1/" + std::to_string(ticks_per_second) + " s";
+}
+
+TimeBase parse_time_base(const std::string& text) {
+    const auto fail = [&]() -> TimeBase {
+        throw UsageError("tick '" + text +
+                         "' is not understood: give a length such as 1us, 100ns, 1ms, or a rate such as 30000/s, "
+                         "that divides one second into a whole number of ticks");
+    };
+    std::string_view s = text;
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    if (s.ends_with("/s")) {
+        Decimal rate;
+        if (!parse_decimal(s.substr(0, s.size() - 2), rate) || rate.den != 1) return fail();
+        return TimeBase{rate.num};
+    }
+    struct Suffix {
+        std::string_view text;
+        std::int64_t per_second;
+    };
+    static constexpr Suffix suffixes[] = {{"ns", 1'000'000'000}, {"us", 1'000'000}, {"µs", 1'000'000},
+                                          {"ms", 1'000},         {"s", 1}};
+    for (const auto& suffix : suffixes) {
+        if (!s.ends_with(suffix.text)) continue;
+        std::string_view number = s.substr(0, s.size() - suffix.text.size());
+        while (!number.empty() && number.back() == ' ') number.remove_suffix(1);
+        Decimal length;
+        if (!parse_decimal(number, length)) return fail();
+        // ticks per second = per_second / (num / den) = per_second * den / num
+        const Int128 scaled = static_cast<Int128>(suffix.per_second) * length.den;
+        if (scaled % length.num != 0) return fail();
+        return TimeBase{static_cast<std::int64_t>(scaled / length.num)};
+    }
+    return fail();
+}
+
+}  // namespace spikeminer
