@@ -18,9 +18,14 @@ AtomicOutput::AtomicOutput(std::string target) : target_(std::move(target)) {
     if (!fs::is_directory(folder, ec)) throw Error(target_ + ": folder '" + folder.string() + "' does not exist");
     if (fs::is_directory(path, ec)) throw Error(target_ + ": is a folder, not a file");
     std::random_device random;
-    temp_ = (folder / ("." + path.filename().string() + ".partial-" + std::to_string(getpid()) + "-" +
-                       std::to_string(random() % 1000000)))
-                .string();
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on a chain of string '+'.
+    std::string name = ".";
+    name += path.filename().string();
+    name += ".partial-";
+    name += std::to_string(getpid());
+    name += '-';
+    name += std::to_string(random() % 1000000);
+    temp_ = (folder / name).string();
 }
 
 AtomicOutput::~AtomicOutput() {

@@ -16,7 +16,7 @@ namespace {
 
 constexpr std::size_t kMaxColumns = 64;
 constexpr std::string_view kTickTag = "ticks_per_second=";
-constexpr std::string_view kSilentTag = "# silent neuron: ";
+constexpr std::string_view kNeuronTag = "# neuron: ";
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '"')) s.remove_prefix(1);
@@ -124,11 +124,11 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
     while (lines.next(line)) {
         if (line.empty() || line.find_first_not_of(" \t") == std::string_view::npos) continue;
         if (line.front() == '#' || line.front() == '%') {
-            // The writer's comments carry the tick and the neurons that never fired.
+            // The writer's comments carry the tick and the neurons in order (silent ones too).
             if (!columns && !time_base) {
                 if (const auto tick = tick_from_comment(line)) time_base = TimeBase{*tick};
             }
-            if (line.starts_with(kSilentTag)) labels.intern(trim(line.substr(kSilentTag.size())));
+            if (line.starts_with(kNeuronTag)) labels.intern(line.substr(kNeuronTag.size()));
             continue;
         }
         const std::size_t count = split(line, delimiter, fields);
@@ -155,11 +155,13 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
         }
         const std::string canonical = canonical_integer_label(unit);
         const NeuronId id = labels.intern(canonical.empty() ? unit : std::string_view(canonical));
-        recording.spikes.push_back(Spike{to_tick(*time_base, seconds, where()), id});
+        recording.spikes.push_back(Spike{to_tick(*time_base, seconds, where), id});
         if (progress != nullptr && (lines.line_number() & 0xFFFF) == 0) progress->update(lines.bytes_consumed());
     }
-    if (!columns) throw Error(path + ": holds no spikes (only comments or blank lines)");
-    if (recording.spikes.empty() && labels.size() == 0) throw Error(path + ": holds a header but no spikes");
+    if (labels.size() == 0) {
+        throw Error(path + (columns ? ": holds a header but no spikes" : ": holds no spikes (only comments or blank lines)"));
+    }
+    if (!time_base) time_base = TimeBase{};
 
     auto [final_labels, remap] = labels.finish();
     for (Spike& spike : recording.spikes) spike.neuron = remap[spike.neuron];

@@ -62,16 +62,12 @@ H5Reader::H5Reader(const std::string& path) : name_(path) {
 std::string H5Reader::where(const std::string& path) const { return name_ + ": dataset '" + path + "'"; }
 
 bool H5Reader::exists(const std::string& path) const {
-    std::string prefix;
-    std::size_t start = path.front() == '/' ? 1 : 0;
-    prefix = path.front() == '/' ? "" : ".";
-    while (start <= path.size()) {
-        const auto slash = path.find('/', start);
-        const auto end = slash == std::string::npos ? path.size() : slash;
-        prefix += "/" + path.substr(start, end - start);
-        if (H5Lexists(file_.get(), prefix.c_str(), H5P_DEFAULT) <= 0) return false;
-        if (slash == std::string::npos) break;
-        start = slash + 1;
+    // H5Lexists needs each parent to exist, so test the path one component at a time.
+    std::size_t end = path.front() == '/' ? 1 : 0;
+    while (end != std::string::npos) {
+        end = path.find('/', end + 1);
+        const std::string prefix = path.substr(0, end);
+        if (prefix != "/" && H5Lexists(file_.get(), prefix.c_str(), H5P_DEFAULT) <= 0) return false;
     }
     return true;
 }
@@ -193,10 +189,13 @@ std::vector<std::string> H5Reader::read_strings(const std::string& path) const {
     const H5Handle space(H5Dget_space(dataset.get()), H5Sclose);
     const hssize_t count = H5Sget_simple_extent_npoints(space.get());
     if (count < 0) throw Error(where(path) + " has an unreadable shape");
+    const bool variable = H5Tis_variable_str(type.get()) > 0;
+    // Checked before any allocation: each element costs a std::string plus its bytes.
+    check_claimed_size(where(path), static_cast<hsize_t>(count),
+                       sizeof(std::string) + (variable ? sizeof(char*) : H5Tget_size(type.get())));
     std::vector<std::string> strings(static_cast<std::size_t>(count));
     if (count == 0) return strings;
-    if (H5Tis_variable_str(type.get()) > 0) {
-        check_claimed_size(where(path), static_cast<hsize_t>(count), sizeof(char*));
+    if (variable) {
         const H5Handle memtype(H5Tcopy(H5T_C_S1), H5Tclose);
         H5Tset_size(memtype.get(), H5T_VARIABLE);
         H5Tset_cset(memtype.get(), H5Tget_cset(type.get()));  // HDF5 converts no ASCII <-> UTF-8
@@ -209,7 +208,6 @@ std::vector<std::string> H5Reader::read_strings(const std::string& path) const {
         return strings;
     }
     const std::size_t width = H5Tget_size(type.get());
-    check_claimed_size(where(path), static_cast<hsize_t>(count), width);
     std::vector<char> raw(static_cast<std::size_t>(count) * width);
     if (H5Dread(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) < 0) {
         throw Error(where(path) + " cannot be read");

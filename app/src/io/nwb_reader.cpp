@@ -29,9 +29,9 @@ std::vector<std::vector<TimeSpan>> read_observed(const H5Reader& file, std::size
                         ") is not monotone or points past the intervals");
         }
         for (auto i = static_cast<std::size_t>(start); i < static_cast<std::size_t>(ends[n]); ++i) {
-            const std::string where = file.where("/units/obs_intervals") + " row " + std::to_string(i);
+            const auto where = [&] { return file.where("/units/obs_intervals") + " row " + std::to_string(i); };
             const TimeSpan span{to_tick(time_base, pairs[2 * i], where), to_tick(time_base, pairs[2 * i + 1], where)};
-            if (span.end < span.start) throw Error(where + " ends before it starts");
+            if (span.end < span.start) throw Error(where() + " ends before it starts");
             observed[n].push_back(span);
         }
         start = ends[n];
@@ -71,13 +71,23 @@ Recording read_nwb(const std::string& path, const TimeBase& time_base, Progress*
                         std::to_string(units) + " units in " + index_path);
         }
     }
+    // Units are named by id, or by a `label` string column where the file has one.
+    std::vector<std::string> names(units);
+    std::string names_path = "/units/id";
+    for (std::size_t n = 0; n < units; ++n) names[n] = std::to_string(unit_ids[n]);
+    if (file.exists("/units/label")) {
+        names_path = "/units/label";
+        names = file.read_strings(names_path);
+        if (names.size() != units) {
+            throw Error(file.where(names_path) + " has " + std::to_string(names.size()) + " labels for " +
+                        std::to_string(units) + " units");
+        }
+    }
     LabelIndexer labels;
     std::vector<NeuronId> provisional(units);
     for (std::size_t n = 0; n < units; ++n) {
-        provisional[n] = labels.intern(std::to_string(unit_ids[n]));
-        if (labels.size() != n + 1) {
-            throw Error(file.where("/units/id") + " repeats unit id " + std::to_string(unit_ids[n]));
-        }
+        provisional[n] = labels.intern(names[n]);
+        if (labels.size() != n + 1) throw Error(file.where(names_path) + " repeats unit " + names[n]);
     }
     auto [final_labels, remap] = labels.finish();
     std::vector<NeuronId> ids(units);
@@ -85,8 +95,7 @@ Recording read_nwb(const std::string& path, const TimeBase& time_base, Progress*
 
     Recording recording;
     recording.time_base = time_base;
-    spikes_from_ragged(recording, file.read_numbers(times_path), ends, ids, file.where(times_path),
-                       file.where(index_path), progress);
+    spikes_from_ragged(recording, file.read_numbers(times_path), ends, ids, path, times_path, index_path, progress);
 
     // Per-unit tables come in file order; reorder them to the dense (numeric id) order.
     const auto reorder = [&](auto table) {
@@ -102,7 +111,7 @@ Recording read_nwb(const std::string& path, const TimeBase& time_base, Progress*
         const auto starts = file.read_numbers("/intervals/epochs/start_time");
         const auto stops = file.read_numbers("/intervals/epochs/stop_time");
         if (!starts.empty() && !stops.empty()) {
-            const std::string where = file.where("/intervals/epochs");
+            const auto where = [&] { return file.where("/intervals/epochs"); };
             recording.span = TimeSpan{to_tick(time_base, *std::min_element(starts.begin(), starts.end()), where),
                                       to_tick(time_base, *std::max_element(stops.begin(), stops.end()), where)};
         }

@@ -67,17 +67,26 @@ void write_nwb(const std::string& path, const std::string& name, const SpikeTrai
 
     mark(file, "/units", "core", "Units");
     file.set_attribute("/units", "description", std::string("units exported by spikeminer"));
-    file.set_attribute("/units", "colnames", std::vector<std::string>{"spike_times"});
-    // NWB unit ids are integers: numeric labels are kept, other labels become positions.
+
+    // NWB unit ids are integers. Integer labels are the ids; otherwise the ids are the
+    // positions and the labels go into a `label` column, which the reader prefers.
+    bool integer_labels = true;
+    for (NeuronId n = 0; n < trains.num_neurons() && integer_labels; ++n) {
+        integer_labels = !canonical_integer_label(trains.label(n)).empty();
+    }
     std::vector<std::int64_t> ids(trains.num_neurons());
     std::vector<double> seconds;
     seconds.reserve(trains.num_spikes());
     std::vector<std::int64_t> ends(trains.num_neurons());
     for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
-        const std::string numeric = canonical_integer_label(trains.label(n));
-        ids[n] = numeric.empty() ? static_cast<std::int64_t>(n) : std::stoll(numeric);
+        ids[n] = integer_labels ? std::stoll(canonical_integer_label(trains.label(n))) : static_cast<std::int64_t>(n);
         for (const std::uint32_t i : trains.spikes_of(n)) seconds.push_back(trains.time_base().to_seconds(trains.times()[i]));
         ends[n] = static_cast<std::int64_t>(seconds.size());
+    }
+    if (!integer_labels) {
+        file.write_strings("/units/label", trains.neuron_table().labels);
+        mark(file, "/units/label", "hdmf-common", "VectorData");
+        file.set_attribute("/units/label", "description", std::string("the unit's name in the source recording"));
     }
     file.write("/units/id", std::span<const std::int64_t>(ids));
     mark(file, "/units/id", "hdmf-common", "ElementIdentifiers");
@@ -89,6 +98,9 @@ void write_nwb(const std::string& path, const std::string& name, const SpikeTrai
     mark(file, "/units/spike_times_index", "hdmf-common", "VectorIndex");
     file.set_attribute("/units/spike_times_index", "description", std::string("Index for VectorData 'spike_times'"));
     file.set_reference_attribute("/units/spike_times_index", "target", "/units/spike_times");
+    file.set_attribute("/units", "colnames",
+                       integer_labels ? std::vector<std::string>{"spike_times"}
+                                      : std::vector<std::string>{"spike_times", "label"});
     file.close();
 }
 

@@ -4,21 +4,11 @@
 
 namespace spikeminer::io::detail {
 
-Tick to_tick(const TimeBase& time_base, double seconds, const std::string& where) {
-    try {
-        return time_base.from_seconds(seconds);
-    } catch (const Error& e) {
-        throw Error(where + ": " + e.what());
-    }
-}
-
-}  // namespace spikeminer::io::detail
-
-namespace spikeminer::io::detail {
-
 void spikes_from_ragged(Recording& recording, const std::vector<double>& times, const std::vector<std::int64_t>& ends,
-                        const std::vector<NeuronId>& ids, const std::string& times_where,
-                        const std::string& index_where, Progress* progress) {
+                        const std::vector<NeuronId>& ids, const std::string& file, const std::string& times_path,
+                        const std::string& index_path, Progress* progress) {
+    const std::string index_where = file + ": dataset '" + index_path + "'";
+    const std::string times_where = file + ": dataset '" + times_path + "'";
     std::int64_t previous = 0;
     for (std::size_t n = 0; n < ends.size(); ++n) {
         if (ends[n] < previous) {
@@ -29,7 +19,7 @@ void spikes_from_ragged(Recording& recording, const std::vector<double>& times, 
     }
     const auto total = static_cast<std::int64_t>(times.size());
     if (previous != total) {
-        throw Error(index_where + " ends at " + std::to_string(previous) + " but " + times_where + " holds " +
+        throw Error(index_where + " ends at " + std::to_string(previous) + " but '" + times_path + "' holds " +
                     std::to_string(total) + " values" +
                     (previous > total ? " (the index points past the data)" : " (spikes belong to no unit)"));
     }
@@ -41,8 +31,9 @@ void spikes_from_ragged(Recording& recording, const std::vector<double>& times, 
         const auto end = static_cast<std::size_t>(ends[n]);
         for (std::size_t i = start; i < end; ++i) {
             out_of_order = out_of_order || (i > start && times[i] < times[i - 1]);
-            recording.spikes.push_back(
-                Spike{to_tick(recording.time_base, times[i], times_where + " element " + std::to_string(i)), ids[n]});
+            const Tick tick = to_tick(recording.time_base, times[i],
+                                      [&] { return times_where + " element " + std::to_string(i); });
+            recording.spikes.push_back(Spike{tick, ids[n]});
         }
         start = end;
         if (progress != nullptr) progress->update(end);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "spikeminer/core/error.hpp"
 #include "spikeminer/core/progress.hpp"
 #include "spikeminer/core/spike_trains.hpp"
 
@@ -21,8 +22,16 @@ struct Recording {
     std::optional<bool> neuron_out_of_order;
 };
 
-/// Converts a time read from `where` to ticks, naming `where` when it is not finite or too large.
-Tick to_tick(const TimeBase& time_base, double seconds, const std::string& where);
+/// Converts a time to ticks; when it is not finite or too large, throws Error prefixed
+/// with where(), which is called only then (this runs once per spike).
+template <typename Where>
+Tick to_tick(const TimeBase& time_base, double seconds, Where&& where) {
+    try {
+        return time_base.from_seconds(seconds);
+    } catch (const Error& e) {
+        throw Error(std::string(where()) + ": " + e.what());
+    }
+}
 
 /// Format readers. Each validates its layout and throws Error naming the file and the
 /// line or dataset at fault.
@@ -39,9 +48,9 @@ namespace spikeminer::io::detail {
 /// Fills recording.spikes from a ragged array: `times` (seconds) concatenated neuron by
 /// neuron, `ends[n]` the cumulative end of neuron n's spikes (the NWB VectorIndex), with
 /// neuron n's id taken from `ids[n]`. Checks that the ends are monotone and cover `times`
-/// exactly; errors name `index_where` and `times_where`.
+/// exactly; errors name `file` and the datasets `times_path` and `index_path`.
 void spikes_from_ragged(Recording& recording, const std::vector<double>& times, const std::vector<std::int64_t>& ends,
-                        const std::vector<NeuronId>& ids, const std::string& times_where,
-                        const std::string& index_where, Progress* progress);
+                        const std::vector<NeuronId>& ids, const std::string& file, const std::string& times_path,
+                        const std::string& index_path, Progress* progress);
 
 }  // namespace spikeminer::io::detail

@@ -57,13 +57,17 @@ SpikeFormat detect_spike_format(const std::string& path) {
     if (H5Fis_hdf5(path.c_str()) > 0) return detect_hdf5_layout(path);
     detail::TextLines lines(path);
     std::string_view line;
+    bool declares_neurons = false;
     while (lines.next(line)) {
+        declares_neurons = declares_neurons || line.starts_with("# neuron: ");
         if (line.empty() || line.front() == '#' || line.front() == '%') continue;
         if (line.find('\0') != std::string_view::npos) {
             throw Error(path + ": binary data of no known format (not HDF5, CSV or text)");
         }
         return line.find(',') != std::string_view::npos ? SpikeFormat::Csv : SpikeFormat::Text;
     }
+    // Only comments: a spikeminer text file of neurons that never fired reads either way.
+    if (declares_neurons) return SpikeFormat::Text;
     throw Error(path + ": holds no spikes (only comments or blank lines)");
 }
 

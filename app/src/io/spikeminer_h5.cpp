@@ -83,7 +83,13 @@ Recording read_spikeminer_h5(const std::string& path, Progress* progress) {
     }
     const auto span_start = file.integer_attribute("/", "span_start");
     const auto span_end = file.integer_attribute("/", "span_end");
-    if (span_start && span_end) recording.span = TimeSpan{*span_start, *span_end};
+    if (span_start && span_end) {
+        if (*span_end < *span_start) {
+            throw Error(path + ": root attributes span_start (" + std::to_string(*span_start) + ") and span_end (" +
+                        std::to_string(*span_end) + "): the recording ends before it starts");
+        }
+        recording.span = TimeSpan{*span_start, *span_end};
+    }
     if (file.exists("/metadata")) recording.metadata = file.string_attributes("/metadata");
     if (progress != nullptr) progress->finish();
     return recording;

@@ -74,6 +74,7 @@ bool TextLines::next(std::string_view& line) {
         }
     }
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line_number_ == 0 && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);  // UTF-8 byte-order mark
     ++line_number_;
     return true;
 }

@@ -4,6 +4,7 @@
 #include "writers.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/label_indexer.hpp"
 
 #include <zlib.h>
 
@@ -47,6 +48,20 @@ void append_seconds(std::string& out, Tick ticks, std::int64_t ticks_per_second,
     }
     std::snprintf(buffer, sizeof buffer, ".%0*" PRIu64, digits, fraction);
     out += buffer;
+}
+
+// A label that would read back as something else is refused rather than written.
+void check_label(const std::string& label, char delimiter, const std::string& name) {
+    const bool csv = delimiter == ',';
+    const bool breaks_field = csv ? label.find(',') != std::string::npos || label.front() == ' ' || label.back() == ' '
+                                  : label.find_first_of(" \t") != std::string::npos;
+    if (label.empty() || breaks_field || label.find_first_of("\n\r\"") != std::string::npos || label.front() == '#' ||
+        label.front() == '%') {
+        throw Error(name + ": neuron label '" + label + "' cannot be written in " +
+                    (csv ? "CSV (no commas, quotes, line breaks, leading '#' or surrounding spaces)"
+                         : "the text format (no spaces, tabs, quotes, line breaks or leading '#')") +
+                    "; write the spikeminer HDF5 format (.h5) instead");
+    }
 }
 
 // Output through zlib (compressed) or stdio (plain), with errors reported once.
@@ -96,9 +111,14 @@ void write_delimited_text(const std::string& path, const std::string& name, cons
     const std::int64_t ticks_per_second = trains.time_base().ticks_per_second;
     std::string out = "# spikeminer spike trains; tick " + trains.time_base().describe() +
                       "; ticks_per_second=" + std::to_string(ticks_per_second) + "\n";
+    // The neuron list keeps what the table alone cannot: neurons that never fire, and the
+    // order of named (non-numeric) labels, which readers otherwise take from first spikes.
+    bool list_neurons = false;
     for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
-        if (trains.spike_count(n) == 0) out += "# silent neuron: " + trains.label(n) + "\n";
+        check_label(trains.label(n), delimiter, name);
+        list_neurons = list_neurons || trains.spike_count(n) == 0 || canonical_integer_label(trains.label(n)).empty();
     }
+    for (NeuronId n = 0; list_neurons && n < trains.num_neurons(); ++n) out += "# neuron: " + trains.label(n) + "\n";
     if (delimiter == ',') out += "unit,time_s\n";
     const int places = decimal_places(ticks_per_second);
     const auto times = trains.times();

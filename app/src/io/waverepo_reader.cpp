@@ -28,13 +28,12 @@ Recording read_waverepo(const std::string& path, const TimeBase& time_base, Prog
     std::vector<NeuronId> ids(counts.size());
     std::iota(ids.begin(), ids.end(), NeuronId{0});
     for (std::size_t n = 0; n < counts.size(); ++n) recording.neurons.labels.push_back(std::to_string(n));
-    spikes_from_ragged(recording, file.read_numbers("/spikes"), ends, ids, file.where("/spikes"),
-                       file.where("/sCount") + " (spikes per unit, summed)", progress);
+    spikes_from_ragged(recording, file.read_numbers("/spikes"), ends, ids, path, "/spikes", "/sCount", progress);
 
     if (file.exists("/summary/duration")) {
         const auto duration = file.read_numbers("/summary/duration");
         if (duration.size() == 1 && duration[0] > 0) {
-            recording.span = TimeSpan{0, to_tick(time_base, duration[0], file.where("/summary/duration"))};
+            recording.span = TimeSpan{0, to_tick(time_base, duration[0], [&] { return file.where("/summary/duration"); })};
         }
     }
     if (const auto array = file.first_value_as_text("/array")) recording.metadata["waverepo.array"] = *array;

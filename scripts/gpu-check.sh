@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The one command for the GPU machine (Ubuntu 24.04, CUDA 13, no Qt, no package installs):
+# configure the gpu preset, build, run every test with SPIKEMINER_REQUIRE_GPU=1, run
+# compute-sanitizer (memcheck, racecheck) on the GPU tests, run the benchmarks, and copy
+# logs and tables under $OUT when it is set.
+#
+# Header-only libraries that machine lacks (CLI11, nlohmann-json, Catch2) can travel as
+# Debian packages in .deps/ (git-ignored; `apt-get download libcli11-dev nlohmann-json3-dev
+# catch2` there): each is unpacked and used only when the system has no copy.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+logs="${OUT:-build/gpu-check-logs}"
+mkdir -p "$logs"
+status=0
+step() {  # step NAME COMMAND...: run, log to $logs/NAME.log, remember failures
+  local name="$1"; shift
+  echo "=== $name: $*"
+  if "$@" 2>&1 | tee "$logs/$name.log"; then echo "=== $name: ok"; else echo "=== $name: FAILED"; status=1; fi
+}
+
+prefixes=()
+unpack_if_missing() {  # unpack_if_missing HEADER DEB-GLOB
+  local header="$1" glob="$2"
+  if [ -e "/usr/include/$header" ] || [ -e "/usr/local/include/$header" ]; then return; fi
+  for deb in .deps/$glob; do
+    [ -e "$deb" ] || continue
+    local root="build/deps/$(basename "$deb" .deb)"
+    mkdir -p "$root" && dpkg -x "$deb" "$root" && prefixes+=("$PWD/$root/usr")
+    echo "using $deb for $header"
+  done
+}
+unpack_if_missing CLI/CLI.hpp 'libcli11-dev_*.deb'
+unpack_if_missing nlohmann/json.hpp 'nlohmann-json3-dev_*.deb'
+unpack_if_missing catch2 'catch2_*.deb'
+prefix_path=$(IFS=';'; echo "${prefixes[*]:-}")
+
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv | tee "$logs/nvidia-smi.csv"
+step configure cmake --preset gpu -DCMAKE_PREFIX_PATH="$prefix_path"
+step build cmake --build --preset gpu -j "$(nproc)"
+step test env SPIKEMINER_REQUIRE_GPU=1 ctest --preset gpu -j 4
+step devices build/gpu/app/spikeminer info --devices --self-test
+if command -v compute-sanitizer >/dev/null; then
+  step memcheck compute-sanitizer --tool memcheck --error-exitcode 1 build/gpu/tests/gpu/gpu_tests
+  step racecheck compute-sanitizer --tool racecheck --error-exitcode 1 build/gpu/tests/gpu/gpu_tests
+else
+  echo "compute-sanitizer not found"; status=1
+fi
+for bench in build/gpu/bench/bench_*; do
+  [ -x "$bench" ] || continue
+  step "$(basename "$bench")" "$bench" --gpu-check
+done
+echo "=== gpu-check: $([ $status -eq 0 ] && echo PASSED || echo FAILED); logs in $logs"
+exit $status

@@ -1,0 +1,580 @@
+// HDF5 input that must be refused: broken NWB Units tables, broken waverepo and
+// spikeminer files, headers that claim absurd sizes, unknown layouts. Each refusal is an
+// Error that names the file and the dataset at fault. Fixtures are written with the
+// HDF5 C API (hdf5_fixtures.hpp), so they can be wrong in ways the writers never are.
+#include "app_test_helpers.hpp"
+#include "catch.hpp"
+#include "hdf5_fixtures.hpp"
+#include "test_paths.hpp"
+
+#include "spikeminer/app/io/read_spikes.hpp"
+#include "spikeminer/app/io/spike_format.hpp"
+#include "spikeminer/core/error.hpp"
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+using namespace spikeminer;
+using spikeminer::test::contains;
+using spikeminer::test::H5Fixture;
+
+namespace {
+
+// A well-formed NWB Units table of two units (ids 4 and 9), three spikes each.
+void good_units(H5Fixture& file) {
+    test::nwb_skeleton(file);
+    file.int64s("/units/id", {4, 9});
+    file.doubles("/units/spike_times", {0.1, 0.2, 0.3, 0.15, 0.25, 0.35});
+    file.int64s("/units/spike_times_index", {3, 6});
+}
+
+// A well-formed spikeminer file with two neurons and three spikes.
+void good_spikeminer(H5Fixture& file, std::int64_t version = 1) {
+    test::spikeminer_root(file, version);
+    file.strings("/neurons/labels", {"a", "b"});
+    file.int64s("/spikes/times", {10, 20, 30});
+    file.uint32s("/spikes/neurons", {0, 1, 0});
+}
+
+}  // namespace
+
+TEST_CASE("the fixtures themselves are readable when nothing is broken", "[hdf5]") {
+    const test::TempDir dir;
+    SECTION("nwb") {
+        const std::string path = dir.file("good.nwb");
+        {
+            H5Fixture file(path);
+            good_units(file);
+        }
+        const SpikeTrains trains = io::read_spikes(path);
+        CHECK(trains.neuron_table().labels == std::vector<std::string>{"4", "9"});
+        CHECK(trains.num_spikes() == 6);
+        CHECK(test::times_of(trains, 1) == std::vector<Tick>{150'000, 250'000, 350'000});
+    }
+    SECTION("waverepo") {
+        const std::string path = dir.file("good.h5");
+        {
+            H5Fixture file(path);
+            file.doubles("/spikes", {0.5, 0.25, 1.0});
+            file.int64s("/sCount", {2, 0, 1});
+        }
+        CHECK(io::detect_spike_format(path) == io::SpikeFormat::Waverepo);
+        const SpikeTrains trains = io::read_spikes(path);
+        CHECK(trains.neuron_table().labels == std::vector<std::string>{"0", "1", "2"});
+        CHECK(test::times_of(trains, 0) == std::vector<Tick>{250'000, 500'000});
+        CHECK(trains.spike_count(1) == 0);
+        // Unit 0's spikes were stored out of order.
+        CHECK(trains.was_sorted_on_load());
+    }
+    SECTION("spikeminer") {
+        const std::string path = dir.file("good.h5");
+        {
+            H5Fixture file(path);
+            good_spikeminer(file);
+        }
+        const SpikeTrains trains = io::read_spikes(path);
+        CHECK(trains.neuron_table().labels == std::vector<std::string>{"a", "b"});
+        CHECK(test::times_of(trains, 0) == std::vector<Tick>{10, 30});
+    }
+}
+
+TEST_CASE("NWB without a Units table", "[hdf5][nwb][bad-input]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("nounits.nwb");
+    {
+        H5Fixture file(path);
+        file.string_attribute("/", "nwb_version", "2.4.0");
+        file.group("/acquisition");
+    }
+    CHECK(io::detect_spike_format(path) == io::SpikeFormat::Nwb);
+    REQUIRE_THROWS_AS(io::read_spikes(path), Error);
+    REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/units"));
+}
+
+TEST_CASE("NWB Units table without spike_times_index", "[hdf5][nwb][bad-input]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("noindex.nwb");
+    {
+        H5Fixture file(path);
+        test::nwb_skeleton(file);
+        file.int64s("/units/id", {1, 2});
+        file.doubles("/units/spike_times", {0.1, 0.2});
+    }
+    REQUIRE_THROWS_AS(io::read_spikes(path), Error);
+    REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/units/spike_times_index"));
+}
+
+TEST_CASE("NWB Units table without spike_times", "[hdf5][nwb][bad-input]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("notimes.nwb");
+    {
+        H5Fixture file(path);
+        test::nwb_skeleton(file);
+        file.int64s("/units/spike_times_index", {1});
+    }
+    REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/units/spike_times"));
+}
+
+TEST_CASE("NWB spike_times_index that is broken", "[hdf5][nwb][bad-input]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("index.nwb");
+    SECTION("not monotone") {
+        {
+            H5Fixture file(path);
+            test::nwb_skeleton(file);
+            file.int64s("/units/id", {1, 2, 3});
+            file.doubles("/units/spike_times", {0.1, 0.2, 0.3, 0.4, 0.5});
+            file.int64s("/units/spike_times_index", {3, 2, 5});
+        }
+        REQUIRE_THROWS_AS(io::read_spikes(path), Error);
+        REQUIRE_THROWS_WITH(io::read_spikes(path),
+                            contains(path) && contains("/units/spike_times_index") && contains("monotone"));
+    }
+    SECTION("negative first end") {
+        {
+            H5Fixture file(path);
+            test::nwb_skeleton(file);
+            file.doubles("/units/spike_times", {0.1});
+            file.int64s("/units/spike_times_index", {-1, 1});
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/units/spike_times_index"));
+    }
+    SECTION("ending past the data") {
+        {
+            H5Fixture file(path);
+            test::nwb_skeleton(file);
+            file.int64s("/units/id", {1, 2});
+            file.doubles("/units/spike_times", {0.1, 0.2, 0.3, 0.4, 0.5});
+            file.int64s("/units/spike_times_index", {2, 6});
+        }
+        REQUIRE_THROWS_AS(io::read_spikes(path), Error);
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/units/spike_times_index") &&
+                                                       contains("/units/spike_times") && contains("past"));
+    }
+    SECTION("ending before the data") {
+        {
+            H5Fixture file(path);
+            test::nwb_skeleton(file);
+            file.int64s("/units/id", {1, 2});
+            file.doubles("/units/spike_times", {0.1, 0.2, 0.3, 0.4, 0.5});
+            file.int64s("/units/spike_times_index", {2, 4});
+        }
+        REQUIRE_THROWS_AS(io::read_spikes(path), Error);
+        REQUIRE_THROWS_WITH(io::read_spikes(path),
+                            contains(path) && contains("/units/spike_times_index") && contains("ends at 4"));
+    }
+    SECTION("stored as floating point") {
+        {
+            H5Fixture file(path);
+            test::nwb_skeleton(file);
+            file.int64s("/units/id", {1, 2});
+            file.doubles("/units/spike_times", {0.1, 0.2, 0.3});
+            file.doubles("/units/spike_times_index", {1.0, 3.0});
+        }
+        REQUIRE_THROWS_AS(io::read_spikes(path), Error);
+        REQUIRE_THROWS_WITH(io::read_spikes(path),
+                            contains(path) && contains("/units/spike_times_index") && contains("integers"));
+    }
+    SECTION("stored as single precision floats") {
+        {
+            H5Fixture file(path);
+            test::nwb_skeleton(file);
+            file.doubles("/units/spike_times", {0.1, 0.2, 0.3});
+            file.floats("/units/spike_times_index", {3.0F});
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/units/spike_times_index"));
+    }
+    SECTION("one id too many") {
+        {
+            H5Fixture file(path);
+            test::nwb_skeleton(file);
+            file.int64s("/units/id", {1, 2, 3});
+            file.doubles("/units/spike_times", {0.1, 0.2, 0.3});
+            file.int64s("/units/spike_times_index", {1, 3});
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/units/id"));
+    }
+}
+
+TEST_CASE("NWB spike_times of the wrong type or value", "[hdf5][nwb][bad-input]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("times.nwb");
+    SECTION("strings") {
+        {
+            H5Fixture file(path);
+            test::nwb_skeleton(file);
+            file.int64s("/units/id", {1});
+            file.strings("/units/spike_times", {"0.1", "0.2"});
+            file.int64s("/units/spike_times_index", {2});
+        }
+        REQUIRE_THROWS_AS(io::read_spikes(path), Error);
+        REQUIRE_THROWS_WITH(io::read_spikes(path),
+                            contains(path) && contains("/units/spike_times'") && contains("strings"));
+    }
+    SECTION("NaN") {
+        {
+            H5Fixture file(path);
+            test::nwb_skeleton(file);
+            file.int64s("/units/id", {1, 2});
+            file.doubles("/units/spike_times", {0.1, 0.2, std::numeric_limits<double>::quiet_NaN(), 0.4});
+            file.int64s("/units/spike_times_index", {2, 4});
+        }
+        REQUIRE_THROWS_AS(io::read_spikes(path), Error);
+        REQUIRE_THROWS_WITH(io::read_spikes(path),
+                            contains(path) && contains("/units/spike_times") && contains("element 2"));
+    }
+    SECTION("infinity") {
+        {
+            H5Fixture file(path);
+            test::nwb_skeleton(file);
+            file.doubles("/units/spike_times", {std::numeric_limits<double>::infinity()});
+            file.int64s("/units/spike_times_index", {1});
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/units/spike_times"));
+    }
+}
+
+TEST_CASE("NWB unit ids that repeat", "[hdf5][nwb][bad-input]") {
+    const std::vector<std::int64_t> ids = GENERATE(std::vector<std::int64_t>{4, 4}, std::vector<std::int64_t>{4, 5, 4});
+    CAPTURE(ids);
+    const test::TempDir dir;
+    const std::string path = dir.file("dup.nwb");
+    {
+        H5Fixture file(path);
+        test::nwb_skeleton(file);
+        file.int64s("/units/id", ids);
+        std::vector<double> times;
+        std::vector<std::int64_t> ends;
+        for (std::size_t n = 0; n < ids.size(); ++n) {
+            times.push_back(0.1 * static_cast<double>(n + 1));
+            ends.push_back(static_cast<std::int64_t>(n + 1));
+        }
+        file.doubles("/units/spike_times", times);
+        file.int64s("/units/spike_times_index", ends);
+    }
+    REQUIRE_THROWS_AS(io::read_spikes(path), Error);
+    REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/units/id") && contains("4"));
+}
+
+TEST_CASE("waverepo whose sCount does not match the spikes", "[hdf5][waverepo][bad-input]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("wave.h5");
+    SECTION("sum below the number of spikes") {
+        {
+            H5Fixture file(path);
+            file.doubles("/spikes", {0.1, 0.2, 0.3, 0.4, 0.5});
+            file.int64s("/sCount", {2, 2});
+        }
+        REQUIRE_THROWS_AS(io::read_spikes(path), Error);
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/sCount") && contains("/spikes"));
+    }
+    SECTION("sum above the number of spikes") {
+        {
+            H5Fixture file(path);
+            file.doubles("/spikes", {0.1, 0.2, 0.3});
+            file.int64s("/sCount", {2, 2});
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/sCount") && contains("/spikes"));
+    }
+    SECTION("a negative count") {
+        {
+            H5Fixture file(path);
+            file.doubles("/spikes", {0.1, 0.2, 0.3});
+            file.int64s("/sCount", {4, -1});
+        }
+        REQUIRE_THROWS_AS(io::read_spikes(path), Error);
+        REQUIRE_THROWS_WITH(io::read_spikes(path),
+                            contains(path) && contains("/sCount") && contains("element 1") && contains("negative"));
+    }
+    SECTION("a NaN spike") {
+        {
+            H5Fixture file(path);
+            file.doubles("/spikes", {0.1, std::numeric_limits<double>::quiet_NaN()});
+            file.int64s("/sCount", {2});
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/spikes") && contains("element 1"));
+    }
+}
+
+TEST_CASE("spikeminer files this version cannot read", "[hdf5][spikeminer][bad-input]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("sm.h5");
+    SECTION("a newer format version") {
+        {
+            H5Fixture file(path);
+            good_spikeminer(file, 2);
+        }
+        CHECK(io::detect_spike_format(path) == io::SpikeFormat::Spikeminer);
+        REQUIRE_THROWS_AS(io::read_spikes(path), Error);
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("version 2"));
+    }
+    SECTION("version 0") {
+        {
+            H5Fixture file(path);
+            good_spikeminer(file, 0);
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("version 0"));
+    }
+    SECTION("a neuron index out of range") {
+        {
+            H5Fixture file(path);
+            test::spikeminer_root(file);
+            file.strings("/neurons/labels", {"a", "b"});
+            file.int64s("/spikes/times", {10, 20, 30});
+            file.uint32s("/spikes/neurons", {0, 1, 2});
+        }
+        REQUIRE_THROWS_AS(io::read_spikes(path), Error);
+        REQUIRE_THROWS_WITH(io::read_spikes(path),
+                            contains(path) && contains("/spikes/neurons") && contains("element 2"));
+    }
+    SECTION("times and neurons of different lengths") {
+        {
+            H5Fixture file(path);
+            test::spikeminer_root(file);
+            file.strings("/neurons/labels", {"a"});
+            file.int64s("/spikes/times", {10, 20, 30});
+            file.uint32s("/spikes/neurons", {0, 0});
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/spikes/neurons"));
+    }
+    SECTION("a repeated label") {
+        {
+            H5Fixture file(path);
+            test::spikeminer_root(file);
+            file.strings("/neurons/labels", {"a", "a"});
+            file.int64s("/spikes/times", {10});
+            file.uint32s("/spikes/neurons", {0});
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/neurons/labels"));
+    }
+    SECTION("no tick") {
+        {
+            H5Fixture file(path);
+            file.int_attribute("/", "spikeminer_format_version", 1);
+            file.strings("/neurons/labels", {"a"});
+            file.int64s("/spikes/times", {10});
+            file.uint32s("/spikes/neurons", {0});
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("ticks_per_second"));
+    }
+    SECTION("times stored as floats") {
+        {
+            H5Fixture file(path);
+            test::spikeminer_root(file);
+            file.strings("/neurons/labels", {"a"});
+            file.doubles("/spikes/times", {10.0});
+            file.uint32s("/spikes/neurons", {0});
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/spikes/times") && contains("integers"));
+    }
+}
+
+TEST_CASE("a spikeminer file whose stated span ends before it starts names the file", "[hdf5][spikeminer][bad-input]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("span.h5");
+    {
+        H5Fixture file(path);
+        test::spikeminer_root(file);
+        file.int_attribute("/", "span_start", 100);
+        file.int_attribute("/", "span_end", 50);
+        file.strings("/neurons/labels", {"a"});
+        file.int64s("/spikes/times", {});
+        file.uint32s("/spikes/neurons", {});
+    }
+    REQUIRE_THROWS_AS(io::read_spikes(path), Error);
+    REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("span"));
+}
+
+TEST_CASE("an HDF5 file of no known layout", "[hdf5][bad-input]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("other.h5");
+    {
+        H5Fixture file(path);
+        file.doubles("/traces/lfp", {0.0, 1.0});
+        file.int64s("/spikes", {1, 2});  // /spikes without /sCount is not waverepo
+    }
+    REQUIRE_THROWS_AS(io::detect_spike_format(path), Error);
+    REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("no known layout"));
+}
+
+TEST_CASE("an HDF5 file forced to the wrong layout names what is missing", "[hdf5][bad-input]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("wave.h5");
+    {
+        H5Fixture file(path);
+        file.doubles("/spikes", {0.1});
+        file.int64s("/sCount", {1});
+    }
+    io::ReadOptions options;
+    options.format = io::SpikeFormat::Spikeminer;
+    REQUIRE_THROWS_WITH(io::read_spikes(path, options), contains(path) && contains("spikeminer_format_version"));
+    options.format = io::SpikeFormat::Nwb;
+    REQUIRE_THROWS_WITH(io::read_spikes(path, options), contains(path) && contains("/units"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Headers that claim more data than any machine holds. Read in a child process under a
+// memory limit, so that a reader that allocates or crashes fails this test instead of
+// taking the test program (or the machine) down.
+
+namespace {
+
+struct ChildResult {
+    bool exited = false;    // false: killed by a signal (crash)
+    int code = -1;          // 0: Error thrown, 1: no exception, 2: other exception
+    std::string message;    // what() of the exception
+};
+
+ChildResult read_in_child(const std::string& path, const std::string& message_file) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+#if !defined(__SANITIZE_ADDRESS__)
+        const rlimit memory{rlim_t{4} << 30, rlim_t{4} << 30};  // 4 GiB of address space
+        setrlimit(RLIMIT_AS, &memory);
+#endif
+        int code = 1;
+        std::string message;
+        try {
+            (void)io::read_spikes(path);
+        } catch (const Error& e) {
+            code = 0;
+            message = e.what();
+        } catch (const std::exception& e) {
+            code = 2;
+            message = e.what();
+        }
+        try {
+            test::write_file(message_file, message);
+        } catch (...) {
+            _exit(3);
+        }
+        _exit(code);
+    }
+    ChildResult result;
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) return result;
+    result.exited = WIFEXITED(status);
+    result.code = result.exited ? WEXITSTATUS(status) : -WTERMSIG(status);
+    if (result.exited) result.message = test::read_file(message_file);
+    return result;
+}
+
+}  // namespace
+
+TEST_CASE("a dataset claiming 2^40 elements is refused before any allocation", "[hdf5][bad-input][claims]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("huge.h5");
+    const hsize_t huge = hsize_t{1} << 40;
+    std::string dataset;
+    SECTION("NWB spike_times") {
+        dataset = "/units/spike_times";
+        H5Fixture file(path);
+        test::nwb_skeleton(file);
+        file.claimed(dataset, H5T_IEEE_F64LE, {huge});
+        file.int64s("/units/spike_times_index", {3});
+    }
+    SECTION("NWB spike_times_index") {
+        dataset = "/units/spike_times_index";
+        H5Fixture file(path);
+        test::nwb_skeleton(file);
+        file.doubles("/units/spike_times", {0.1});
+        file.claimed(dataset, H5T_STD_I64LE, {huge});
+    }
+    SECTION("NWB unit ids") {
+        dataset = "/units/id";
+        H5Fixture file(path);
+        test::nwb_skeleton(file);
+        file.doubles("/units/spike_times", {0.1});
+        file.int64s("/units/spike_times_index", {1});
+        file.claimed(dataset, H5T_STD_I64LE, {huge});
+    }
+    SECTION("waverepo sCount") {
+        dataset = "/sCount";
+        H5Fixture file(path);
+        file.doubles("/spikes", {0.1});
+        file.claimed(dataset, H5T_STD_I64LE, {huge});
+    }
+    SECTION("spikeminer times") {
+        dataset = "/spikes/times";
+        H5Fixture file(path);
+        test::spikeminer_root(file);
+        file.strings("/neurons/labels", {"a"});
+        file.claimed(dataset, H5T_STD_I64LE, {huge});
+        file.uint32s("/spikes/neurons", {0});
+    }
+    SECTION("spikeminer labels (variable-length strings)") {
+        dataset = "/neurons/labels";
+        H5Fixture file(path);
+        test::spikeminer_root(file);
+        const hid_t type = H5Tcopy(H5T_C_S1);
+        H5Tset_size(type, H5T_VARIABLE);
+        file.claimed(dataset, type, {huge});
+        H5Tclose(type);
+        file.int64s("/spikes/times", {1});
+        file.uint32s("/spikes/neurons", {0});
+    }
+    SECTION("spikeminer labels (fixed-length strings)") {
+        dataset = "/neurons/labels";
+        H5Fixture file(path);
+        test::spikeminer_root(file);
+        const hid_t type = H5Tcopy(H5T_C_S1);
+        H5Tset_size(type, 8);
+        file.claimed(dataset, type, {huge});
+        H5Tclose(type);
+        file.int64s("/spikes/times", {1});
+        file.uint32s("/spikes/neurons", {0});
+    }
+    SECTION("NWB obs_intervals (2-D)") {
+        dataset = "/units/obs_intervals";
+        H5Fixture file(path);
+        good_units(file);
+        file.claimed(dataset, H5T_IEEE_F64LE, {huge, 2});
+        file.int64s("/units/obs_intervals_index", {0, 0});
+    }
+    INFO("dataset " << dataset);
+    const ChildResult result = read_in_child(path, dir.file("message.txt"));
+    INFO("child: exited " << result.exited << ", code " << result.code << ", message: " << result.message);
+    REQUIRE(result.exited);
+    CHECK(result.code == 0);
+    CHECK(result.message.find("claims") != std::string::npos);
+    CHECK(result.message.find(path) != std::string::npos);
+    CHECK(result.message.find(dataset) != std::string::npos);
+    // (Not repeated in this process: a reader that allocates what the header claims
+    // could exhaust the machine where memory is overcommitted.)
+}
+
+TEST_CASE("a 2-D table whose claimed element count wraps around 64 bits is refused without crashing",
+          "[hdf5][bad-input][claims]") {
+    // (2^62 + 1) rows x 4 columns = 2^64 + 4 elements, which wraps to 4 in 64-bit
+    // arithmetic. (HDF5 itself refuses to create 2-column tables of 2^63 rows or more.)
+    const test::TempDir dir;
+    const std::string path = dir.file("overflow.h5");
+    const hsize_t rows = (hsize_t{1} << 62) + 1;
+    std::string dataset;
+    SECTION("spikeminer observed_intervals") {
+        dataset = "/neurons/observed_intervals";
+        H5Fixture file(path);
+        good_spikeminer(file);
+        file.claimed(dataset, H5T_STD_I64LE, {rows, 4});
+        file.int64s("/neurons/observed_intervals_index", {0, 0});
+    }
+    SECTION("NWB obs_intervals") {
+        dataset = "/units/obs_intervals";
+        H5Fixture file(path);
+        good_units(file);
+        file.claimed(dataset, H5T_IEEE_F64LE, {rows, 4});
+        file.int64s("/units/obs_intervals_index", {0, 0});
+    }
+    INFO("dataset " << dataset);
+    const ChildResult result = read_in_child(path, dir.file("message.txt"));
+    INFO("child: exited " << result.exited << ", code " << result.code << ", message: " << result.message);
+    REQUIRE(result.exited);
+    CHECK(result.code == 0);
+    CHECK(result.message.find(path) != std::string::npos);
+    CHECK(result.message.find(dataset) != std::string::npos);
+}

@@ -1,0 +1,86 @@
+#include "catch.hpp"
+
+#include "spikeminer/core/error.hpp"
+#include "spikeminer/core/spike_trains.hpp"
+
+#include <algorithm>
+#include <random>
+
+using namespace spikeminer;
+
+namespace {
+
+NeuronTable table_of(std::size_t n) {
+    NeuronTable table;
+    for (std::size_t i = 0; i < n; ++i) table.labels.push_back("n" + std::to_string(i));
+    return table;
+}
+
+}  // namespace
+
+TEST_CASE("the stream is sorted by time, then neuron") {
+    std::vector<Spike> spikes{{5, 1}, {3, 2}, {5, 0}, {-2, 1}, {3, 0}};
+    const auto trains = SpikeTrains::from_spikes(spikes, table_of(3), TimeBase{});
+    CHECK(trains.was_sorted_on_load());
+    const std::vector<Tick> times(trains.times().begin(), trains.times().end());
+    const std::vector<NeuronId> neurons(trains.neurons().begin(), trains.neurons().end());
+    CHECK(times == std::vector<Tick>{-2, 3, 3, 5, 5});
+    CHECK(neurons == std::vector<NeuronId>{1, 0, 2, 0, 1});
+    CHECK(trains.span() == TimeSpan{-2, 6});
+}
+
+TEST_CASE("per-neuron indexes list each neuron's spikes in time order") {
+    std::mt19937 random(11);
+    std::uniform_int_distribution<Tick> time(-1000, 1000);
+    std::uniform_int_distribution<NeuronId> neuron(0, 9);
+    std::vector<Spike> spikes(5000);
+    for (auto& s : spikes) s = Spike{time(random), neuron(random)};
+    const auto trains = SpikeTrains::from_spikes(spikes, table_of(12), TimeBase{});
+    std::size_t total = 0;
+    for (NeuronId n = 0; n < 12; ++n) {
+        const auto positions = trains.spikes_of(n);
+        const auto expected = std::count_if(spikes.begin(), spikes.end(), [n](const Spike& s) { return s.neuron == n; });
+        CHECK(positions.size() == static_cast<std::size_t>(expected));
+        for (std::size_t k = 0; k < positions.size(); ++k) {
+            CHECK(trains.neurons()[positions[k]] == n);
+            if (k > 0) CHECK(positions[k - 1] < positions[k]);
+        }
+        total += positions.size();
+    }
+    CHECK(total == spikes.size());
+    CHECK(trains.spike_count(10) == 0);  // declared neurons without spikes stay
+    CHECK(trains.num_neurons() == 12);
+}
+
+TEST_CASE("duplicates are kept or merged, and counted either way") {
+    const std::vector<Spike> spikes{{1, 0}, {1, 0}, {1, 1}, {2, 0}, {1, 0}};
+    const auto kept = SpikeTrains::from_spikes(spikes, table_of(2), TimeBase{}, DuplicatePolicy::Keep);
+    CHECK(kept.num_spikes() == 5);
+    CHECK(kept.duplicates() == 2);
+    const auto merged = SpikeTrains::from_spikes(spikes, table_of(2), TimeBase{}, DuplicatePolicy::Merge);
+    CHECK(merged.num_spikes() == 3);
+    CHECK(merged.duplicates() == 2);
+    CHECK(merged.spike_count(0) == 2);
+}
+
+TEST_CASE("sorted input is not reported as sorted on load") {
+    const auto trains = SpikeTrains::from_spikes({{1, 0}, {1, 1}, {4, 0}}, table_of(2), TimeBase{});
+    CHECK_FALSE(trains.was_sorted_on_load());
+}
+
+TEST_CASE("bad spike tables are refused") {
+    CHECK_THROWS_WITH(SpikeTrains::from_spikes({{1, 3}}, table_of(2), TimeBase{}), test::contains("neuron index 3"));
+    NeuronTable bad_groups = table_of(2);
+    bad_groups.groups = {"a"};
+    CHECK_THROWS_AS(SpikeTrains::from_spikes({}, bad_groups, TimeBase{}), Error);
+    auto trains = SpikeTrains::from_spikes({}, table_of(1), TimeBase{});
+    CHECK(trains.num_spikes() == 0);
+    CHECK_THROWS_AS(trains.set_span(TimeSpan{5, 4}), Error);
+    CHECK_THROWS_AS(trains.spikes_of(1), Error);
+}
+
+TEST_CASE("labels are found by name") {
+    const auto trains = SpikeTrains::from_spikes({}, table_of(3), TimeBase{});
+    CHECK(trains.find_label("n2") == 2);
+    CHECK_THROWS_WITH(trains.find_label("x"), test::contains("'x'"));
+}
