@@ -10,6 +10,7 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <unordered_map>
 
 namespace spikeminer::io::detail {
 namespace {
@@ -59,6 +60,12 @@ bool is_number(std::string_view s) {
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
     return ec == std::errc{} && end == s.data() + s.size();
 }
+
+// Hashes std::string and std::string_view alike, so that tokens are looked up unallocated.
+struct TokenHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
 
 constexpr std::array kUnitNames{"unit", "units", "unit_id", "neuron", "neuron_id", "id", "cluster", "cluster_id",
                                 "cell", "cell_id", "channel"};
@@ -118,6 +125,7 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
     LabelIndexer labels;
     std::array<std::string_view, kMaxColumns> fields{};
     std::optional<Columns> columns;
+    std::unordered_map<std::string, NeuronId, TokenHash, std::equal_to<>> raw_ids;  // unit token -> id
     std::string_view line;
     const auto where = [&] { return path + " line " + std::to_string(lines.line_number()); };
 
@@ -153,8 +161,14 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
         if (ec != std::errc{} || end != time_text.data() + time_text.size()) {
             throw Error(where() + ": time '" + std::string(time_text) + "' is not a number");
         }
-        const std::string canonical = canonical_integer_label(unit);
-        const NeuronId id = labels.intern(canonical.empty() ? unit : std::string_view(canonical));
+        NeuronId id = 0;
+        if (const auto known = raw_ids.find(unit); known != raw_ids.end()) {
+            id = known->second;
+        } else {  // first time this token is seen: canonicalize once ("7.0" and "7" are one unit)
+            const std::string canonical = canonical_integer_label(unit);
+            id = labels.intern(canonical.empty() ? unit : std::string_view(canonical));
+            raw_ids.emplace(std::string(unit), id);
+        }
         recording.spikes.push_back(Spike{to_tick(*time_base, seconds, where), id});
         if (progress != nullptr && (lines.line_number() & 0xFFFF) == 0) progress->update(lines.bytes_consumed());
     }

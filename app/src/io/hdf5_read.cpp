@@ -48,6 +48,14 @@ std::string last_component(const std::string& path) {
 
 }  // namespace
 
+template <typename T>
+void H5Reader::read_all(const H5Handle& dataset, hid_t memory_type, std::vector<T>& values,
+                        const std::string& path) const {
+    if (!values.empty() && H5Dread(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
+        throw Error(where(path) + " cannot be read (damaged or truncated file?)");
+    }
+}
+
 void silence_hdf5_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
 H5Reader::H5Reader(const std::string& path) : name_(path) {
@@ -120,10 +128,7 @@ std::vector<double> H5Reader::read_numbers(const std::string& path) const {
     std::vector<hsize_t> dims;
     const H5Handle dataset = open_numeric(path, false, 1, dims);
     std::vector<double> values(dims[0]);
-    if (!values.empty() &&
-        H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
-        throw Error(where(path) + " cannot be read (damaged or truncated file?)");
-    }
+    read_all(dataset, H5T_NATIVE_DOUBLE, values, path);
     return values;
 }
 
@@ -134,10 +139,7 @@ std::vector<std::int64_t> H5Reader::read_integers(const std::string& path) const
     if (H5Tget_sign(type.get()) == H5T_SGN_NONE && H5Tget_size(type.get()) >= 8) {
         // uint64 storage: read as such and refuse values that int64 cannot hold.
         std::vector<std::uint64_t> raw(dims[0]);
-        if (!raw.empty() &&
-            H5Dread(dataset.get(), H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) < 0) {
-            throw Error(where(path) + " cannot be read (damaged or truncated file?)");
-        }
+        read_all(dataset, H5T_NATIVE_UINT64, raw, path);
         std::vector<std::int64_t> values(raw.size());
         for (std::size_t i = 0; i < raw.size(); ++i) {
             if (raw[i] > static_cast<std::uint64_t>(INT64_MAX)) {
@@ -149,10 +151,7 @@ std::vector<std::int64_t> H5Reader::read_integers(const std::string& path) const
         return values;
     }
     std::vector<std::int64_t> values(dims[0]);
-    if (!values.empty() &&
-        H5Dread(dataset.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
-        throw Error(where(path) + " cannot be read (damaged or truncated file?)");
-    }
+    read_all(dataset, H5T_NATIVE_INT64, values, path);
     return values;
 }
 
@@ -161,10 +160,7 @@ std::vector<double> H5Reader::read_pairs(const std::string& path) const {
     const H5Handle dataset = open_numeric(path, false, 2, dims);
     if (dims[1] != 2) throw Error(where(path) + " has " + std::to_string(dims[1]) + " columns, expected 2");
     std::vector<double> values(dims[0] * 2);
-    if (!values.empty() &&
-        H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
-        throw Error(where(path) + " cannot be read (damaged or truncated file?)");
-    }
+    read_all(dataset, H5T_NATIVE_DOUBLE, values, path);
     return values;
 }
 
@@ -173,10 +169,7 @@ std::vector<std::int64_t> H5Reader::read_integer_pairs(const std::string& path) 
     const H5Handle dataset = open_numeric(path, true, 2, dims);
     if (dims[1] != 2) throw Error(where(path) + " has " + std::to_string(dims[1]) + " columns, expected 2");
     std::vector<std::int64_t> values(dims[0] * 2);
-    if (!values.empty() &&
-        H5Dread(dataset.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
-        throw Error(where(path) + " cannot be read (damaged or truncated file?)");
-    }
+    read_all(dataset, H5T_NATIVE_INT64, values, path);
     return values;
 }
 
@@ -200,18 +193,14 @@ std::vector<std::string> H5Reader::read_strings(const std::string& path) const {
         H5Tset_size(memtype.get(), H5T_VARIABLE);
         H5Tset_cset(memtype.get(), H5Tget_cset(type.get()));  // HDF5 converts no ASCII <-> UTF-8
         std::vector<char*> raw(static_cast<std::size_t>(count), nullptr);
-        if (H5Dread(dataset.get(), memtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) < 0) {
-            throw Error(where(path) + " cannot be read");
-        }
+        read_all(dataset, memtype.get(), raw, path);
         for (std::size_t i = 0; i < raw.size(); ++i) strings[i] = raw[i] != nullptr ? raw[i] : "";
         H5Dvlen_reclaim(memtype.get(), space.get(), H5P_DEFAULT, raw.data());
         return strings;
     }
     const std::size_t width = H5Tget_size(type.get());
     std::vector<char> raw(static_cast<std::size_t>(count) * width);
-    if (H5Dread(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) < 0) {
-        throw Error(where(path) + " cannot be read");
-    }
+    read_all(dataset, type.get(), raw, path);
     for (std::size_t i = 0; i < strings.size(); ++i) {
         const char* begin = raw.data() + i * width;
         std::size_t len = 0;
@@ -231,9 +220,7 @@ std::vector<std::string> H5Reader::read_reference_names(const std::string& path)
     const std::size_t count = length(path);
     check_claimed_size(where(path), count, sizeof(hobj_ref_t));
     std::vector<hobj_ref_t> refs(count);
-    if (count > 0 && H5Dread(dataset.get(), H5T_STD_REF_OBJ, H5S_ALL, H5S_ALL, H5P_DEFAULT, refs.data()) < 0) {
-        throw Error(where(path) + " cannot be read");
-    }
+    read_all(dataset, H5T_STD_REF_OBJ, refs, path);
     std::vector<std::string> names(count);
     for (std::size_t i = 0; i < count; ++i) {
         const ssize_t size = H5Rget_name(dataset.get(), H5R_OBJECT, &refs[i], nullptr, 0);

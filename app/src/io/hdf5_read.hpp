@@ -55,6 +55,9 @@ public:
 
 private:
     H5Handle open_dataset(const std::string& path) const;
+    /// Reads the whole dataset into `values` (already sized), converting to `memory_type`.
+    template <typename T>
+    void read_all(const H5Handle& dataset, hid_t memory_type, std::vector<T>& values, const std::string& path) const;
     H5Handle open_numeric(const std::string& path, bool integers_only, int rank, std::vector<hsize_t>& dims) const;
 
     std::string name_;

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "loaded_recording.hpp"
+
+#include <QImage>
+#include <QWidget>
+
+namespace spikeminer::gui {
+
+/// Raster plot of spike trains: time in seconds across, one row per neuron down, one
+/// short tick per spike. Wheel zooms time around the cursor (Ctrl+wheel zooms neurons),
+/// dragging pans, double-click or fit() shows everything.
+///
+/// Only spikes in the visible window are visited (binary search in each neuron's sorted
+/// times), and within one neuron's row at most one tick is drawn per pixel column, so a
+/// frame costs about rows × columns × log(spikes) at worst, whatever the spike count.
+class RasterView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit RasterView(QWidget* parent = nullptr);
+
+    /// Shows `trains` (may be null for none) and fits the view to it.
+    void set_recording(TrainsPtr trains);
+
+    [[nodiscard]] QSize sizeHint() const override { return {900, 600}; }
+    [[nodiscard]] QSize minimumSizeHint() const override { return {300, 200}; }
+
+public slots:
+    /// Shows the whole recording span and every neuron.
+    void fit();
+
+signals:
+    /// Where the cursor points: "12.345 s, neuron 7", or empty when outside the plot.
+    void hover_changed(const QString& text);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    [[nodiscard]] QRect plot_rect() const;
+    [[nodiscard]] double seconds_at(double x, const QRect& plot) const;
+    [[nodiscard]] double row_at(double y, const QRect& plot) const;
+    [[nodiscard]] double row_height(const QRect& plot) const;
+    void clamp_view();
+    void update_hover(const QPoint& pos);
+
+    void render_plot(QImage& image, const QRect& plot) const;
+    void draw_spikes(QImage& image) const;
+    void draw_time_axis(QPainter& painter, const QRect& plot) const;
+    void draw_neuron_axis(QPainter& painter, const QRect& plot) const;
+
+    TrainsPtr trains_;
+    double data_t0_ = 0, data_t1_ = 1;  // recording span, seconds
+    double t0_ = 0, t1_ = 1;            // visible time, seconds
+    double n0_ = 0, n1_ = 1;            // visible rows [n0, n1), in neurons
+    int label_width_ = 0;               // widest neuron label, pixels (capped)
+
+    bool dragging_ = false;
+    QPoint drag_origin_;
+    double drag_t0_ = 0, drag_n0_ = 0;
+};
+
+}  // namespace spikeminer::gui
