@@ -7,5 +7,6 @@ namespace spikeminer::cli {
 /// Each subcommand registers its flags and its action on the top-level parser.
 void add_info_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
+void add_simulate_command(CLI::App& app);
 
 }  // namespace spikeminer::cli

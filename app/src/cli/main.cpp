@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "spikeminer " SPIKEMINER_VERSION);
     spikeminer::cli::add_info_command(app);
     spikeminer::cli::add_convert_command(app);
+    spikeminer::cli::add_simulate_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

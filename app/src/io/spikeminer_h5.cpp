@@ -10,8 +10,8 @@
 //   /neurons/observed_intervals        int64 [m, 2] ticks (optional), with
 //   /neurons/observed_intervals_index  int64 [N] cumulative ends, as in NWB
 //   /metadata              string attributes: provenance (source file, format, ...)
-#include "hdf5_read.hpp"
-#include "hdf5_write.hpp"
+//   /ground_truth          simulated files only: what was embedded (ground_truth_h5.cpp)
+#include "ground_truth_h5.hpp"
 #include "recording.hpp"
 #include "writers.hpp"
 
@@ -95,7 +95,8 @@ Recording read_spikeminer_h5(const std::string& path, Progress* progress) {
     return recording;
 }
 
-void write_spikeminer_h5(const std::string& path, const std::string& name, const SpikeTrains& trains) {
+void write_spikeminer_h5(const std::string& path, const std::string& name, const SpikeTrains& trains,
+                         const simulator::GroundTruth* truth) {
     H5Writer file(path, name);
     file.set_attribute("/", "spikeminer_format", std::string(kFormatTag));
     file.set_attribute("/", "spikeminer_format_version", kFormatVersion);
@@ -125,6 +126,7 @@ void write_spikeminer_h5(const std::string& path, const std::string& name, const
     }
     file.create_group("/metadata");
     for (const auto& [key, value] : trains.metadata()) file.set_attribute("/metadata", key, value);
+    if (truth != nullptr) write_ground_truth(file, *truth);
     file.close();
 }
 
