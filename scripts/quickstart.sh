@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start, first command: installs what is missing, builds the release preset, and runs
-# the main job on the real songbird HVC recording shipped with the project.
+# the main job: a real recording shipped with the project (songbird HVC), then a simulated
+# recording of the episode-mining papers' network with its ground truth.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
@@ -11,6 +12,9 @@ mkdir -p out
 "$bin" info --devices
 echo
 "$bin" info tests/data/songbird_spikes.txt
-"$bin" convert tests/data/songbird_spikes.txt out/songbird.h5
 echo
-echo "spikeminer is at $bin; the recording in its own format is at out/songbird.h5"
+"$bin" simulate --scenario paper --duration 60 --seed 1 -o out/paper.h5
+echo
+"$bin" info out/paper.h5
+echo
+echo "spikeminer is at $bin; the simulated recording and its ground truth are in out/paper.h5"

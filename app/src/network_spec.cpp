@@ -51,7 +51,9 @@ NeuronId neuron(std::string_view text, const std::string& kind, const std::strin
 
 std::int64_t ms_to_steps(std::string_view text, double step_s, const std::string& kind, const std::string& spec) {
     const double ms = number(text, kind, spec);
+    if (!(step_s > 0.0)) fail(kind, spec, "the step must be positive");
     const double steps = ms * 1e-3 / step_s;
+    if (!std::isfinite(steps) || std::fabs(steps) > 1e15) fail(kind, spec, std::string(text) + " ms is out of range");
     if (std::fabs(steps - std::round(steps)) > 1e-9 * std::max(1.0, steps)) {
         fail(kind, spec, std::string(text) + " ms is not a whole number of " + std::to_string(step_s * 1e3) + " ms steps");
     }

@@ -67,13 +67,13 @@ public:
           step_ticks_(std::llround(config.step_s * static_cast<double>(config.ticks_per_second))),
           refractory_steps_(std::llround(config.refractory_s / config.step_s)),
           lambda_max_(-std::log1p(-config.max_step_probability) / config.step_s),
-          peak_(peak_factor(config.modulation)),
           input_(config.neurons, 0.0),
           flags_(config.neurons, 0),
           last_spike_(config.neurons, std::numeric_limits<std::int64_t>::min() / 2) {
+        const double peak = peak_factor(config.modulation);
         peak_probability_.resize(config.neurons);
         for (std::size_t n = 0; n < config.neurons; ++n) {
-            peak_probability_[n] = -std::expm1(-network_.rest_hz[n] * peak_ * config.step_s);
+            peak_probability_[n] = -std::expm1(-network_.rest_hz[n] * peak * config.step_s);
         }
     }
 
@@ -178,7 +178,8 @@ private:
             fires = random_.uniform() < -std::expm1(-lambda * config_.step_s);
         } else {
             const double p_rest = -std::expm1(-resting_rate(n, step) * config_.step_s);
-            fires = peak_ == 1.0 || random_.uniform() * peak_probability_[n] < p_rest;
+            fires = config_.modulation.kind == Modulation::Kind::None ||
+                    random_.uniform() * peak_probability_[n] < p_rest;
         }
         if ((flags & kCandidate) != 0) schedule_candidate(n, step + 1);
         flags_[n] = 0;
@@ -199,7 +200,6 @@ private:
     std::int64_t step_ticks_;
     std::int64_t refractory_steps_;
     double lambda_max_;
-    double peak_;
     std::vector<double> peak_probability_;
     std::vector<double> input_;
     std::vector<std::uint8_t> flags_;

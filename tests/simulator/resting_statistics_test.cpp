@@ -58,25 +58,3 @@ TEST_CASE("inter-spike intervals follow the refractory-shifted geometric law", "
     INFO("chi2 = " << chi2 << " over " << intervals << " intervals");
     CHECK(chi2 < 215.0);
 }
-
-TEST_CASE("up and down states scale the resting rate", "[simulator][statistics]") {
-    simulator::NetworkConfig config = test::quiet_network(30, 200.0, 9);
-    config.modulation.kind = simulator::Modulation::Kind::UpDown;
-    config.modulation.period_s = 4.0;
-    config.modulation.up_fraction = 0.5;
-    config.modulation.up_factor = 2.0;
-    config.modulation.down_factor = 0.5;
-    const auto sim = simulator::simulate(config);
-    double up = 0;
-    double down = 0;
-    for (const Tick t : sim.trains.times()) {
-        (std::fmod(static_cast<double>(t) * 1e-6, 4.0) < 2.0 ? up : down) += 1;
-    }
-    const double half_steps = config.duration_s / config.step_s / 2.0 * static_cast<double>(config.neurons);
-    const double p_up = test::step_probability(40.0, config.step_s);
-    const double p_down = test::step_probability(10.0, config.step_s);
-    const double expected_up = half_steps * p_up / (1 + p_up);
-    const double expected_down = half_steps * p_down / (1 + p_down);
-    CHECK(std::fabs(up - expected_up) < 4.0 * std::sqrt(expected_up));
-    CHECK(std::fabs(down - expected_down) < 4.0 * std::sqrt(expected_down));
-}
