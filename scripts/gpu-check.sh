@@ -11,11 +11,14 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 logs="${OUT:-build/gpu-check-logs}"
 mkdir -p "$logs"
+log="$logs/gpu-check.log"      # everything, step by step
+tables="$logs/bench-tables.md"  # the benchmarks' tables, for bench/RESULTS.md
+: >"$log"; : >"$tables"
 status=0
-step() {  # step NAME COMMAND...: run, log to $logs/NAME.log, remember failures
+step() {  # step NAME COMMAND...: run, append to the log, remember failures
   local name="$1"; shift
-  echo "=== $name: $*"
-  if "$@" 2>&1 | tee "$logs/$name.log"; then echo "=== $name: ok"; else echo "=== $name: FAILED"; status=1; fi
+  echo "=== $name: $*" | tee -a "$log"
+  if "$@" 2>&1 | tee -a "$log"; then echo "=== $name: ok" | tee -a "$log"; else echo "=== $name: FAILED" | tee -a "$log"; status=1; fi
 }
 
 prefixes=()
@@ -34,7 +37,8 @@ unpack_if_missing nlohmann/json.hpp 'nlohmann-json3-dev_*.deb'
 unpack_if_missing catch2 'catch2_*.deb'
 prefix_path=$(IFS=';'; echo "${prefixes[*]:-}")
 
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv | tee "$logs/nvidia-smi.csv"
+{ date -u; git rev-parse --short HEAD 2>/dev/null; lscpu | grep -E "Model name|^CPU\(s\)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv; } | tee -a "$log" "$tables"
 step configure cmake --preset gpu -DCMAKE_PREFIX_PATH="$prefix_path"
 step build cmake --build --preset gpu -j "$(nproc)"
 step test env SPIKEMINER_REQUIRE_GPU=1 ctest --preset gpu -j 4
@@ -48,6 +52,7 @@ fi
 for bench in build/gpu/bench/bench_*; do
   [ -x "$bench" ] || continue
   step "$(basename "$bench")" "$bench" --gpu-check
+  { echo; echo "## $(basename "$bench") --gpu-check"; sed -n '/^=== '"$(basename "$bench")"': /,/^=== /p' "$log" | grep '^|'; } >>"$tables"
 done
 echo "=== gpu-check: $([ $status -eq 0 ] && echo PASSED || echo FAILED); logs in $logs"
 exit $status
