@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string_view>
+#include <utility>
 
 namespace spikeminer {
 namespace {
@@ -77,6 +78,30 @@ std::string TimeBase::describe() const {
         }
     }
     return "1/" + std::to_string(ticks_per_second) + " s";
+}
+
+Tick parse_ticks(const std::string& number, const std::string& unit, const TimeBase& time_base) {
+    static constexpr std::pair<std::string_view, std::int64_t> units[] = {
+        {"s", 1}, {"ms", 1'000}, {"us", 1'000'000}, {"µs", 1'000'000}, {"ns", 1'000'000'000}};
+    std::int64_t per_second = 0;
+    for (const auto& [name, value] : units) {
+        if (unit == name) per_second = value;
+    }
+    if (per_second == 0) throw UsageError("unit '" + unit + "' is not one of s, ms, us, ns");
+    Decimal value;
+    if (number == "0") return 0;
+    if (!parse_decimal(number, value)) {
+        throw UsageError("'" + number + "' is not a non-negative decimal number of " + unit);
+    }
+    // ticks = value * ticks_per_second / per_second = num * tps / (den * per_second)
+    const Int128 numerator = static_cast<Int128>(value.num) * time_base.ticks_per_second;
+    const Int128 denominator = static_cast<Int128>(value.den) * per_second;
+    if (numerator % denominator != 0) {
+        throw UsageError(number + " " + unit + " is not a whole number of ticks (the tick is " + time_base.describe() + ")");
+    }
+    const Int128 ticks = numerator / denominator;
+    if (ticks > kMaxTick) throw UsageError(number + " " + unit + " is beyond the range of 2^62 ticks");
+    return static_cast<Tick>(ticks);
 }
 
 TimeBase parse_time_base(const std::string& text) {

@@ -8,5 +8,7 @@ namespace spikeminer::cli {
 void add_info_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
+void add_mine_command(CLI::App& app);
+void add_count_command(CLI::App& app);
 
 }  // namespace spikeminer::cli

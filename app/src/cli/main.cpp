@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
     spikeminer::cli::add_info_command(app);
     spikeminer::cli::add_convert_command(app);
     spikeminer::cli::add_simulate_command(app);
+    spikeminer::cli::add_mine_command(app);
+    spikeminer::cli::add_count_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

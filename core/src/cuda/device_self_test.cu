@@ -1,6 +1,6 @@
 // The device self-test: a CUB exclusive scan checked against the CPU. It proves that the
 // build's machine code runs on this device and that CUB's device-wide primitives work.
-#include "cuda_check.hpp"
+#include "device_buffer.hpp"
 #include "spikeminer/core/device_query.hpp"
 
 #include <cub/device/device_scan.cuh>
@@ -16,21 +16,8 @@
 namespace spikeminer {
 namespace {
 
-// Owns one device allocation; frees it on every path out.
-template <typename T>
-class DeviceBuffer {
-public:
-    explicit DeviceBuffer(std::size_t count) {
-        SPIKEMINER_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T) + 1));
-    }
-    ~DeviceBuffer() { cudaFree(ptr_); }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    T* get() const { return ptr_; }
+using detail::DeviceBuffer;
 
-private:
-    T* ptr_ = nullptr;
-};
 
 struct Widen {
     __host__ __device__ std::uint64_t operator()(std::uint32_t c) const { return c; }

@@ -33,6 +33,11 @@ struct TimeBase {
     bool operator==(const TimeBase&) const = default;
 };
 
+/// Converts a decimal length such as "5", "0.25" or "12.5" in `unit` ("s", "ms", "us",
+/// "ns") to ticks exactly; throws UsageError when it is not a non-negative decimal or not
+/// a whole number of ticks.
+Tick parse_ticks(const std::string& number, const std::string& unit, const TimeBase& time_base);
+
 /// Parses a tick given as "1us", "1 µs", "100ns", "1ms", "0.5ms", "1s" or a number of
 /// ticks per second ("30000/s"). Throws UsageError when the text is not one of these or
 /// the tick is not a whole fraction of a second.

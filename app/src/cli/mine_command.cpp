@@ -1,0 +1,136 @@
+// `spikeminer mine FILE`: level-wise mining of frequent serial episodes.
+#include "commands.hpp"
+#include "count_arguments.hpp"
+#include "read_arguments.hpp"
+#include "terminal_progress.hpp"
+
+#include "spikeminer/app/chain_recovery.hpp"
+#include "spikeminer/app/io/mining_output.hpp"
+#include "spikeminer/app/io/read_spikes.hpp"
+#include "spikeminer/app/io/simulation_io.hpp"
+#include "spikeminer/core/error.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+
+namespace spikeminer::cli {
+namespace {
+
+struct MineArguments {
+    std::string file;
+    ReadArguments read;
+    CountArguments count;
+    std::string intervals = "0-5,5-10";
+    std::string unit = "ms";
+    std::vector<std::uint64_t> min_counts;
+    double min_rate = 0;
+    std::size_t max_level = 5;
+    std::string neurons;
+    std::string output;
+    bool occurrences = false;
+    std::size_t show = 10;
+};
+
+std::vector<NeuronId> parse_neuron_list(const std::string& text, const SpikeTrains& trains) {
+    std::vector<NeuronId> neurons;
+    std::stringstream stream(text);
+    std::string label;
+    while (std::getline(stream, label, ',')) {
+        try {
+            neurons.push_back(trains.find_label(label));
+        } catch (const Error& e) {
+            throw UsageError(std::string("--neurons: ") + e.what());
+        }
+    }
+    return neurons;
+}
+
+void print_level(const mining::LevelReport& level) {
+    std::fprintf(stderr, "\r\033[Klevel %zu: %zu candidates, %zu frequent (count >= %llu), %s on %s, %.3f s\n", level.level,
+                 level.candidates, level.frequent, static_cast<unsigned long long>(level.threshold),
+                 mining::counter_name(level.counter).c_str(), backend_name(level.backend).c_str(), level.seconds);
+    if (!level.note.empty()) std::fprintf(stderr, "  note: %s\n", level.note.c_str());
+}
+
+void print_summary(const SpikeTrains& trains, const mining::MiningResult& result, const MineArguments& args) {
+    std::printf("%-6s %11s %9s %10s %8s %8s %9s\n", "level", "candidates", "frequent", "threshold", "counter", "backend",
+                "seconds");
+    for (const auto& level : result.levels) {
+        std::printf("%-6zu %11zu %9zu %10llu %8s %8s %9.3f\n", level.level, level.candidates, level.frequent,
+                    static_cast<unsigned long long>(level.threshold), mining::counter_name(level.counter).c_str(),
+                    backend_name(level.backend).c_str(), level.seconds);
+    }
+    for (const auto& level : result.levels) {
+        std::vector<const mining::FrequentEpisode*> found;
+        for (const auto& episode : result.episodes) {
+            if (episode.episode.size() == level.level) found.push_back(&episode);
+        }
+        if (found.empty() || level.level == 1) continue;
+        std::sort(found.begin(), found.end(), [](auto* a, auto* b) { return a->count > b->count; });
+        std::printf("\nlevel %zu, most frequent of %zu:\n", level.level, found.size());
+        for (std::size_t i = 0; i < std::min(args.show, found.size()); ++i) {
+            std::printf("  %8llu  %s\n", static_cast<unsigned long long>(found[i]->count),
+                        mining::format_episode(found[i]->episode, trains, args.unit).c_str());
+        }
+    }
+}
+
+void print_recovery(const simulator::GroundTruth& truth, const mining::MiningResult& result) {
+    std::printf("\nembedded chains (ground truth) recovered:\n");
+    for (const ChainRecovery& chain : recovered_chains(truth, result)) {
+        if (chain.recovered == 0) {
+            std::printf("  chain %zu (%zu neurons): not found\n", chain.chain, chain.length);
+        } else {
+            std::printf("  chain %zu (%zu neurons): %zu consecutive neurons from node %zu at the right delays, count %llu%s\n",
+                        chain.chain, chain.length, chain.recovered, chain.first,
+                        static_cast<unsigned long long>(chain.count), chain.recovered == chain.length ? " (whole chain)" : "");
+        }
+    }
+}
+
+void run_mine(const MineArguments& args) {
+    TerminalProgress terminal;
+    const SpikeTrains trains = io::read_spikes(args.file, args.read.options(&terminal.progress()));
+    mining::MiningOptions options;
+    options.intervals = mining::parse_intervals(args.intervals, trains.time_base(), args.unit);
+    if (!args.min_counts.empty() && args.min_rate > 0) throw UsageError("give --min-count or --min-rate, not both");
+    options.min_counts = args.min_counts;
+    if (args.min_rate > 0) options.min_counts = {mining::count_for_rate(args.min_rate, trains)};
+    if (options.min_counts.empty()) throw UsageError("give a threshold: --min-count N or --min-rate HZ");
+    options.max_level = args.max_level;
+    if (!args.neurons.empty()) options.neurons = parse_neuron_list(args.neurons, trains);
+    options.count = args.count.options(&terminal.progress());
+    const mining::MiningResult result = mining::mine(trains, options, print_level);
+    if (!args.output.empty()) io::write_mining_results(args.output, trains, result, args.unit, args.occurrences);
+    print_summary(trains, result, args);
+    if (const auto truth = io::read_ground_truth(args.file); truth && !truth->chains.empty()) print_recovery(*truth, result);
+    if (!args.output.empty()) std::printf("\nwrote %s\n", args.output.c_str());
+}
+
+}  // namespace
+
+void add_mine_command(CLI::App& app) {
+    auto args = std::make_shared<MineArguments>();
+    CLI::App* command = app.add_subcommand("mine", "Find frequent serial episodes (repeating firing sequences with "
+                                                   "inter-event delays), level by level");
+    command->add_option("FILE", args->file, "spike file")->required();
+    args->read.add_to(*command);
+    args->count.add_to(*command);
+    command->add_option("--intervals", args->intervals, "allowed delays (lo,hi], e.g. 0-5,5-10 (default), in --unit");
+    command->add_option("--unit", args->unit, "unit of --intervals: s, ms (default), us, ns");
+    command->add_option("--min-count", args->min_counts,
+                        "threshold count; a list (200,100,50) sets it per level (a level is joined only from the "
+                        "frequent episodes of the level before, so a lower later threshold finds no more than that)")
+        ->delimiter(',');
+    command->add_option("--min-rate", args->min_rate, "threshold as occurrences per second of recording");
+    command->add_option("--max-level", args->max_level, "longest episode (default 5)");
+    command->add_option("--neurons", args->neurons, "mine only these neurons (labels, comma separated)");
+    command->add_option("-o,--output", args->output, "write the frequent episodes (.json or .csv)");
+    command->add_flag("--occurrences", args->occurrences, "with -o x.json: also list each episode's occurrences");
+    command->add_option("--show", args->show, "episodes listed per level (default 10)");
+    command->callback([args] { run_mine(*args); });
+}
+
+}  // namespace spikeminer::cli

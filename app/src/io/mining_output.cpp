@@ -1,0 +1,84 @@
+#include "spikeminer/app/io/mining_output.hpp"
+
+#include "spikeminer/app/io/atomic_output.hpp"
+#include "spikeminer/core/error.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace spikeminer::io {
+namespace {
+
+double in_unit(Tick ticks, const TimeBase& time_base, const std::string& unit) {
+    const double per_second = unit == "s" ? 1.0 : unit == "ms" ? 1e3 : unit == "us" ? 1e6 : 1e9;
+    return static_cast<double>(ticks) * per_second / static_cast<double>(time_base.ticks_per_second);
+}
+
+std::string json_text(const SpikeTrains& trains, const mining::MiningResult& result, const std::string& unit,
+                      bool with_occurrences) {
+    nlohmann::json out{{"source", trains.metadata().count("source.file") ? trains.metadata().at("source.file") : ""},
+                       {"tick", trains.time_base().describe()},
+                       {"interval_unit", unit}};
+    out["levels"] = nlohmann::json::array();
+    for (const auto& level : result.levels) {
+        out["levels"].push_back({{"level", level.level},
+                                 {"candidates", level.candidates},
+                                 {"frequent", level.frequent},
+                                 {"threshold", level.threshold},
+                                 {"counter", mining::counter_name(level.counter)},
+                                 {"backend", backend_name(level.backend)},
+                                 {"seconds", level.seconds}});
+    }
+    out["episodes"] = nlohmann::json::array();
+    for (const auto& found : result.episodes) {
+        nlohmann::json labels = nlohmann::json::array();
+        for (NeuronId n : found.episode.neurons) labels.push_back(trains.label(n));
+        nlohmann::json intervals = nlohmann::json::array();
+        for (const auto& gap : found.episode.gaps) {
+            intervals.push_back({in_unit(gap.lo, trains.time_base(), unit), in_unit(gap.hi, trains.time_base(), unit)});
+        }
+        nlohmann::json entry{{"episode", mining::format_episode(found.episode, trains, unit)},
+                             {"neurons", labels},
+                             {"intervals", intervals},
+                             {"count", found.count}};
+        if (with_occurrences) {
+            entry["occurrences_s"] = nlohmann::json::array();
+            for (const auto& occurrence : mining::find_occurrences(trains, found.episode)) {
+                nlohmann::json times = nlohmann::json::array();
+                for (std::uint32_t i : occurrence.events) times.push_back(trains.time_base().to_seconds(trains.times()[i]));
+                entry["occurrences_s"].push_back(times);
+            }
+        }
+        out["episodes"].push_back(entry);
+    }
+    return out.dump(1) + "\n";
+}
+
+std::string csv_text(const SpikeTrains& trains, const mining::MiningResult& result, const std::string& unit) {
+    std::string text = "level,count,episode\n";
+    for (const auto& found : result.episodes) {
+        text += std::to_string(found.episode.size()) + "," + std::to_string(found.count) + ",\"" +
+                mining::format_episode(found.episode, trains, unit) + "\"\n";
+    }
+    return text;
+}
+
+}  // namespace
+
+void write_mining_results(const std::string& path, const SpikeTrains& trains, const mining::MiningResult& result,
+                          const std::string& unit, bool with_occurrences) {
+    const bool json = path.ends_with(".json");
+    if (!json && !path.ends_with(".csv")) throw UsageError(path + ": mining results are written as .json or .csv");
+    const std::string text = json ? json_text(trains, result, unit, with_occurrences) : csv_text(trains, result, unit);
+    AtomicOutput output(path);
+    {
+        std::ofstream file(output.temp_path(), std::ios::binary);
+        file << text;
+        file.flush();
+        if (!file) throw Error(path + ": write failed (disk full?)");
+    }
+    output.commit();
+}
+
+}  // namespace spikeminer::io

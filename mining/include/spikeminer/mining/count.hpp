@@ -1,0 +1,57 @@
+#pragma once
+
+#include "spikeminer/core/backend.hpp"
+#include "spikeminer/core/progress.hpp"
+#include "spikeminer/mining/episode.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace spikeminer::mining {
+
+/// How episodes are counted. Every counter returns the same counts (the size of the
+/// largest set of non-overlapped occurrences); they differ in speed.
+enum class Counter {
+    Auto,            ///< chosen per batch from the number and length of the episodes
+    Fsm,             ///< CPU streaming finite-state counter, one thread (the papers' baseline)
+    TwoStep,         ///< CPU: latest start for every end event, then greedy scheduling; all threads
+    CountScanWrite,  ///< GPU: backward search, count / scan / write per node, no sort
+    AtomicCompact,   ///< GPU: backward search, atomic compaction, radix sort and unique per node
+};
+
+/// "auto", "fsm", "twostep", "csw", "atomic".
+std::string counter_name(Counter counter);
+/// Parses --counter; throws UsageError listing the choices.
+Counter parse_counter(const std::string& name);
+
+struct CountOptions {
+    Counter counter = Counter::Auto;
+    Backend backend = Backend::Auto;
+    unsigned threads = 0;                 ///< CPU threads; 0 = all
+    std::size_t gpu_memory_budget = 0;    ///< bytes for the GPU search; 0 = half the free memory
+    Progress* progress = nullptr;
+};
+
+/// One occurrence: the stream positions of its events, node by node.
+struct Occurrence {
+    std::vector<std::uint32_t> events;
+};
+
+struct CountResult {
+    std::vector<std::uint64_t> counts;  ///< one per episode
+    Counter counter = Counter::Auto;    ///< the counter that ran
+    Backend backend = Backend::Cpu;     ///< where it ran
+    std::string note;                   ///< why a fallback happened, if one did
+};
+
+/// Counts every episode (all of one length or not) on the chosen backend and counter.
+/// Throws Error for an invalid episode or a GPU counter asked for on the CPU backend.
+CountResult count_episodes(const SpikeTrains& trains, std::span<const Episode> episodes, const CountOptions& options = {});
+
+/// A largest set of non-overlapped occurrences of `episode`: the greedy one, taking at
+/// each step the occurrence that ends first and, among those, the one that starts last.
+std::vector<Occurrence> find_occurrences(const SpikeTrains& trains, const Episode& episode);
+
+}  // namespace spikeminer::mining

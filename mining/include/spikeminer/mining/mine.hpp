@@ -1,0 +1,54 @@
+#pragma once
+
+#include "spikeminer/mining/count.hpp"
+
+#include <functional>
+#include <vector>
+
+namespace spikeminer::mining {
+
+/// What to mine.
+struct MiningOptions {
+    std::vector<Interval> intervals;        ///< allowed inter-event constraints
+    std::vector<std::uint64_t> min_counts;  ///< threshold per level (the last one repeats)
+    std::size_t max_level = 5;              ///< longest episode
+    std::vector<NeuronId> neurons;          ///< allow-list; empty = all
+    CountOptions count;                     ///< counter and backend for each level
+};
+
+/// Minimum count from a rate: ceil(rate_hz * duration_s), at least 1.
+std::uint64_t count_for_rate(double rate_hz, const SpikeTrains& trains);
+
+/// One level of the level-wise search.
+struct LevelReport {
+    std::size_t level = 0;
+    std::size_t candidates = 0;
+    std::size_t frequent = 0;
+    std::uint64_t threshold = 0;
+    Counter counter = Counter::Auto;
+    Backend backend = Backend::Cpu;
+    double seconds = 0;
+    std::string note;
+};
+
+struct FrequentEpisode {
+    Episode episode;
+    std::uint64_t count = 0;
+};
+
+struct MiningResult {
+    std::vector<LevelReport> levels;
+    std::vector<FrequentEpisode> episodes;  ///< every frequent episode, level by level
+};
+
+/// Level-wise (Apriori) mining of frequent serial episodes: level 1 the neurons, level 2
+/// every ordered pair with every interval, level k+1 the joins of level-k episodes a and b
+/// where a without its first node equals b without its last node. `on_level` (optional)
+/// is told after each level.
+MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
+                  const std::function<void(const LevelReport&)>& on_level = {});
+
+/// Level k+1 candidates from the frequent episodes of level k (k >= 2), sorted.
+std::vector<Episode> join_candidates(const std::vector<Episode>& frequent);
+
+}  // namespace spikeminer::mining

@@ -1,0 +1,132 @@
+#include "spikeminer/mining/episode.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <string_view>
+
+namespace spikeminer::mining {
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    return s;
+}
+
+// Ticks as a decimal in `unit`: exact digits when the quotient ticks * per_second /
+// ticks_per_second terminates within 18 decimals, else 17 significant digits.
+std::string format_bound(Tick ticks, const TimeBase& time_base, const std::string& unit) {
+    const std::int64_t per_second = unit == "s" ? 1 : unit == "ms" ? 1'000 : unit == "us" ? 1'000'000 : 1'000'000'000;
+    __extension__ using Int128 = __int128;
+    const Int128 numerator = static_cast<Int128>(ticks) * per_second;
+    const Int128 denominator = time_base.ticks_per_second;
+    const Int128 whole = numerator / denominator;
+    Int128 remainder = numerator % denominator;
+    std::string text = std::to_string(static_cast<long long>(whole));
+    if (remainder == 0) return text;
+    if (numerator < 0 && whole == 0) text = "-0";
+    if (remainder < 0) remainder = -remainder;
+    std::string digits;
+    for (int i = 0; i < 18 && remainder != 0; ++i) {
+        remainder *= 10;
+        digits += static_cast<char>('0' + static_cast<int>(remainder / denominator));
+        remainder %= denominator;
+    }
+    if (remainder != 0) {
+        char buffer[40];
+        std::snprintf(buffer, sizeof buffer, "%.17g", static_cast<double>(numerator) / static_cast<double>(denominator));
+        return buffer;
+    }
+    return text + "." + digits;
+}
+
+Interval make_interval(std::string_view lo, std::string_view hi, const TimeBase& time_base, const std::string& unit,
+                       const std::string& context) {
+    const Interval interval{parse_ticks(std::string(trim(lo)), unit, time_base),
+                            parse_ticks(std::string(trim(hi)), unit, time_base)};
+    if (interval.lo >= interval.hi) {
+        throw UsageError(context + ": the interval (" + std::string(trim(lo)) + ", " + std::string(trim(hi)) +
+                         "] is empty: lo must be below hi");
+    }
+    return interval;
+}
+
+}  // namespace
+
+std::string format_episode(const Episode& episode, const SpikeTrains& trains, const std::string& unit) {
+    std::string text;
+    for (std::size_t k = 0; k < episode.neurons.size(); ++k) {
+        if (k > 0) {
+            const Interval& gap = episode.gaps[k - 1];
+            text += " -(" + format_bound(gap.lo, trains.time_base(), unit) + "," +
+                    format_bound(gap.hi, trains.time_base(), unit) + "]-> ";
+        }
+        text += trains.label(episode.neurons[k]);
+    }
+    return text;
+}
+
+Episode parse_episode(const std::string& text, const SpikeTrains& trains, const std::string& unit) {
+    const std::string context = "episode '" + text + "'";
+    Episode episode;
+    std::string_view rest = text;
+    for (;;) {
+        const auto arrow = rest.find("-(");
+        const std::string_view label = trim(rest.substr(0, arrow));
+        if (label.empty()) throw UsageError(context + ": a neuron label is missing");
+        try {
+            episode.neurons.push_back(trains.find_label(std::string(label)));
+        } catch (const Error& e) {
+            throw UsageError(context + ": " + e.what());
+        }
+        if (arrow == std::string_view::npos) break;
+        rest.remove_prefix(arrow + 2);
+        const auto close = rest.find("]->");
+        const auto comma = rest.find(',');
+        if (close == std::string_view::npos || comma == std::string_view::npos || comma > close) {
+            throw UsageError(context + ": expected an interval written -(lo,hi]->");
+        }
+        episode.gaps.push_back(make_interval(rest.substr(0, comma), rest.substr(comma + 1, close - comma - 1),
+                                             trains.time_base(), unit, context));
+        rest.remove_prefix(close + 3);
+    }
+    return episode;
+}
+
+std::vector<Interval> parse_intervals(const std::string& text, const TimeBase& time_base, const std::string& unit) {
+    const std::string context = "intervals '" + text + "'";
+    std::vector<Interval> intervals;
+    std::string_view rest = text;
+    while (!trim(rest).empty()) {
+        const auto comma = rest.find(',');
+        const std::string_view item = rest.substr(0, comma);
+        const auto dash = item.find('-');
+        if (dash == std::string_view::npos) throw UsageError(context + ": each interval is written lo-hi, e.g. 0-5");
+        intervals.push_back(make_interval(item.substr(0, dash), item.substr(dash + 1), time_base, unit, context));
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
+    }
+    if (intervals.empty()) throw UsageError(context + ": no interval given");
+    return intervals;
+}
+
+void validate(const Episode& episode, const SpikeTrains& trains) {
+    if (episode.neurons.empty()) throw Error("an episode needs at least one neuron");
+    if (episode.gaps.size() + 1 != episode.neurons.size()) {
+        throw Error("an episode of " + std::to_string(episode.neurons.size()) + " neurons needs " +
+                    std::to_string(episode.neurons.size() - 1) + " intervals");
+    }
+    for (NeuronId n : episode.neurons) {
+        if (n >= trains.num_neurons()) throw Error("episode neuron " + std::to_string(n) + " is out of range");
+    }
+    for (const Interval& gap : episode.gaps) {
+        if (gap.lo < 0 || gap.lo >= gap.hi) {
+            throw Error("episode interval (" + std::to_string(gap.lo) + ", " + std::to_string(gap.hi) +
+                        "] ticks: need 0 <= lo < hi");
+        }
+    }
+}
+
+}  // namespace spikeminer::mining

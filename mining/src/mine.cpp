@@ -1,0 +1,80 @@
+// Level-wise mining: count a level's candidates, keep the frequent, join them.
+#include "spikeminer/mining/mine.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace spikeminer::mining {
+namespace {
+
+std::vector<Episode> pair_candidates(const std::vector<Episode>& singles, const std::vector<Interval>& intervals) {
+    std::vector<Episode> candidates;
+    for (const Episode& a : singles) {
+        for (const Episode& b : singles) {
+            for (const Interval& gap : intervals) candidates.push_back(Episode{{a.neurons[0], b.neurons[0]}, {gap}});
+        }
+    }
+    return candidates;
+}
+
+}  // namespace
+
+std::uint64_t count_for_rate(double rate_hz, const SpikeTrains& trains) {
+    const double duration = trains.time_base().to_seconds(trains.span().length());
+    const double product = rate_hz * duration;
+    // A product within rounding of a whole number (1.1 Hz x 100 s = 110.00000000000001) is that number.
+    const double nearest = std::round(product);
+    const double count = std::fabs(product - nearest) <= 1e-9 * std::max(1.0, product) ? nearest : std::ceil(product);
+    return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(count));
+}
+
+MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
+                  const std::function<void(const LevelReport&)>& on_level) {
+    if (options.intervals.empty()) throw UsageError("mining needs at least one interval");
+    if (options.min_counts.empty()) throw UsageError("mining needs a minimum count (or rate)");
+    if (options.max_level == 0) throw UsageError("the maximum level must be at least 1");
+    for (const Interval& gap : options.intervals) {
+        if (gap.lo < 0 || gap.lo >= gap.hi) throw UsageError("every interval needs 0 <= lo < hi");
+    }
+    std::vector<NeuronId> neurons = options.neurons;
+    if (neurons.empty()) {
+        for (NeuronId n = 0; n < trains.num_neurons(); ++n) neurons.push_back(n);
+    }
+    std::vector<Episode> candidates;
+    for (NeuronId n : neurons) {
+        if (n >= trains.num_neurons()) throw UsageError("neuron index " + std::to_string(n) + " is out of range");
+        candidates.push_back(Episode{{n}, {}});
+    }
+
+    MiningResult result;
+    std::vector<Episode> frequent;
+    for (std::size_t level = 1; level <= options.max_level && !candidates.empty(); ++level) {
+        const auto start = std::chrono::steady_clock::now();
+        LevelReport report;
+        report.level = level;
+        report.candidates = candidates.size();
+        report.threshold = options.min_counts[std::min(level, options.min_counts.size()) - 1];
+        const CountResult counted = count_episodes(trains, candidates, options.count);
+        report.counter = counted.counter;
+        report.backend = counted.backend;
+        report.note = counted.note;
+        frequent.clear();
+        for (std::size_t i = 0; i < candidates.size(); ++i) {
+            if (counted.counts[i] < report.threshold) continue;
+            frequent.push_back(candidates[i]);
+            result.episodes.push_back(FrequentEpisode{candidates[i], counted.counts[i]});
+        }
+        report.frequent = frequent.size();
+        report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        result.levels.push_back(report);
+        if (on_level) on_level(report);
+        if (options.count.progress != nullptr) options.count.progress->check_cancelled();
+        candidates = level == 1 ? pair_candidates(frequent, options.intervals) : join_candidates(frequent);
+    }
+    return result;
+}
+
+}  // namespace spikeminer::mining

@@ -1,0 +1,150 @@
+// The GPU counters (CountScanWrite and AtomicCompact) against the CPU two-step counter:
+// tiny random streams batched per seed (mixed lengths), bursty streams, simulated data
+// with every level-2 candidate, and a tiny memory budget that forces chunk splitting.
+#include "catch.hpp"
+#include "random_streams.hpp"
+
+#include "spikeminer/mining/count.hpp"
+#include "spikeminer/simulator/simulate.hpp"
+
+#include <string>
+
+using namespace spikeminer;
+using mining::Counter;
+using mining::Episode;
+using mining::Interval;
+
+namespace {
+
+std::vector<std::uint64_t> two_step(const SpikeTrains& trains, const std::vector<Episode>& episodes) {
+    mining::CountOptions options;
+    options.counter = Counter::TwoStep;
+    options.backend = Backend::Cpu;
+    return mining::count_episodes(trains, episodes, options).counts;
+}
+
+mining::CountResult on_gpu(const SpikeTrains& trains, const std::vector<Episode>& episodes, Counter counter,
+                           std::size_t budget = 0) {
+    mining::CountOptions options;
+    options.counter = counter;
+    options.backend = Backend::Cuda;
+    options.gpu_memory_budget = budget;
+    return mining::count_episodes(trains, episodes, options);
+}
+
+std::string describe(const Episode& episode) {
+    std::string text;
+    for (std::size_t k = 0; k < episode.neurons.size(); ++k) {
+        if (k > 0) {
+            text += " -(" + std::to_string(episode.gaps[k - 1].lo) + "," + std::to_string(episode.gaps[k - 1].hi) + "]-> ";
+        }
+        text += std::to_string(episode.neurons[k]);
+    }
+    return text;
+}
+
+// Every GPU count equals the CPU two-step count; `fallback_ok` allows the documented
+// fallback to the CPU when one end event needs more than the memory budget.
+void check_gpu_equals_cpu(const SpikeTrains& trains, const std::vector<Episode>& episodes, std::size_t budget = 0,
+                          bool fallback_ok = false) {
+    const auto expected = two_step(trains, episodes);
+    for (const Counter counter : {Counter::CountScanWrite, Counter::AtomicCompact}) {
+        const mining::CountResult result = on_gpu(trains, episodes, counter, budget);
+        INFO("counter " << mining::counter_name(counter) << ", budget " << budget << ", note '" << result.note << "'");
+        REQUIRE(result.counts.size() == episodes.size());
+        if (!fallback_ok) {
+            CHECK(result.backend == Backend::Cuda);
+            CHECK(result.counter == counter);
+            CHECK(result.note.empty());
+        }
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < episodes.size(); ++i) {
+            if (result.counts[i] == expected[i]) continue;
+            if (++wrong <= 5) {  // the first few, in detail
+                INFO("episode " << i << ": " << describe(episodes[i]));
+                CHECK(result.counts[i] == expected[i]);
+            }
+        }
+        CHECK(wrong == 0);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("GPU counters equal two-step on tiny random streams, batched", "[gpu][mining]") {
+    const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{201}));
+    const test::TinyStream stream = test::tiny_stream(seed);
+    // All the seed's episodes in one call: lengths 1 to 4 mixed.
+    const std::vector<Episode> episodes = test::random_episodes(seed, stream.neurons, 40);
+    CAPTURE(seed);
+    check_gpu_equals_cpu(stream.trains, episodes);
+}
+
+TEST_CASE("GPU counters equal two-step on empty and one-spike streams", "[gpu][mining]") {
+    const std::vector<Episode> episodes{Episode{{0}, {}}, Episode{{0, 1}, {Interval{0, 5}}},
+                                        Episode{{1, 0, 1}, {Interval{0, 2}, Interval{2, 4}}}};
+    check_gpu_equals_cpu(test::make_trains({}, 2), episodes);
+    check_gpu_equals_cpu(test::make_trains({{3, 1}}, 2), episodes);
+}
+
+TEST_CASE("GPU counters equal two-step on bursty streams", "[gpu][mining]") {
+    const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{6}));
+    // 20,000 spikes of 8 neurons in 0..20,000 ticks with bursts of up to 20 spikes.
+    const SpikeTrains trains = test::random_stream(seed, 8, 20'000, 20'000, true);
+    test::Rng rng(seed * 7);
+    std::vector<Episode> episodes;
+    for (int i = 0; i < 300; ++i) {
+        Episode episode = test::random_episode(rng, 8, 5);
+        for (Interval& gap : episode.gaps) {
+            gap.lo *= 3;
+            gap.hi *= 3;
+        }
+        episodes.push_back(std::move(episode));
+    }
+    CAPTURE(seed);
+    check_gpu_equals_cpu(trains, episodes);
+    // A tiny budget: chunks of a few ends; a burst may need more than the budget for one
+    // end, and then the documented fallback to the CPU must still give the same counts.
+    check_gpu_equals_cpu(trains, episodes, 64 * 1024, true);
+}
+
+TEST_CASE("GPU counters on one huge burst", "[gpu][mining]") {
+    // A@0..999 (every tick), B@1..1000: each B end reaches hundreds of A.
+    std::vector<Spike> spikes;
+    for (Tick t = 0; t < 1000; ++t) {
+        spikes.push_back(Spike{t, 0});
+        spikes.push_back(Spike{t + 1, 1});
+    }
+    const SpikeTrains trains = test::make_trains(spikes, 2);
+    const std::vector<Episode> episodes{
+        Episode{{0, 1}, {Interval{0, 500}}}, Episode{{0, 0, 1}, {Interval{0, 300}, Interval{0, 300}}},
+        Episode{{0, 1, 0, 1}, {Interval{0, 50}, Interval{0, 50}, Interval{0, 50}}}, Episode{{1}, {}}};
+    check_gpu_equals_cpu(trains, episodes);
+    check_gpu_equals_cpu(trains, episodes, 64 * 1024, true);
+}
+
+TEST_CASE("GPU counters equal two-step on simulated data, all level-2 candidates", "[gpu][mining][simulated]") {
+    simulator::NetworkConfig config = simulator::scenario("paper");
+    config.duration_s = 20.0;
+    const simulator::Simulation sim = simulator::simulate(config);
+    REQUIRE(sim.trains.num_neurons() >= 16);
+    // 1 us tick: (0,5] and (5,10] ms.
+    const Tick ms = sim.trains.time_base().ticks_per_second / 1000;
+    const std::vector<Interval> intervals{{0, 5 * ms}, {5 * ms, 10 * ms}};
+    std::vector<Episode> episodes;
+    for (NeuronId a = 0; a < 16; ++a) {
+        for (NeuronId b = 0; b < 16; ++b) {
+            for (const Interval& gap : intervals) episodes.push_back(Episode{{a, b}, {gap}});
+        }
+    }
+    // Some of the embedded chains' level-3 and level-4 episodes too, in the same batch.
+    for (NeuronId a = 0; a + 3 < 16; ++a) {
+        episodes.push_back(Episode{{a, NeuronId(a + 1), NeuronId(a + 2)}, {intervals[0], intervals[1]}});
+        episodes.push_back(
+            Episode{{a, NeuronId(a + 1), NeuronId(a + 2), NeuronId(a + 3)}, {intervals[1], intervals[0], intervals[1]}});
+    }
+    SECTION("default budget") { check_gpu_equals_cpu(sim.trains, episodes); }
+    SECTION("a 64 KiB budget splits the ends into many chunks") {
+        check_gpu_equals_cpu(sim.trains, episodes, 64 * 1024);
+    }
+}
