@@ -58,30 +58,50 @@ Counter parse_counter(const std::string& name) {
     throw UsageError("unknown counter '" + name + "': choose auto, fsm, twostep, csw or atomic");
 }
 
-CountResult count_episodes(const SpikeTrains& trains, std::span<const Episode> episodes, const CountOptions& options) {
-    for (const Episode& episode : episodes) validate(episode, trains);
-    CountResult result;
+struct EpisodeCounter::State {
+    const SpikeTrains& trains;
+    CountOptions options;
+    Backend backend = Backend::Cpu;
+    std::string note;
+    detail::NeuronTimes times;
+#ifdef SPIKEMINER_HAVE_CUDA
+    std::unique_ptr<detail::GpuSpikeTimes> gpu;  // made at the first GPU count
+#endif
+    State(const SpikeTrains& t, const CountOptions& o) : trains(t), options(o), times(t) {}
+};
+
+EpisodeCounter::EpisodeCounter(const SpikeTrains& trains, const CountOptions& options) {
     std::string reason;
     Backend backend = options.backend;
     if (backend == Backend::Auto && options.counter != Counter::Auto) {
         backend = is_gpu_counter(options.counter) ? Backend::Cuda : Backend::Cpu;
     }
-    result.backend = resolve_backend(backend, &reason);
-    if (result.backend == Backend::Cpu && is_gpu_counter(options.counter)) {
+    backend = resolve_backend(backend, &reason);
+    if (backend == Backend::Cpu && is_gpu_counter(options.counter)) {
         throw UsageError("counter " + counter_name(options.counter) + " runs on the GPU; " +
                          (reason.empty() ? "--backend cpu takes fsm or twostep" : reason));
     }
-    if (result.backend == Backend::Cuda && (options.counter == Counter::Fsm || options.counter == Counter::TwoStep)) {
+    if (backend == Backend::Cuda && (options.counter == Counter::Fsm || options.counter == Counter::TwoStep)) {
         throw UsageError("counter " + counter_name(options.counter) + " runs on the CPU; --backend gpu takes csw or atomic");
     }
-    if (!reason.empty()) result.note = "no GPU (" + reason + "): counting on the CPU";
+    state_ = std::make_unique<State>(trains, options);
+    state_->backend = backend;
+    if (!reason.empty()) state_->note = "no GPU (" + reason + "): counting on the CPU";
+}
 
-    const detail::NeuronTimes times(trains);
-    Counter counter = options.counter;
+EpisodeCounter::~EpisodeCounter() = default;
+
+CountResult EpisodeCounter::count(std::span<const Episode> episodes) {
+    State& state = *state_;
+    for (const Episode& episode : episodes) validate(episode, state.trains);
+    CountResult result;
+    result.backend = state.backend;
+    result.note = state.note;
+    Counter counter = state.options.counter;
     if (counter == Counter::Auto) {
         // Small batches do not pay for the trip to the GPU.
-        if (result.backend == Backend::Cuda && options.backend == Backend::Auto &&
-            total_ends(times, episodes) < kSmallBatchEnds) {
+        if (result.backend == Backend::Cuda && state.options.backend == Backend::Auto &&
+            total_ends(state.times, episodes) < kSmallBatchEnds) {
             result.backend = Backend::Cpu;
         }
         counter = result.backend == Backend::Cuda ? Counter::CountScanWrite : Counter::TwoStep;
@@ -90,7 +110,8 @@ CountResult count_episodes(const SpikeTrains& trains, std::span<const Episode> e
 #ifdef SPIKEMINER_HAVE_CUDA
     if (result.backend == Backend::Cuda) {
         try {
-            result.counts = detail::count_on_gpu(times, episodes, counter, options.gpu_memory_budget, options.progress);
+            if (!state.gpu) state.gpu = std::make_unique<detail::GpuSpikeTimes>(state.times);
+            result.counts = state.gpu->count(episodes, counter, state.options.gpu_memory_budget, state.options.progress);
             return result;
         } catch (const detail::GpuOutOfMemory& oom) {
             result.note = "GPU out of memory (" + oom.what + "): counted on the CPU instead";
@@ -99,8 +120,12 @@ CountResult count_episodes(const SpikeTrains& trains, std::span<const Episode> e
         }
     }
 #endif
-    result.counts = count_on_cpu(times, episodes, counter, options.threads);
+    result.counts = count_on_cpu(state.times, episodes, counter, state.options.threads);
     return result;
+}
+
+CountResult count_episodes(const SpikeTrains& trains, std::span<const Episode> episodes, const CountOptions& options) {
+    return EpisodeCounter(trains, options).count(episodes);
 }
 
 }  // namespace spikeminer::mining

@@ -5,6 +5,7 @@
 #include "spikeminer/core/progress.hpp"
 #include "spikeminer/mining/count.hpp"
 
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -16,10 +17,24 @@ struct GpuOutOfMemory {
     std::string what;
 };
 
-/// Counts on the current CUDA device with CountScanWrite or AtomicCompact, all episodes
-/// (of any lengths) batched, in chunks that keep the search within `memory_budget` bytes
-/// (0: half the free device memory). Only in builds with CUDA (src/cuda).
-std::vector<std::uint64_t> count_on_gpu(const NeuronTimes& times, std::span<const Episode> episodes, Counter counter,
-                                        std::size_t memory_budget, Progress* progress);
+/// The spike times on the current CUDA device, and the GPU counters that search them:
+/// CountScanWrite or AtomicCompact, all episodes of a length batched, in chunks that keep
+/// the search within `memory_budget` bytes (0: half the free device memory). Only in
+/// builds with CUDA (src/cuda). Throws GpuOutOfMemory when the device is full.
+class GpuSpikeTimes {
+public:
+    explicit GpuSpikeTimes(const NeuronTimes& times);
+    ~GpuSpikeTimes();
+    GpuSpikeTimes(const GpuSpikeTimes&) = delete;
+    GpuSpikeTimes& operator=(const GpuSpikeTimes&) = delete;
+
+    std::vector<std::uint64_t> count(std::span<const Episode> episodes, Counter counter, std::size_t memory_budget,
+                                     Progress* progress) const;
+
+private:
+    struct Device;
+    const NeuronTimes& times_;
+    std::unique_ptr<Device> device_;
+};
 
 }  // namespace spikeminer::mining::detail

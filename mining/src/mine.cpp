@@ -50,6 +50,7 @@ MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
     }
 
     MiningResult result;
+    EpisodeCounter counter(trains, options.count);
     std::vector<Episode> frequent;
     for (std::size_t level = 1; level <= options.max_level && !candidates.empty(); ++level) {
         const auto start = std::chrono::steady_clock::now();
@@ -57,7 +58,7 @@ MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
         report.level = level;
         report.candidates = candidates.size();
         report.threshold = options.min_counts[std::min(level, options.min_counts.size()) - 1];
-        const CountResult counted = count_episodes(trains, candidates, options.count);
+        const CountResult counted = counter.count(candidates);
         report.counter = counted.counter;
         report.backend = counted.backend;
         report.note = counted.note;

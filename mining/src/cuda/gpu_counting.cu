@@ -227,19 +227,27 @@ void count_batch(const DeviceBuffer<std::int64_t>& d_times, const DeviceBuffer<s
 
 }  // namespace
 
-std::vector<std::uint64_t> count_on_gpu(const NeuronTimes& times, std::span<const Episode> episodes, Counter counter,
-                                        std::size_t memory_budget, Progress* progress) {
+struct GpuSpikeTimes::Device {
+    DeviceBuffer<std::int64_t> times;
+    DeviceBuffer<std::uint64_t> offsets;
+};
+
+GpuSpikeTimes::GpuSpikeTimes(const NeuronTimes& times)
+    : times_(times), device_(new Device{upload(times.times, "spike times"), upload(times.offsets, "spike offsets")}) {}
+
+GpuSpikeTimes::~GpuSpikeTimes() = default;
+
+std::vector<std::uint64_t> GpuSpikeTimes::count(std::span<const Episode> episodes, Counter counter,
+                                                std::size_t memory_budget, Progress* progress) const {
     std::vector<std::uint64_t> counts(episodes.size(), 0);
     if (episodes.empty()) return counts;
     const std::size_t budget = memory_budget != 0 ? memory_budget : default_budget();
-    const auto d_times = upload(times.times, "spike times");
-    const auto d_offsets = upload(times.offsets, "spike offsets");
 
     // Batches: episodes of one length, fewer than 2^31 end events each.
     std::map<std::size_t, std::vector<std::size_t>> by_length;
     for (std::size_t i = 0; i < episodes.size(); ++i) by_length[episodes[i].size()].push_back(i);
     std::uint64_t total_ends = 0;
-    for (const Episode& episode : episodes) total_ends += times.of(episode.neurons.back()).size();
+    for (const Episode& episode : episodes) total_ends += times_.of(episode.neurons.back()).size();
     if (progress != nullptr) progress->begin("counting on the GPU", total_ends);
     std::uint64_t done = 0;
     for (const auto& [length, members] : by_length) {
@@ -248,11 +256,11 @@ std::vector<std::uint64_t> count_on_gpu(const NeuronTimes& times, std::span<cons
             std::size_t last = first;
             std::uint64_t ends = 0;
             while (last < members.size() &&
-                   (last == first || ends + times.of(episodes[members[last]].neurons.back()).size() < kMaxEndsPerBatch)) {
-                ends += times.of(episodes[members[last]].neurons.back()).size();
+                   (last == first || ends + times_.of(episodes[members[last]].neurons.back()).size() < kMaxEndsPerBatch)) {
+                ends += times_.of(episodes[members[last]].neurons.back()).size();
                 ++last;
             }
-            count_batch(d_times, d_offsets, times, episodes,
+            count_batch(device_->times, device_->offsets, times_, episodes,
                         std::span<const std::size_t>(members).subspan(first, last - first), counter, budget, counts,
                         progress, done);
             done += ends;

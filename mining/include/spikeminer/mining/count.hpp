@@ -5,6 +5,7 @@
 #include "spikeminer/mining/episode.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -46,8 +47,27 @@ struct CountResult {
     std::string note;                   ///< why a fallback happened, if one did
 };
 
-/// Counts every episode (all of one length or not) on the chosen backend and counter.
-/// Throws Error for an invalid episode or a GPU counter asked for on the CPU backend.
+/// Counts episodes over one recording, keeping between calls what every call needs: the
+/// spike times grouped by neuron and, once the GPU is used, their copy on the device.
+/// Mining counts level after level through one EpisodeCounter.
+class EpisodeCounter {
+public:
+    /// Resolves the backend (Error when --backend gpu has no device; UsageError when the
+    /// counter does not run on the backend). The trains must outlive the counter.
+    EpisodeCounter(const SpikeTrains& trains, const CountOptions& options);
+    ~EpisodeCounter();
+    EpisodeCounter(const EpisodeCounter&) = delete;
+    EpisodeCounter& operator=(const EpisodeCounter&) = delete;
+
+    /// Counts every episode (all of one length or not). Throws Error for an invalid episode.
+    CountResult count(std::span<const Episode> episodes);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+/// One-off counting: EpisodeCounter(trains, options).count(episodes).
 CountResult count_episodes(const SpikeTrains& trains, std::span<const Episode> episodes, const CountOptions& options = {});
 
 /// A largest set of non-overlapped occurrences of `episode`: the greedy one, taking at

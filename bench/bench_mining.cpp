@@ -1,0 +1,256 @@
+// Benchmark of the episode counters. Part 1: level-wise mining of a dataset; every
+// level's candidates are counted by each counter on the same input (FSM on one thread,
+// two-step on all threads, CountScanWrite and AtomicCompact on the GPU) and the counts
+// are checked to agree. Part 2: one long episode as the stream grows (the papers' case).
+// Each row reports events per second against the floor of reading the spike times once.
+#include "spikeminer/app/io/read_spikes.hpp"
+#include "spikeminer/core/device_query.hpp"
+#include "spikeminer/core/error.hpp"
+#include "spikeminer/mining/mine.hpp"
+#include "spikeminer/simulator/simulate.hpp"
+
+#include <CLI/CLI.hpp>
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <memory>
+
+using namespace spikeminer;
+
+namespace {
+
+double seconds_of(const std::function<void()>& work) {
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+struct Timing {
+    double seconds = -1;  ///< -1: not run
+    bool extrapolated = false;
+};
+
+std::string cell(const Timing& t) {
+    if (t.seconds < 0) return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, "%s%.3g", t.extrapolated ? "~" : "", t.seconds);
+    return text;
+}
+
+// The four counters over one recording, each with its per-neuron times (and device
+// copy) prepared and, for the GPU, warmed up, so that a timing measures the counting.
+struct Counters {
+    mining::EpisodeCounter fsm;
+    mining::EpisodeCounter two_step;
+    std::unique_ptr<mining::EpisodeCounter> csw;
+    std::unique_ptr<mining::EpisodeCounter> atomic;
+
+    static mining::CountOptions with(mining::Counter counter, Backend backend) {
+        mining::CountOptions options;
+        options.counter = counter;
+        options.backend = backend;
+        return options;
+    }
+
+    Counters(const SpikeTrains& trains, bool gpu)
+        : fsm(trains, with(mining::Counter::Fsm, Backend::Cpu)),
+          two_step(trains, with(mining::Counter::TwoStep, Backend::Cpu)) {
+        if (!gpu) return;
+        csw = std::make_unique<mining::EpisodeCounter>(trains, with(mining::Counter::CountScanWrite, Backend::Cuda));
+        atomic = std::make_unique<mining::EpisodeCounter>(trains, with(mining::Counter::AtomicCompact, Backend::Cuda));
+        const std::vector<mining::Episode> warm_up{mining::Episode{{0}, {}}};
+        (void)csw->count(warm_up);
+        (void)atomic->count(warm_up);
+    }
+};
+
+// Times one counter on `episodes` (or on its first `sample`, scaled up); the counts must
+// equal `expected` when that is already filled, else they fill it.
+Timing time_counter(mining::EpisodeCounter& counter, const std::vector<mining::Episode>& episodes,
+                    std::vector<std::uint64_t>& expected, std::size_t sample = 0) {
+    const bool sampled = sample != 0 && sample < episodes.size();
+    const std::vector<mining::Episode> subset =
+        sampled ? std::vector<mining::Episode>(episodes.begin(), episodes.begin() + static_cast<std::ptrdiff_t>(sample))
+                : episodes;
+    mining::CountResult result;
+    Timing timing;
+    timing.seconds = seconds_of([&] { result = counter.count(subset); });
+    if (!result.note.empty()) throw Error(mining::counter_name(result.counter) + ": " + result.note);
+    if (expected.empty()) expected = result.counts;
+    for (std::size_t i = 0; i < result.counts.size(); ++i) {
+        if (result.counts[i] != expected[i]) {
+            throw Error(mining::counter_name(result.counter) + " disagrees on episode " + std::to_string(i) + ": " +
+                        std::to_string(result.counts[i]) + " != " + std::to_string(expected[i]));
+        }
+    }
+    if (sampled) {
+        timing.seconds *= static_cast<double>(episodes.size()) / static_cast<double>(sample);
+        timing.extrapolated = true;
+    }
+    return timing;
+}
+
+// Events every candidate of a batch must look at: the spikes of its neurons.
+double batch_events(const SpikeTrains& trains, const std::vector<mining::Episode>& episodes) {
+    double events = 0;
+    for (const auto& episode : episodes) {
+        for (NeuronId n : episode.neurons) events += static_cast<double>(trains.spike_count(n));
+    }
+    return events;
+}
+
+struct Setup {
+    bool gpu = false;
+    double bandwidth_gbs = 0;  ///< measured device copy bandwidth, for the floor
+    std::size_t fsm_sample = 2000;
+};
+
+void level_table(const std::string& name, const SpikeTrains& trains, const mining::MiningOptions& base, const Setup& setup) {
+    std::printf("\n### %s: %zu neurons, %zu spikes, %.0f s; intervals %zu, threshold %llu, max level %zu\n\n",
+                name.c_str(), trains.num_neurons(), trains.num_spikes(),
+                trains.time_base().to_seconds(trains.span().length()), base.intervals.size(),
+                static_cast<unsigned long long>(base.min_counts.front()), base.max_level);
+    std::printf("| level | candidates | frequent | fsm 1 thread s | twostep %d threads s | csw s | atomic s | "
+                "twostep/csw | csw Gevents/s | floor ms |\n",
+                omp_get_max_threads());
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    // The candidate lists come from one mining run; each level is then timed per counter.
+    Counters counters(trains, setup.gpu);
+    const mining::MiningOptions& options = base;
+    std::vector<mining::Episode> candidates;
+    for (NeuronId n = 0; n < trains.num_neurons(); ++n) candidates.push_back(mining::Episode{{n}, {}});
+    for (std::size_t level = 1; level <= options.max_level && !candidates.empty(); ++level) {
+        std::vector<std::uint64_t> expected;
+        const Timing two_step = time_counter(counters.two_step, candidates, expected);
+        const Timing fsm = time_counter(counters.fsm, candidates, expected, setup.fsm_sample);
+        Timing csw;
+        Timing atomic;
+        if (setup.gpu) {
+            csw = time_counter(*counters.csw, candidates, expected);
+            atomic = time_counter(*counters.atomic, candidates, expected);
+        }
+        const std::uint64_t threshold = options.min_counts[std::min(level, options.min_counts.size()) - 1];
+        std::vector<mining::Episode> frequent;
+        for (std::size_t i = 0; i < candidates.size(); ++i) {
+            if (expected[i] >= threshold) frequent.push_back(candidates[i]);
+        }
+        const double events = batch_events(trains, candidates);
+        const double floor_ms = setup.bandwidth_gbs > 0 ? 8.0 * static_cast<double>(trains.num_spikes()) / (setup.bandwidth_gbs * 1e9) * 1e3 : 0;
+        std::printf("| %zu | %zu | %zu | %s | %s | %s | %s | %s | %s | %.3f |\n", level, candidates.size(), frequent.size(),
+                    cell(fsm).c_str(), cell(two_step).c_str(), cell(csw).c_str(), cell(atomic).c_str(),
+                    csw.seconds > 0 ? std::to_string(two_step.seconds / csw.seconds).substr(0, 6).c_str() : "-",
+                    csw.seconds > 0 ? std::to_string(events / csw.seconds / 1e9).substr(0, 6).c_str() : "-", floor_ms);
+        std::fflush(stdout);
+        if (level == 1) {
+            candidates.clear();
+            for (const auto& a : frequent) {
+                for (const auto& b : frequent) {
+                    for (const auto& gap : options.intervals) candidates.push_back(mining::Episode{{a.neurons[0], b.neurons[0]}, {gap}});
+                }
+            }
+        } else {
+            candidates = mining::join_candidates(frequent);
+        }
+    }
+    mining::MiningOptions whole = base;
+    whole.count.backend = setup.gpu ? Backend::Cuda : Backend::Cpu;
+    const double end_to_end = seconds_of([&] { (void)mining::mine(trains, whole); });
+    std::printf("\nwhole mining run, counter auto on %s: %.3f s\n", setup.gpu ? "the GPU" : "the CPU", end_to_end);
+}
+
+void growth_table(const Setup& setup, const std::vector<double>& durations) {
+    std::printf("\n### one 9-node episode (chain 0 of the paper scenario) as the stream grows\n\n");
+    std::printf("| duration s | events | count | fsm 1 thread s | twostep %d threads s | csw s | atomic s | fsm/csw | "
+                "csw Gevents/s |\n", omp_get_max_threads());
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const double duration : durations) {
+        simulator::NetworkConfig config = simulator::scenario("paper");
+        config.duration_s = duration;
+        const SpikeTrains trains = simulator::simulate(config).trains;
+        mining::Episode chain;
+        for (NeuronId n = 0; n < 9; ++n) chain.neurons.push_back(n);
+        for (const auto& delay : config.chains[0].delays) {
+            chain.gaps.push_back(mining::Interval{(delay.min - 1) * 1000, delay.max * 1000});  // (d-1, d] ms at 1 us ticks
+        }
+        const std::vector<mining::Episode> one{chain};
+        Counters counters(trains, setup.gpu);
+        std::vector<std::uint64_t> expected;
+        const Timing fsm = time_counter(counters.fsm, one, expected);
+        const Timing two_step = time_counter(counters.two_step, one, expected);
+        Timing csw;
+        Timing atomic;
+        if (setup.gpu) {
+            csw = time_counter(*counters.csw, one, expected);
+            atomic = time_counter(*counters.atomic, one, expected);
+        }
+        const double events = static_cast<double>(trains.num_spikes());
+        std::printf("| %.0f | %zu | %llu | %s | %s | %s | %s | %s | %s |\n", duration, trains.num_spikes(),
+                    static_cast<unsigned long long>(expected[0]), cell(fsm).c_str(), cell(two_step).c_str(),
+                    cell(csw).c_str(), cell(atomic).c_str(),
+                    csw.seconds > 0 ? std::to_string(fsm.seconds / csw.seconds).substr(0, 6).c_str() : "-",
+                    csw.seconds > 0 ? std::to_string(events / csw.seconds / 1e9).substr(0, 6).c_str() : "-");
+        std::fflush(stdout);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"bench_mining: episode counters, CPU and GPU on the same input"};
+    std::vector<double> durations{20, 300};
+    std::vector<double> growth{60, 600};
+    std::string recording;
+    double bandwidth = 0;
+    bool gpu_check = false;
+    app.add_option("--durations", durations, "paper-scenario durations (s) for the level tables")->delimiter(',');
+    app.add_option("--growth", growth, "durations (s) for the single-episode table")->delimiter(',');
+    app.add_option("--recording", recording, "also mine this recording (levels 1-2)");
+    app.add_option("--bandwidth", bandwidth, "device copy bandwidth in GB/s for the floor (default: measured by the self-test)");
+    app.add_flag("--gpu-check", gpu_check, "the GPU machine's run: 20 s, 300 s and 1 h; growth to 2 h; the retina recording if present");
+    CLI11_PARSE(app, argc, argv);
+
+    try {
+        Setup setup;
+        const DeviceReport devices = query_devices();
+        setup.gpu = !devices.devices.empty();
+        if (gpu_check) {
+            durations = {20, 300, 3600};
+            growth = {600, 1800, 3600, 7200};
+            if (recording.empty()) recording = ".bench-data/Maccione2014_P10_8Dec11_spont3_SpkTs_bursts_filtered.h5";
+        }
+        if (setup.gpu && bandwidth == 0) {
+            const DeviceSelfTest test = run_device_self_test(0, std::size_t{1} << 26);
+            // "... matches the CPU; X GB/s": the scan moves 12 bytes per element.
+            bandwidth = std::stod(test.detail.substr(test.detail.rfind("; ") + 2));
+        }
+        setup.bandwidth_gbs = bandwidth;
+        std::printf("bench_mining: %s, %d CPU threads%s\n", setup.gpu ? devices.devices[0].name.c_str() : "no GPU",
+                    omp_get_max_threads(), bandwidth > 0 ? (", device scan bandwidth " + std::to_string(static_cast<int>(bandwidth)) + " GB/s").c_str() : "");
+        for (const double duration : durations) {
+            simulator::NetworkConfig config = simulator::scenario("paper");
+            config.duration_s = duration;
+            const SpikeTrains trains = simulator::simulate(config).trains;
+            mining::MiningOptions options;
+            options.intervals = {{0, 3000}, {3000, 5000}, {5000, 8000}};
+            options.min_counts = {mining::count_for_rate(5.0, trains)};
+            options.max_level = 9;
+            level_table("paper scenario, " + std::to_string(static_cast<int>(duration)) + " s", trains, options, setup);
+        }
+        if (!recording.empty() && std::ifstream(recording).good()) {
+            const SpikeTrains trains = io::read_spikes(recording);
+            mining::MiningOptions options;
+            options.intervals = {{0, 5000}, {5000, 10000}};
+            options.min_counts = {mining::count_for_rate(0.5, trains), mining::count_for_rate(0.1, trains)};
+            options.max_level = 2;
+            level_table(recording, trains, options, setup);
+        }
+        growth_table(setup, growth);
+    } catch (const Error& e) {
+        std::fprintf(stderr, "bench_mining: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
