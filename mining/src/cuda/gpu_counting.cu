@@ -165,6 +165,39 @@ std::size_t default_budget() {
     return free_bytes / 2;
 }
 
+// The greedy count of every episode of the batch from the latest starts of its ends.
+void greedy_counts(const EpisodeBatchView& batch, std::uint64_t ends, const DeviceBuffer<std::int64_t>& starts,
+                   DeviceBuffer<unsigned long long>& counts) {
+    if (ends == 0) {
+        SPIKEMINER_CUDA_CHECK(cudaMemset(counts.get(), 0, counts.size() * sizeof(unsigned long long)));
+        return;
+    }
+    auto episode = allocate<std::uint32_t>(ends, "greedy");
+    auto running = allocate<std::int64_t>(ends, "greedy");
+    DeviceBuffer<std::uint32_t> next[2] = {allocate<std::uint32_t>(ends, "greedy"), allocate<std::uint32_t>(ends, "greedy")};
+    DeviceBuffer<std::uint32_t> rank[2] = {allocate<std::uint32_t>(ends, "greedy"), allocate<std::uint32_t>(ends, "greedy")};
+    episode_of_end_kernel<<<blocks_for(ends), kBlock>>>(batch, ends, episode.get());
+    check_launch();
+    std::size_t bytes = 0;
+    SPIKEMINER_CUDA_CHECK(cub::DeviceScan::InclusiveScanByKey(nullptr, bytes, episode.get(), starts.get(), running.get(),
+                                                              MaxStart{}, ends));
+    auto temp = allocate<unsigned char>(bytes, "CUB scratch");
+    SPIKEMINER_CUDA_CHECK(cub::DeviceScan::InclusiveScanByKey(temp.get(), bytes, episode.get(), starts.get(),
+                                                              running.get(), MaxStart{}, ends));
+    next_end_kernel<<<blocks_for(ends), kBlock>>>(batch, episode.get(), running.get(), ends, next[0].get(), rank[0].get());
+    check_launch();
+    int current = 0;
+    for (int round = 0; round < std::bit_width(ends); ++round) {
+        jump_kernel<<<blocks_for(ends), kBlock>>>(next[current].get(), rank[current].get(), ends, next[1 - current].get(),
+                                                  rank[1 - current].get());
+        check_launch();
+        current = 1 - current;
+    }
+    chain_count_kernel<<<blocks_for(batch.episodes), kBlock>>>(batch, running.get(), rank[current].get(), kNoStart,
+                                                                counts.get());
+    check_launch();
+}
+
 // Counts one batch of episodes of one length whose ends number below 2^31.
 void count_batch(const DeviceBuffer<std::int64_t>& d_times, const DeviceBuffer<std::uint64_t>& d_offsets,
                  const NeuronTimes& times, std::span<const Episode> episodes, std::span<const std::size_t> members,
@@ -217,8 +250,7 @@ void count_batch(const DeviceBuffer<std::int64_t>& d_times, const DeviceBuffer<s
         }
     }
     auto d_counts = allocate<unsigned long long>(members.size(), "counts");
-    greedy_kernel<<<blocks_for(members.size()), kBlock>>>(batch, d_starts.get(), kNoStart, d_counts.get());
-    check_launch();
+    greedy_counts(batch, ends, d_starts, d_counts);
     std::vector<unsigned long long> host(members.size());
     SPIKEMINER_CUDA_CHECK(
         cudaMemcpy(host.data(), d_counts.get(), host.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));

@@ -153,24 +153,73 @@ __global__ void latest_start_kernel(EpisodeBatchView batch, const std::uint64_t*
     starts[g] = batch.times[batch.offsets[first] + key_index(keys[p])];
 }
 
-/// Greedy interval scheduling over each episode's ends in time order. One thread per episode.
-__global__ void greedy_kernel(EpisodeBatchView batch, const std::int64_t* starts, std::int64_t no_start,
-                              unsigned long long* counts) {
+// Greedy interval scheduling in parallel. With M[g] the running maximum of the latest
+// starts over an episode's ends (in end order), the greedy takes the first end with a
+// start and then, from a taken end g, the first later end g' with M[g'] > end(g):
+// replacing a start by the running maximum changes no decision, because an end whose
+// start is below an earlier one's is always refused, and M is non-decreasing, so "the
+// first later end" is a binary search. The count is the length of that chain from the
+// first end with a start, found by pointer jumping (list ranking) in log2(ends) rounds.
+
+/// The episode of every end. One thread per end.
+__global__ void episode_of_end_kernel(EpisodeBatchView batch, std::uint64_t ends, std::uint32_t* episode) {
+    const std::uint64_t g = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (g < ends) episode[g] = episode_of(batch, static_cast<std::uint32_t>(g));
+}
+
+/// The maximum, for the running maximum of latest starts.
+struct MaxStart {
+    __device__ std::int64_t operator()(std::int64_t a, std::int64_t b) const { return a > b ? a : b; }
+};
+
+/// The end the greedy takes after end g (or `ends` when none), and a chain length of 1.
+/// One thread per end.
+__global__ void next_end_kernel(EpisodeBatchView batch, const std::uint32_t* episode, const std::int64_t* running,
+                                std::uint64_t ends, std::uint32_t* next, std::uint32_t* rank) {
+    const std::uint64_t g = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (g >= ends) return;
+    const std::uint32_t e = episode[g];
+    const std::uint32_t last = batch.neurons[e * batch.length + batch.length - 1];
+    const std::int64_t end_time = batch.times[batch.offsets[last] + (g - batch.end_first[e])];
+    std::uint64_t lo = g + 1;
+    std::uint64_t hi = batch.end_first[e + 1];
+    while (lo < hi) {  // first position in (g, segment end) whose running start exceeds end_time
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        if (running[mid] <= end_time) lo = mid + 1; else hi = mid;
+    }
+    next[g] = static_cast<std::uint32_t>(lo < batch.end_first[e + 1] ? lo : ends);
+    rank[g] = 1;
+}
+
+/// One round of pointer jumping: rank becomes the chain length over twice the distance.
+/// One thread per end.
+__global__ void jump_kernel(const std::uint32_t* next, const std::uint32_t* rank, std::uint64_t ends,
+                            std::uint32_t* next_out, std::uint32_t* rank_out) {
+    const std::uint64_t g = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (g >= ends) return;
+    const std::uint32_t n = next[g];
+    if (n == ends) {
+        next_out[g] = n;
+        rank_out[g] = rank[g];
+    } else {
+        next_out[g] = next[n];
+        rank_out[g] = rank[g] + rank[n];
+    }
+}
+
+/// Each episode's count: the chain length from its first end that has a start.
+/// One thread per episode.
+__global__ void chain_count_kernel(EpisodeBatchView batch, const std::int64_t* running, const std::uint32_t* rank,
+                                   std::int64_t no_start, unsigned long long* counts) {
     const std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
     if (e >= batch.episodes) return;
-    const std::uint32_t last = batch.neurons[e * batch.length + batch.length - 1];
-    const std::int64_t* end_times = batch.times + batch.offsets[last];
-    unsigned long long count = 0;
-    bool any = false;
-    std::int64_t last_end = 0;
-    for (std::uint64_t g = batch.end_first[e]; g < batch.end_first[e + 1]; ++g) {
-        const std::int64_t start = starts[g];
-        if (start == no_start || (any && start <= last_end)) continue;
-        ++count;
-        any = true;
-        last_end = end_times[g - batch.end_first[e]];
+    std::uint64_t lo = batch.end_first[e];
+    std::uint64_t hi = batch.end_first[e + 1];
+    while (lo < hi) {  // the running maximum leaves no_start only at the first end with a start
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        if (running[mid] == no_start) lo = mid + 1; else hi = mid;
     }
-    counts[e] = count;
+    counts[e] = lo < batch.end_first[e + 1] ? rank[lo] : 0;
 }
 
 }  // namespace spikeminer::mining::detail
