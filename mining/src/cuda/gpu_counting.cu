@@ -165,11 +165,21 @@ std::size_t default_budget() {
     return free_bytes / 2;
 }
 
-// The greedy count of every episode of the batch from the latest starts of its ends.
+// A batch of at least this many episodes fills the GPU with one thread per episode.
+constexpr std::size_t kWalkEpisodes = 2048;
+
+// The greedy count of every episode of the batch from the latest starts of its ends:
+// walked by one thread per episode when there are many, else ranked by pointer jumping
+// (whose log2(ends) passes over every end cost more than a walk when the batch is wide).
 void greedy_counts(const EpisodeBatchView& batch, std::uint64_t ends, const DeviceBuffer<std::int64_t>& starts,
                    DeviceBuffer<unsigned long long>& counts) {
     if (ends == 0) {
         SPIKEMINER_CUDA_CHECK(cudaMemset(counts.get(), 0, counts.size() * sizeof(unsigned long long)));
+        return;
+    }
+    if (batch.episodes >= kWalkEpisodes) {
+        greedy_walk_kernel<<<blocks_for(batch.episodes), kBlock>>>(batch, starts.get(), kNoStart, counts.get());
+        check_launch();
         return;
     }
     auto episode = allocate<std::uint32_t>(ends, "greedy");

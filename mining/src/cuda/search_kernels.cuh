@@ -153,13 +153,34 @@ __global__ void latest_start_kernel(EpisodeBatchView batch, const std::uint64_t*
     starts[g] = batch.times[batch.offsets[first] + key_index(keys[p])];
 }
 
-// Greedy interval scheduling in parallel. With M[g] the running maximum of the latest
+// Greedy interval scheduling in parallel, for batches of few long episodes. With M[g] the running maximum of the latest
 // starts over an episode's ends (in end order), the greedy takes the first end with a
 // start and then, from a taken end g, the first later end g' with M[g'] > end(g):
 // replacing a start by the running maximum changes no decision, because an end whose
 // start is below an earlier one's is always refused, and M is non-decreasing, so "the
 // first later end" is a binary search. The count is the length of that chain from the
 // first end with a start, found by pointer jumping (list ranking) in log2(ends) rounds.
+
+/// Greedy scheduling walked end by end. One thread per episode: the better mapping when
+/// a batch holds many episodes of moderate length (a mining level).
+__global__ void greedy_walk_kernel(EpisodeBatchView batch, const std::int64_t* starts, std::int64_t no_start,
+                                   unsigned long long* counts) {
+    const std::uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= batch.episodes) return;
+    const std::uint32_t last = batch.neurons[e * batch.length + batch.length - 1];
+    const std::int64_t* end_times = batch.times + batch.offsets[last];
+    unsigned long long count = 0;
+    bool any = false;
+    std::int64_t last_end = 0;
+    for (std::uint64_t g = batch.end_first[e]; g < batch.end_first[e + 1]; ++g) {
+        const std::int64_t start = starts[g];
+        if (start == no_start || (any && start <= last_end)) continue;
+        ++count;
+        any = true;
+        last_end = end_times[g - batch.end_first[e]];
+    }
+    counts[e] = count;
+}
 
 /// The episode of every end. One thread per end.
 __global__ void episode_of_end_kernel(EpisodeBatchView batch, std::uint64_t ends, std::uint32_t* episode) {
