@@ -148,3 +148,19 @@ TEST_CASE("GPU counters equal two-step on simulated data, all level-2 candidates
         check_gpu_equals_cpu(sim.trains, episodes, 64 * 1024);
     }
 }
+
+TEST_CASE("GPU counters equal two-step on a wide batch (one thread per episode for the greedy)", "[gpu][mining][simulated]") {
+    simulator::NetworkConfig config = simulator::scenario("paper");
+    config.duration_s = 10.0;
+    const simulator::Simulation sim = simulator::simulate(config);
+    const Tick ms = sim.trains.time_base().ticks_per_second / 1000;
+    // 40 x 40 x 2 = 3,200 level-2 episodes: above the 2,048 at which the greedy walks.
+    std::vector<Episode> episodes;
+    for (NeuronId a = 0; a < 40; ++a) {
+        for (NeuronId b = 0; b < 40; ++b) {
+            episodes.push_back(Episode{{a, b}, {Interval{0, 3 * ms}}});
+            episodes.push_back(Episode{{a, b}, {Interval{3 * ms, 8 * ms}}});
+        }
+    }
+    check_gpu_equals_cpu(sim.trains, episodes);
+}
