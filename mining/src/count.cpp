@@ -104,7 +104,8 @@ CountResult EpisodeCounter::count(std::span<const Episode> episodes) {
             total_ends(state.times, episodes) < kSmallBatchEnds) {
             result.backend = Backend::Cpu;
         }
-        counter = result.backend == Backend::Cuda ? Counter::CountScanWrite : Counter::TwoStep;
+        // AtomicCompact beat CountScanWrite on most levels measured (bench/RESULTS.md).
+        counter = result.backend == Backend::Cuda ? Counter::AtomicCompact : Counter::TwoStep;
     }
     result.counter = counter;
 #ifdef SPIKEMINER_HAVE_CUDA

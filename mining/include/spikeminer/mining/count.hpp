@@ -15,7 +15,7 @@ namespace spikeminer::mining {
 /// How episodes are counted. Every counter returns the same counts (the size of the
 /// largest set of non-overlapped occurrences); they differ in speed.
 enum class Counter {
-    Auto,            ///< chosen per batch from the number and length of the episodes
+    Auto,            ///< per batch: two-step on the CPU for small batches, else AtomicCompact on the GPU
     Fsm,             ///< CPU streaming finite-state counter, one thread (the papers' baseline)
     TwoStep,         ///< CPU: latest start for every end event, then greedy scheduling; all threads
     CountScanWrite,  ///< GPU: backward search, count / scan / write per node, no sort
