@@ -1,58 +1,20 @@
 // The `spikeminer` command line: exit codes (0 ok, 1 runtime error, 2 usage error),
 // what it prints, and `convert` end to end. Runs the built program through the shell.
-#include "app_test_helpers.hpp"
 #include "catch.hpp"
-#include "test_paths.hpp"
+#include "cli_runner.hpp"
 
 #include "spikeminer/app/io/read_spikes.hpp"
 
 #include <nlohmann/json.hpp>
-
-#include <sys/wait.h>
 
 #include <cstdlib>
 #include <string>
 #include <vector>
 
 using namespace spikeminer;
-
-namespace {
-
-struct CliResult {
-    int status = -1;  // exit code, or -1 when the program did not exit normally
-    std::string out;
-    std::string err;
-};
-
-std::string quote(const std::string& text) {
-    std::string quoted = "'";
-    for (const char c : text) {
-        if (c == '\'') {
-            quoted += "'\\''";
-        } else {
-            quoted += c;
-        }
-    }
-    return quoted + "'";
-}
-
-// Runs `spikeminer ARGS...` with stdout and stderr captured to files.
-CliResult run_cli(const std::vector<std::string>& args) {
-    const test::TempDir capture;
-    std::string command = quote(SPIKEMINER_CLI);
-    for (const auto& arg : args) command += " " + quote(arg);
-    command += " </dev/null >" + quote(capture.file("out")) + " 2>" + quote(capture.file("err"));
-    const int raw = std::system(command.c_str());
-    CliResult result;
-    result.status = (raw != -1 && WIFEXITED(raw)) ? WEXITSTATUS(raw) : -1;
-    result.out = test::read_file(capture.file("out"));
-    result.err = test::read_file(capture.file("err"));
-    return result;
-}
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-}  // namespace
+using test::CliResult;
+using test::has;
+using test::run_cli;
 
 TEST_CASE("cli: info --json on the NWB file reports 3 neurons and 21354 spikes", "[cli]") {
     const std::string path = test::data_file("A8604-211122.nwb");

@@ -1,15 +1,12 @@
 // `spikeminer simulate` end to end: what it writes and prints, determinism by seed, and
 // bad configurations refused as usage errors (exit 2) before any file is written.
-#include "app_test_helpers.hpp"
 #include "catch.hpp"
-#include "test_paths.hpp"
+#include "cli_runner.hpp"
 
 #include "spikeminer/app/io/read_spikes.hpp"
 #include "spikeminer/app/io/simulation_io.hpp"
 
 #include <nlohmann/json.hpp>
-
-#include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -17,42 +14,11 @@
 #include <vector>
 
 using namespace spikeminer;
+using test::CliResult;
+using test::has;
+using test::run_cli;
 
 namespace {
-
-struct CliResult {
-    int status = -1;  // exit code, or -1 when the program did not exit normally
-    std::string out;
-    std::string err;
-};
-
-std::string quote(const std::string& text) {
-    std::string quoted = "'";
-    for (const char c : text) {
-        if (c == '\'') {
-            quoted += "'\\''";
-        } else {
-            quoted += c;
-        }
-    }
-    return quoted + "'";
-}
-
-// Runs `spikeminer ARGS...` with stdout and stderr captured to files.
-CliResult run_cli(const std::vector<std::string>& args) {
-    const test::TempDir capture;
-    std::string command = quote(SPIKEMINER_CLI);
-    for (const auto& arg : args) command += " " + quote(arg);
-    command += " </dev/null >" + quote(capture.file("out")) + " 2>" + quote(capture.file("err"));
-    const int raw = std::system(command.c_str());
-    CliResult result;
-    result.status = (raw != -1 && WIFEXITED(raw)) ? WEXITSTATUS(raw) : -1;
-    result.out = test::read_file(capture.file("out"));
-    result.err = test::read_file(capture.file("err"));
-    return result;
-}
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 std::vector<Tick> times(const SpikeTrains& trains) { return {trains.times().begin(), trains.times().end()}; }
 std::vector<NeuronId> neurons(const SpikeTrains& trains) { return {trains.neurons().begin(), trains.neurons().end()}; }
