@@ -127,7 +127,7 @@ void add_mine_command(CLI::App& app) {
     command->add_option("--min-rate", args->min_rate, "threshold as occurrences per second of recording");
     command->add_option("--max-level", args->max_level, "longest episode (default 5)");
     command->add_option("--neurons", args->neurons, "mine only these neurons (labels, comma separated)");
-    command->add_option("-o,--output", args->output, "write the frequent episodes (.json or .csv)");
+    command->add_option("-o,--output", args->output, "write the frequent episodes (.json, .csv or .h5)");
     command->add_flag("--occurrences", args->occurrences, "with -o x.json: also list each episode's occurrences");
     command->add_option("--show", args->show, "episodes listed per level (default 10)");
     command->callback([args] { run_mine(*args); });

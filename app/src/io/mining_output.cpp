@@ -1,5 +1,6 @@
 #include "spikeminer/app/io/mining_output.hpp"
 
+#include "mining_h5.hpp"
 #include "spikeminer/app/io/atomic_output.hpp"
 #include "spikeminer/core/error.hpp"
 
@@ -68,8 +69,14 @@ std::string csv_text(const SpikeTrains& trains, const mining::MiningResult& resu
 
 void write_mining_results(const std::string& path, const SpikeTrains& trains, const mining::MiningResult& result,
                           const std::string& unit, bool with_occurrences) {
+    if (path.ends_with(".h5")) {
+        AtomicOutput output(path);
+        detail::write_mining_h5(output.temp_path(), path, trains, result);
+        output.commit();
+        return;
+    }
     const bool json = path.ends_with(".json");
-    if (!json && !path.ends_with(".csv")) throw UsageError(path + ": mining results are written as .json or .csv");
+    if (!json && !path.ends_with(".csv")) throw UsageError(path + ": mining results are written as .json, .csv or .h5");
     const std::string text = json ? json_text(trains, result, unit, with_occurrences) : csv_text(trains, result, unit);
     AtomicOutput output(path);
     {
@@ -80,5 +87,11 @@ void write_mining_results(const std::string& path, const SpikeTrains& trains, co
     }
     output.commit();
 }
+
+}  // namespace spikeminer::io
+
+namespace spikeminer::io {
+
+mining::MiningResult read_mining_results(const std::string& path) { return detail::read_mining_h5(path); }
 
 }  // namespace spikeminer::io
