@@ -12,7 +12,7 @@ namespace {
 
 NeuronTable table_of(std::size_t n) {
     NeuronTable table;
-    for (std::size_t i = 0; i < n; ++i) table.labels.push_back("n" + std::to_string(i));
+    for (std::size_t i = 0; i < n; ++i) table.labels.push_back(std::string("n").append(std::to_string(i)));
     return table;
 }
 
