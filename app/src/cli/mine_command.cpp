@@ -10,6 +10,8 @@
 #include "spikeminer/app/io/simulation_io.hpp"
 #include "spikeminer/core/error.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -47,11 +49,15 @@ std::vector<NeuronId> parse_neuron_list(const std::string& text, const SpikeTrai
     return neurons;
 }
 
-void print_level(const mining::LevelReport& level) {
-    std::fprintf(stderr, "\r\033[Klevel %zu: %zu candidates, %zu frequent (count >= %llu), %s on %s, %.3f s\n", level.level,
-                 level.candidates, level.frequent, static_cast<unsigned long long>(level.threshold),
-                 mining::counter_name(level.counter).c_str(), backend_name(level.backend).c_str(), level.seconds);
-    if (!level.note.empty()) std::fprintf(stderr, "  note: %s\n", level.note.c_str());
+// Reports a finished level on stderr (over the progress bar on a terminal); a note, such
+// as a fallback to the CPU, once when it first appears.
+void print_level(const mining::LevelReport& level, std::string& last_note) {
+    std::fprintf(stderr, "%slevel %zu: %zu candidates, %zu frequent (count >= %llu), %s on %s, %.3f s\n",
+                 isatty(STDERR_FILENO) != 0 ? "\r\033[K" : "", level.level, level.candidates, level.frequent,
+                 static_cast<unsigned long long>(level.threshold), mining::counter_name(level.counter).c_str(),
+                 backend_name(level.backend).c_str(), level.seconds);
+    if (!level.note.empty() && level.note != last_note) std::fprintf(stderr, "  note: %s\n", level.note.c_str());
+    last_note = level.note;
 }
 
 void print_summary(const SpikeTrains& trains, const mining::MiningResult& result, const MineArguments& args) {
@@ -102,7 +108,9 @@ void run_mine(const MineArguments& args) {
     options.max_level = args.max_level;
     if (!args.neurons.empty()) options.neurons = parse_neuron_list(args.neurons, trains);
     options.count = args.count.options(&terminal.progress());
-    const mining::MiningResult result = mining::mine(trains, options, print_level);
+    std::string last_note;
+    const mining::MiningResult result =
+        mining::mine(trains, options, [&](const mining::LevelReport& level) { print_level(level, last_note); });
     if (!args.output.empty()) io::write_mining_results(args.output, trains, result, args.unit, args.occurrences);
     print_summary(trains, result, args);
     if (const auto truth = io::read_ground_truth(args.file); truth && !truth->chains.empty()) print_recovery(*truth, result);
