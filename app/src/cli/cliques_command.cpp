@@ -1,0 +1,93 @@
+// `spikeminer cliques GRAPH`: maximal cliques of an undirected graph (neuron assemblies
+// in a co-firing graph).
+#include "commands.hpp"
+#include "terminal_progress.hpp"
+
+#include "spikeminer/app/io/atomic_output.hpp"
+#include "spikeminer/app/io/edge_list.hpp"
+#include "spikeminer/core/backend.hpp"
+#include "spikeminer/core/error.hpp"
+#include "spikeminer/graph/cliques.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+namespace spikeminer::cli {
+namespace {
+
+struct CliquesArguments {
+    std::string file;
+    std::size_t min_size = 1;
+    bool count_only = false;
+    bool histogram = false;
+    std::string output;
+    std::string backend = "auto";
+    unsigned threads = 0;
+    std::uint64_t limit = 0;
+};
+
+void run_cliques(const CliquesArguments& args) {
+    if (parse_backend(args.backend) == Backend::Cuda) {
+        throw Error("--backend gpu: the GPU clique engine is not built yet; use --backend cpu (auto takes the CPU)");
+    }
+    const io::EdgeListGraph input = io::read_edge_list(args.file);
+    std::fprintf(stderr, "%s: %u vertices, %zu edges (%zu self loops and %zu repeated edges dropped)\n", args.file.c_str(),
+                 input.graph.num_vertices(), input.graph.num_edges(), input.cleanup.self_loops, input.cleanup.duplicates);
+    TerminalProgress terminal;
+    graph::CliqueOptions options;
+    options.min_size = args.min_size;
+    options.limit = args.limit;
+    options.threads = args.threads;
+    options.progress = &terminal.progress();
+
+    std::unique_ptr<io::AtomicOutput> output;
+    std::ofstream file;
+    graph::CliqueSink sink;
+    if (!args.output.empty() && !args.count_only) {
+        output = std::make_unique<io::AtomicOutput>(args.output);
+        file.open(output->temp_path(), std::ios::binary);
+        sink = [&file](std::span<const graph::Vertex> clique) {
+            for (std::size_t i = 0; i < clique.size(); ++i) file << (i ? " " : "") << clique[i];
+            file << '\n';
+        };
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const graph::CliqueSummary summary = graph::enumerate_maximal_cliques(input.graph, options, sink);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (output) {
+        file.flush();
+        if (!file) throw Error(args.output + ": write failed (disk full?)");
+        file.close();
+        output->commit();
+    }
+    std::printf("%llu maximal cliques%s%s (cpu, %.3f s)\n", static_cast<unsigned long long>(summary.count),
+                args.min_size > 1 ? (" of at least " + std::to_string(args.min_size) + " vertices").c_str() : "",
+                summary.stopped_at_limit ? ", stopped at --limit" : "", seconds);
+    if (args.histogram) {
+        std::printf("%6s %14s\n", "size", "cliques");
+        for (std::size_t k = 0; k < summary.by_size.size(); ++k) {
+            if (summary.by_size[k] != 0) std::printf("%6zu %14llu\n", k, static_cast<unsigned long long>(summary.by_size[k]));
+        }
+    }
+    if (output) std::printf("wrote %s\n", args.output.c_str());
+}
+
+}  // namespace
+
+void add_cliques_command(CLI::App& app) {
+    auto args = std::make_shared<CliquesArguments>();
+    CLI::App* command = app.add_subcommand("cliques", "Enumerate the maximal cliques of an undirected graph");
+    command->add_option("GRAPH", args->file, "edge list: 'u v' per line, # or % comments, plain or .gz")->required();
+    command->add_option("--min-size", args->min_size, "only cliques of at least this many vertices");
+    command->add_flag("--count-only", args->count_only, "count, do not list");
+    command->add_flag("--histogram", args->histogram, "print the number of cliques of each size");
+    command->add_option("-o,--output", args->output, "write the cliques, one per line as sorted vertex ids");
+    command->add_option("--backend", args->backend, "auto or cpu (the GPU engine is not built yet)");
+    command->add_option("--threads", args->threads, "CPU threads (default: all)");
+    command->add_option("--limit", args->limit, "stop after this many cliques");
+    command->callback([args] { run_cliques(*args); });
+}
+
+}  // namespace spikeminer::cli

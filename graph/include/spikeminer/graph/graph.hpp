@@ -1,0 +1,51 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace spikeminer::graph {
+
+using Vertex = std::uint32_t;
+
+/// What building a graph from an edge list removed.
+struct EdgeListCleanup {
+    std::size_t self_loops = 0;
+    std::size_t duplicates = 0;  ///< repeated edges, in either direction
+};
+
+/// An undirected simple graph in compressed sparse rows: each vertex's neighbours sorted.
+class Graph {
+public:
+    Graph() = default;
+
+    /// Builds from undirected edges over vertices 0..vertices-1, dropping self loops and
+    /// repeated edges (counted in `cleanup` when given). Throws Error for an endpoint out of range.
+    static Graph from_edges(Vertex vertices, std::span<const std::pair<Vertex, Vertex>> edges,
+                            EdgeListCleanup* cleanup = nullptr);
+
+    [[nodiscard]] Vertex num_vertices() const { return static_cast<Vertex>(offsets_.empty() ? 0 : offsets_.size() - 1); }
+    [[nodiscard]] std::size_t num_edges() const { return neighbors_.size() / 2; }
+    [[nodiscard]] std::span<const Vertex> neighbors(Vertex v) const {
+        return {neighbors_.data() + offsets_[v], static_cast<std::size_t>(offsets_[v + 1] - offsets_[v])};
+    }
+    [[nodiscard]] std::size_t degree(Vertex v) const { return static_cast<std::size_t>(offsets_[v + 1] - offsets_[v]); }
+    [[nodiscard]] bool adjacent(Vertex a, Vertex b) const;
+
+private:
+    std::vector<std::uint64_t> offsets_;
+    std::vector<Vertex> neighbors_;
+};
+
+/// A degeneracy ordering (repeatedly remove a vertex of least remaining degree, by bucket
+/// peeling): position of each vertex in the order, and the degeneracy (the largest
+/// remaining degree met).
+struct DegeneracyOrder {
+    std::vector<Vertex> order;     ///< vertices in removal order
+    std::vector<Vertex> position;  ///< position[v] = index of v in order
+    std::size_t degeneracy = 0;
+};
+DegeneracyOrder degeneracy_order(const Graph& graph);
+
+}  // namespace spikeminer::graph

@@ -1,0 +1,197 @@
+// Maximal cliques on the CPU (Eppstein–Löffler–Strash): vertices in degeneracy order; the
+// subproblem of vertex v has its later neighbours as candidates P and its earlier ones as
+// excluded X, so each maximal clique is found once, from its earliest vertex. A subproblem
+// lives on bitsets over its own vertices (at most the degeneracy in P, the degree in all),
+// and Bron–Kerbosch with Tomita's pivot (the vertex of P ∪ X with most neighbours in P)
+// branches only on P minus the pivot's neighbours.
+#include "spikeminer/core/error.hpp"
+#include "spikeminer/graph/cliques.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <mutex>
+
+namespace spikeminer::graph {
+namespace {
+
+using Word = std::uint64_t;
+
+// One thread's search state, reused across its subproblems.
+class Subproblem {
+public:
+    Subproblem(const Graph& graph, const DegeneracyOrder& order, const CliqueOptions& options)
+        : graph_(graph), order_(order), options_(options), local_(graph.num_vertices(), kNone) {}
+
+    // Enumerates the maximal cliques whose earliest vertex (in the order) is v.
+    template <typename Report>
+    void solve(Vertex v, const std::atomic<bool>& stop, Report&& report) {
+        members_.clear();
+        const auto position = order_.position[v];
+        for (const Vertex u : graph_.neighbors(v)) {
+            if (order_.position[u] > position) members_.push_back(u);
+        }
+        const std::size_t candidates = members_.size();
+        if (1 + candidates < options_.min_size) return;
+        for (const Vertex u : graph_.neighbors(v)) {
+            if (order_.position[u] < position) members_.push_back(u);
+        }
+        const std::size_t d = members_.size();
+        words_ = (d + 63) / 64;
+        for (std::size_t i = 0; i < d; ++i) local_[members_[i]] = static_cast<Vertex>(i);
+        adjacency_.assign(d * words_, 0);
+        for (std::size_t i = 0; i < d; ++i) {
+            for (const Vertex w : graph_.neighbors(members_[i])) {
+                const Vertex j = local_[w];
+                if (j != kNone) adjacency_[i * words_ + j / 64] |= Word{1} << (j % 64);
+            }
+        }
+        for (const Vertex u : members_) local_[u] = kNone;
+        if (arena_.size() < 2 * (candidates + 2)) arena_.resize(2 * (candidates + 2));  // depth <= |P| + 1
+        std::vector<Word>& p = level(0, 0);
+        std::vector<Word>& x = level(0, 1);
+        std::fill(p.begin(), p.end(), 0);
+        std::fill(x.begin(), x.end(), 0);
+        for (std::size_t i = 0; i < d; ++i) (i < candidates ? p : x)[i / 64] |= Word{1} << (i % 64);
+        clique_.assign(1, v);
+        expand(0, stop, report);
+    }
+
+private:
+    static constexpr Vertex kNone = ~Vertex{0};
+
+    // P (which = 0) or X (which = 1) at `depth`; the arena is sized in solve() for the
+    // deepest possible recursion, so references into it stay valid.
+    std::vector<Word>& level(std::size_t depth, int which) {
+        std::vector<Word>& bits = arena_[2 * depth + static_cast<std::size_t>(which)];
+        bits.resize(words_);
+        return bits;
+    }
+
+    const Word* row(std::size_t i) const { return adjacency_.data() + i * words_; }
+
+    template <typename Report>
+    void expand(std::size_t depth, const std::atomic<bool>& stop, Report& report) {
+        if (stop.load(std::memory_order_relaxed)) return;
+        std::vector<Word>& p = arena_[2 * depth];
+        std::vector<Word>& x = arena_[2 * depth + 1];
+        std::size_t p_count = 0;
+        bool x_empty = true;
+        for (std::size_t w = 0; w < words_; ++w) {
+            p_count += static_cast<std::size_t>(std::popcount(p[w]));
+            x_empty = x_empty && x[w] == 0;
+        }
+        if (p_count == 0) {
+            if (x_empty && clique_.size() >= options_.min_size) report(clique_);
+            return;
+        }
+        if (clique_.size() + p_count < options_.min_size) return;
+        // Tomita's pivot: the vertex of P ∪ X with the most neighbours in P.
+        std::size_t pivot = 0;
+        std::size_t best = 0;
+        bool have_pivot = false;
+        for (std::size_t w = 0; w < words_; ++w) {
+            for (Word bits = p[w] | x[w]; bits != 0; bits &= bits - 1) {
+                const std::size_t u = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+                std::size_t in_p = 0;
+                for (std::size_t k = 0; k < words_; ++k) in_p += static_cast<std::size_t>(std::popcount(p[k] & row(u)[k]));
+                if (!have_pivot || in_p > best) {
+                    pivot = u;
+                    best = in_p;
+                    have_pivot = true;
+                }
+            }
+        }
+        for (std::size_t w = 0; w < words_; ++w) {
+            Word branch = p[w] & ~row(pivot)[w];
+            while (branch != 0) {
+                const std::size_t u = w * 64 + static_cast<std::size_t>(std::countr_zero(branch));
+                branch &= branch - 1;
+                std::vector<Word>& next_p = level(depth + 1, 0);
+                std::vector<Word>& next_x = level(depth + 1, 1);
+                for (std::size_t k = 0; k < words_; ++k) {
+                    next_p[k] = p[k] & row(u)[k];
+                    next_x[k] = x[k] & row(u)[k];
+                }
+                clique_.push_back(members_[u]);
+                expand(depth + 1, stop, report);
+                clique_.pop_back();
+                p[u / 64] &= ~(Word{1} << (u % 64));
+                x[u / 64] |= Word{1} << (u % 64);
+            }
+        }
+    }
+
+    const Graph& graph_;
+    const DegeneracyOrder& order_;
+    const CliqueOptions& options_;
+    std::vector<Vertex> local_;    // global vertex -> index in members_, kNone elsewhere
+    std::vector<Vertex> members_;  // the subproblem's vertices: candidates, then excluded
+    std::size_t words_ = 0;
+    std::vector<Word> adjacency_;  // members x members, one bitset row each
+    std::vector<std::vector<Word>> arena_;  // P and X per depth
+    std::vector<Vertex> clique_;
+};
+
+}  // namespace
+
+CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink) {
+    const DegeneracyOrder order = degeneracy_order(graph);
+    const Vertex n = graph.num_vertices();
+    const int workers = options.threads == 0 ? omp_get_max_threads() : static_cast<int>(options.threads);
+    CliqueSummary summary;
+    std::mutex sink_mutex;
+    std::atomic<std::uint64_t> total{0};
+    std::atomic<bool> stop{false};
+    std::atomic<bool> cancelled{false};
+    std::atomic<std::uint64_t> done{0};
+    if (options.progress != nullptr) options.progress->begin("enumerating maximal cliques", n);
+#pragma omp parallel num_threads(workers)
+    {
+        Subproblem subproblem(graph, order, options);
+        std::vector<std::uint64_t> by_size;
+        std::vector<Vertex> sorted;
+        std::uint64_t mine = 0;
+        const auto report = [&](const std::vector<Vertex>& clique) {
+            if (options.limit != 0 && total.fetch_add(1) >= options.limit) {
+                stop = true;
+                return;
+            }
+            ++mine;
+            if (by_size.size() <= clique.size()) by_size.resize(clique.size() + 1, 0);
+            ++by_size[clique.size()];
+            if (sink) {
+                sorted.assign(clique.begin(), clique.end());
+                std::sort(sorted.begin(), sorted.end());
+                const std::lock_guard lock(sink_mutex);
+                sink(sorted);
+            }
+        };
+#pragma omp for schedule(dynamic, 16)
+        for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
+            if (stop.load(std::memory_order_relaxed)) continue;
+            subproblem.solve(order.order[static_cast<std::size_t>(i)], stop, report);
+            const std::uint64_t finished = ++done;
+            if (options.progress != nullptr && omp_get_thread_num() == 0) {
+                try {
+                    options.progress->update(finished);
+                } catch (const Cancelled&) {
+                    cancelled = true;
+                    stop = true;
+                }
+            }
+        }
+        const std::lock_guard lock(sink_mutex);
+        summary.count += mine;
+        if (summary.by_size.size() < by_size.size()) summary.by_size.resize(by_size.size(), 0);
+        for (std::size_t k = 0; k < by_size.size(); ++k) summary.by_size[k] += by_size[k];
+    }
+    if (cancelled) throw Cancelled();
+    summary.stopped_at_limit = options.limit != 0 && total.load() > options.limit;
+    if (options.progress != nullptr) options.progress->finish();
+    return summary;
+}
+
+}  // namespace spikeminer::graph
