@@ -29,6 +29,7 @@ struct CliquesArguments {
 };
 
 void run_cliques(const CliquesArguments& args) {
+    if (args.count_only && !args.output.empty()) throw UsageError("cliques: --count-only writes no file; drop -o or --count-only");
     if (parse_backend(args.backend) == Backend::Cuda) {
         throw Error("--backend gpu: the GPU clique engine is not built yet; use --backend cpu (auto takes the CPU)");
     }

@@ -140,7 +140,9 @@ private:
 CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink) {
     const DegeneracyOrder order = degeneracy_order(graph);
     const Vertex n = graph.num_vertices();
-    const int workers = options.threads == 0 ? omp_get_max_threads() : static_cast<int>(options.threads);
+    // A small graph is one chunk of work: a team of threads would only wait for it.
+    constexpr Vertex kSmallGraph = 256;
+    const int workers = n < kSmallGraph ? 1 : options.threads == 0 ? omp_get_max_threads() : static_cast<int>(options.threads);
     CliqueSummary summary;
     std::mutex sink_mutex;
     std::atomic<std::uint64_t> total{0};

@@ -15,7 +15,7 @@ struct EdgeListGraph {
 
 /// Reads an edge list: one `u v` per line (any whitespace or commas between; further
 /// columns ignored), `#` and `%` comment lines, plain or gzip-compressed. Vertex ids are
-/// non-negative integers below 2^32; the graph has max id + 1 vertices. Self loops and
+/// non-negative integers below 2^32 - 1; the graph has max id + 1 vertices. Self loops and
 /// repeated edges are dropped and counted. Throws Error naming the file and line for a
 /// non-numeric or out-of-range id, and for a file without edges.
 EdgeListGraph read_edge_list(const std::string& path);
