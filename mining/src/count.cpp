@@ -125,6 +125,10 @@ CountResult EpisodeCounter::count(std::span<const Episode> episodes) {
     return result;
 }
 
+std::vector<Occurrence> EpisodeCounter::occurrences(const Episode& episode) const {
+    return detail::greedy_occurrences(state_->trains, state_->times, episode);
+}
+
 CountResult count_episodes(const SpikeTrains& trains, std::span<const Episode> episodes, const CountOptions& options) {
     return EpisodeCounter(trains, options).count(episodes);
 }

@@ -9,21 +9,22 @@
 
 namespace spikeminer::mining {
 
-std::vector<Occurrence> find_occurrences(const SpikeTrains& trains, const Episode& episode) {
+namespace detail {
+
+std::vector<Occurrence> greedy_occurrences(const SpikeTrains& trains, const NeuronTimes& times, const Episode& episode) {
     validate(episode, trains);
-    const detail::NeuronTimes times(trains);
     const std::span<const Tick> ends = times.of(episode.neurons.back());
     std::vector<Tick> starts(ends.size());
-    detail::latest_starts(times, episode, 0, ends.size(), starts);
+    latest_starts(times, episode, 0, ends.size(), starts);
 
     std::vector<Occurrence> occurrences;
     bool any = false;
     Tick last_end = 0;
     for (std::size_t e = 0; e < ends.size(); ++e) {
-        if (starts[e] == detail::kNoStart || (any && starts[e] <= last_end)) continue;
+        if (starts[e] == kNoStart || (any && starts[e] <= last_end)) continue;
         any = true;
         last_end = ends[e];
-        const auto sets = detail::backward_sets(times, episode, e);
+        const auto sets = backward_sets(times, episode, e);
         // Forward: the latest start, then at each node the first event of the set that
         // follows the previous one by a gap in (lo, hi]; the set guarantees one exists.
         Occurrence occurrence;
@@ -43,6 +44,14 @@ std::vector<Occurrence> find_occurrences(const SpikeTrains& trains, const Episod
         occurrences.push_back(std::move(occurrence));
     }
     return occurrences;
+}
+
+}  // namespace detail
+
+std::vector<Occurrence> find_occurrences(const SpikeTrains& trains, const Episode& episode) {
+    CountOptions options;
+    options.backend = Backend::Cpu;
+    return EpisodeCounter(trains, options).occurrences(episode);
 }
 
 }  // namespace spikeminer::mining

@@ -30,7 +30,8 @@ void run_count(const CountCommandArguments& args) {
     const SpikeTrains trains = io::read_spikes(args.file, args.read.options(&terminal.progress()));
     std::vector<mining::Episode> episodes;
     for (const std::string& text : args.episodes) episodes.push_back(mining::parse_episode(text, trains, args.unit));
-    const mining::CountResult result = mining::count_episodes(trains, episodes, args.count.options(&terminal.progress()));
+    mining::EpisodeCounter counter(trains, args.count.options(&terminal.progress()));
+    const mining::CountResult result = counter.count(episodes);
     if (!result.note.empty()) std::fprintf(stderr, "note: %s\n", result.note.c_str());
     nlohmann::json out = nlohmann::json::array();
     for (std::size_t i = 0; i < episodes.size(); ++i) {
@@ -38,7 +39,7 @@ void run_count(const CountCommandArguments& args) {
         if (!args.json) std::printf("%10llu  %s\n", static_cast<unsigned long long>(result.counts[i]), entry["episode"].get<std::string>().c_str());
         if (args.occurrences) {
             nlohmann::json list = nlohmann::json::array();
-            for (const auto& occurrence : mining::find_occurrences(trains, episodes[i])) {
+            for (const auto& occurrence : counter.occurrences(episodes[i])) {
                 nlohmann::json times = nlohmann::json::array();
                 std::string line = "            ";
                 for (std::uint32_t e : occurrence.events) {

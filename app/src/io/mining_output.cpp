@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <optional>
 
 namespace spikeminer::io {
 namespace {
@@ -32,6 +33,9 @@ std::string json_text(const SpikeTrains& trains, const mining::MiningResult& res
                                  {"seconds", level.seconds}});
     }
     out["episodes"] = nlohmann::json::array();
+    // One counter for every episode's occurrences: the spike times are grouped once.
+    std::optional<mining::EpisodeCounter> counter;
+    if (with_occurrences) counter.emplace(trains, mining::CountOptions{.backend = Backend::Cpu});
     for (const auto& found : result.episodes) {
         nlohmann::json labels = nlohmann::json::array();
         for (NeuronId n : found.episode.neurons) labels.push_back(trains.label(n));
@@ -45,7 +49,7 @@ std::string json_text(const SpikeTrains& trains, const mining::MiningResult& res
                              {"count", found.count}};
         if (with_occurrences) {
             entry["occurrences_s"] = nlohmann::json::array();
-            for (const auto& occurrence : mining::find_occurrences(trains, found.episode)) {
+            for (const auto& occurrence : counter->occurrences(found.episode)) {
                 nlohmann::json times = nlohmann::json::array();
                 for (std::uint32_t i : occurrence.events) times.push_back(trains.time_base().to_seconds(trains.times()[i]));
                 entry["occurrences_s"].push_back(times);

@@ -2,7 +2,7 @@
 
 #include "../neuron_times.hpp"
 
-#include "spikeminer/mining/episode.hpp"
+#include "spikeminer/mining/count.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -33,6 +33,9 @@ std::uint64_t greedy_count(std::span<const Tick> ends, std::span<const Tick> sta
 /// The two-step counter for many episodes, using `threads` threads (0 = all).
 std::vector<std::uint64_t> count_two_step(const NeuronTimes& times, std::span<const Episode> episodes,
                                           unsigned threads);
+
+/// The greedy occurrences behind a count (EpisodeCounter::occurrences).
+std::vector<Occurrence> greedy_occurrences(const SpikeTrains& trains, const NeuronTimes& times, const Episode& episode);
 
 /// The backward reachable sets of one end event: for each node k, the sorted indices (into
 /// the spikes of episode.neurons[k]) of events that lie on some occurrence ending at the

@@ -62,6 +62,11 @@ public:
     /// Counts every episode (all of one length or not). Throws Error for an invalid episode.
     CountResult count(std::span<const Episode> episodes);
 
+    /// A largest set of non-overlapped occurrences of `episode` (on the CPU): the greedy
+    /// one, taking at each step the occurrence that ends first and, among those, the one
+    /// that starts last.
+    [[nodiscard]] std::vector<Occurrence> occurrences(const Episode& episode) const;
+
 private:
     struct State;
     std::unique_ptr<State> state_;
@@ -70,8 +75,7 @@ private:
 /// One-off counting: EpisodeCounter(trains, options).count(episodes).
 CountResult count_episodes(const SpikeTrains& trains, std::span<const Episode> episodes, const CountOptions& options = {});
 
-/// A largest set of non-overlapped occurrences of `episode`: the greedy one, taking at
-/// each step the occurrence that ends first and, among those, the one that starts last.
+/// One-off: EpisodeCounter(trains, {cpu}).occurrences(episode).
 std::vector<Occurrence> find_occurrences(const SpikeTrains& trains, const Episode& episode);
 
 }  // namespace spikeminer::mining
