@@ -3,6 +3,7 @@
 #include "spikeminer/core/error.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -80,14 +81,42 @@ std::string TimeBase::describe() const {
     return "1/" + std::to_string(ticks_per_second) + " s";
 }
 
-Tick parse_ticks(const std::string& number, const std::string& unit, const TimeBase& time_base) {
+std::int64_t units_per_second(const std::string& unit) {
     static constexpr std::pair<std::string_view, std::int64_t> units[] = {
         {"s", 1}, {"ms", 1'000}, {"us", 1'000'000}, {"µs", 1'000'000}, {"ns", 1'000'000'000}};
-    std::int64_t per_second = 0;
     for (const auto& [name, value] : units) {
-        if (unit == name) per_second = value;
+        if (unit == name) return value;
     }
-    if (per_second == 0) throw UsageError("unit '" + unit + "' is not one of s, ms, us, ns");
+    throw UsageError("unit '" + unit + "' is not one of s, ms, us, ns");
+}
+
+std::string format_ticks(Tick ticks, const TimeBase& time_base, const std::string& unit) {
+    const Int128 numerator = static_cast<Int128>(ticks) * units_per_second(unit);
+    const Int128 denominator = time_base.ticks_per_second;
+    Int128 remainder = numerator % denominator;
+    const auto whole = static_cast<long long>(numerator / denominator);
+    std::string text = numerator < 0 && whole == 0 ? "-0" : std::to_string(whole);
+    if (remainder == 0) return text;
+    if (remainder < 0) remainder = -remainder;
+    char digits[20];
+    int count = 0;
+    for (; count < 18 && remainder != 0; ++count) {
+        remainder *= 10;
+        digits[count] = static_cast<char>('0' + static_cast<int>(remainder / denominator));
+        remainder %= denominator;
+    }
+    if (remainder != 0) {
+        char buffer[40];
+        std::snprintf(buffer, sizeof buffer, "%.17g", static_cast<double>(numerator) / static_cast<double>(denominator));
+        return buffer;
+    }
+    text += '.';
+    text.append(digits, static_cast<std::size_t>(count));
+    return text;
+}
+
+Tick parse_ticks(const std::string& number, const std::string& unit, const TimeBase& time_base) {
+    const std::int64_t per_second = units_per_second(unit);
     Decimal value;
     if (number == "0") return 0;
     if (!parse_decimal(number, value)) {

@@ -3,7 +3,6 @@
 #include "spikeminer/core/error.hpp"
 
 #include <cstdint>
-#include <cstdio>
 #include <string_view>
 
 namespace spikeminer::mining {
@@ -13,33 +12,6 @@ std::string_view trim(std::string_view s) {
     while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
     while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
     return s;
-}
-
-// Ticks as a decimal in `unit`: exact digits when the quotient ticks * per_second /
-// ticks_per_second terminates within 18 decimals, else 17 significant digits.
-std::string format_bound(Tick ticks, const TimeBase& time_base, const std::string& unit) {
-    const std::int64_t per_second = unit == "s" ? 1 : unit == "ms" ? 1'000 : unit == "us" ? 1'000'000 : 1'000'000'000;
-    __extension__ using Int128 = __int128;
-    const Int128 numerator = static_cast<Int128>(ticks) * per_second;
-    const Int128 denominator = time_base.ticks_per_second;
-    const Int128 whole = numerator / denominator;
-    Int128 remainder = numerator % denominator;
-    std::string text = std::to_string(static_cast<long long>(whole));
-    if (remainder == 0) return text;
-    if (numerator < 0 && whole == 0) text = "-0";
-    if (remainder < 0) remainder = -remainder;
-    std::string digits;
-    for (int i = 0; i < 18 && remainder != 0; ++i) {
-        remainder *= 10;
-        digits += static_cast<char>('0' + static_cast<int>(remainder / denominator));
-        remainder %= denominator;
-    }
-    if (remainder != 0) {
-        char buffer[40];
-        std::snprintf(buffer, sizeof buffer, "%.17g", static_cast<double>(numerator) / static_cast<double>(denominator));
-        return buffer;
-    }
-    return text + "." + digits;
 }
 
 Interval make_interval(std::string_view lo, std::string_view hi, const TimeBase& time_base, const std::string& unit,
@@ -60,8 +32,8 @@ std::string format_episode(const Episode& episode, const SpikeTrains& trains, co
     for (std::size_t k = 0; k < episode.neurons.size(); ++k) {
         if (k > 0) {
             const Interval& gap = episode.gaps[k - 1];
-            text += " -(" + format_bound(gap.lo, trains.time_base(), unit) + "," +
-                    format_bound(gap.hi, trains.time_base(), unit) + "]-> ";
+            text += " -(" + format_ticks(gap.lo, trains.time_base(), unit) + "," +
+                    format_ticks(gap.hi, trains.time_base(), unit) + "]-> ";
         }
         text += trains.label(episode.neurons[k]);
     }

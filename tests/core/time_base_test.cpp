@@ -87,3 +87,20 @@ TEST_CASE("ticks describe themselves") {
     CHECK(TimeBase{10'000}.describe() == "100 µs");
     CHECK(TimeBase{30'000}.describe() == "1/30000 s");
 }
+
+TEST_CASE("ticks are written as exact decimals of a unit") {
+    const TimeBase us{1'000'000};
+    CHECK(format_ticks(0, us, "s") == "0");
+    CHECK(format_ticks(2'500'000, us, "s") == "2.5");
+    CHECK(format_ticks(-1, us, "s") == "-0.000001");
+    CHECK(format_ticks(-2'500'000, us, "s") == "-2.5");
+    CHECK(format_ticks(1'234, us, "ms") == "1.234");
+    CHECK(format_ticks(5, TimeBase{1'000'000'000}, "s") == "0.000000005");
+    // 1/30000 s ticks have no finite decimal: 17 significant digits, which read back exactly.
+    const TimeBase grid{30'000};
+    const std::string text = format_ticks(1'000'001, grid, "s");
+    CHECK(grid.from_seconds(std::stod(text)) == 1'000'001);
+    CHECK(units_per_second("ms") == 1'000);
+    CHECK(units_per_second("µs") == 1'000'000);
+    CHECK_THROWS_AS(units_per_second("min"), UsageError);
+}

@@ -13,8 +13,8 @@ namespace spikeminer::io {
 namespace {
 
 double in_unit(Tick ticks, const TimeBase& time_base, const std::string& unit) {
-    const double per_second = unit == "s" ? 1.0 : unit == "ms" ? 1e3 : unit == "us" ? 1e6 : 1e9;
-    return static_cast<double>(ticks) * per_second / static_cast<double>(time_base.ticks_per_second);
+    return static_cast<double>(ticks) * static_cast<double>(units_per_second(unit)) /
+           static_cast<double>(time_base.ticks_per_second);
 }
 
 std::string json_text(const SpikeTrains& trains, const mining::MiningResult& result, const std::string& unit,

@@ -8,47 +8,11 @@
 
 #include <zlib.h>
 
-#include <cinttypes>
 #include <cstdio>
 #include <string>
 
 namespace spikeminer::io::detail {
 namespace {
-
-// Number of decimal places when ticks_per_second is a power of ten, else -1.
-int decimal_places(std::int64_t ticks_per_second) {
-    int places = 0;
-    for (std::int64_t v = ticks_per_second; v > 1; v /= 10) {
-        if (v % 10 != 0) return -1;
-        ++places;
-    }
-    return places;
-}
-
-// Appends ticks as seconds: exact digits for decimal ticks, 17 significant digits otherwise
-// (enough for the reader's round-to-nearest to return the same tick).
-void append_seconds(std::string& out, Tick ticks, std::int64_t ticks_per_second, int places) {
-    char buffer[64];
-    if (places < 0) {
-        std::snprintf(buffer, sizeof buffer, "%.17g", static_cast<double>(ticks) / static_cast<double>(ticks_per_second));
-        out += buffer;
-        return;
-    }
-    const bool negative = ticks < 0;
-    const auto magnitude = negative ? static_cast<std::uint64_t>(-(ticks + 1)) + 1 : static_cast<std::uint64_t>(ticks);
-    const auto per_second = static_cast<std::uint64_t>(ticks_per_second);
-    std::snprintf(buffer, sizeof buffer, "%s%" PRIu64, negative ? "-" : "", magnitude / per_second);
-    out += buffer;
-    std::uint64_t fraction = magnitude % per_second;
-    if (fraction == 0) return;
-    int digits = places;
-    while (fraction % 10 == 0) {
-        fraction /= 10;
-        --digits;
-    }
-    std::snprintf(buffer, sizeof buffer, ".%0*" PRIu64, digits, fraction);
-    out += buffer;
-}
 
 // A label that would read back as something else is refused rather than written.
 void check_label(const std::string& label, char delimiter, const std::string& name) {
@@ -120,13 +84,12 @@ void write_delimited_text(const std::string& path, const std::string& name, cons
     }
     for (NeuronId n = 0; list_neurons && n < trains.num_neurons(); ++n) out += "# neuron: " + trains.label(n) + "\n";
     if (delimiter == ',') out += "unit,time_s\n";
-    const int places = decimal_places(ticks_per_second);
     const auto times = trains.times();
     const auto neurons = trains.neurons();
     for (std::size_t i = 0; i < times.size(); ++i) {
         out += trains.label(neurons[i]);
         out += delimiter;
-        append_seconds(out, times[i], ticks_per_second, places);
+        out += format_ticks(times[i], trains.time_base(), "s");
         out += '\n';
         if (out.size() > (std::size_t{1} << 20)) {
             sink.write(out);

@@ -33,6 +33,14 @@ struct TimeBase {
     bool operator==(const TimeBase&) const = default;
 };
 
+/// Units per second of "s", "ms", "us" (or "µs") and "ns"; throws UsageError for another.
+std::int64_t units_per_second(const std::string& unit);
+
+/// Ticks as a decimal number of `unit`: exact digits when the quotient ends within 18
+/// decimals (always, for ticks that are decimal fractions of a second), otherwise 17
+/// significant digits, which read back to the same tick.
+std::string format_ticks(Tick ticks, const TimeBase& time_base, const std::string& unit);
+
 /// Converts a decimal length such as "5", "0.25" or "12.5" in `unit` ("s", "ms", "us",
 /// "ns") to ticks exactly; throws UsageError when it is not a non-negative decimal or not
 /// a whole number of ticks.
