@@ -11,15 +11,11 @@
 namespace spikeminer {
 
 NeuronId LabelIndexer::intern(std::string_view label) {
-    // Spikes of one neuron often come in runs (files written unit by unit): skip the hash.
-    if (!labels_.empty() && label == last_label_) return last_id_;
     auto [it, inserted] = ids_.try_emplace(std::string(label), static_cast<NeuronId>(labels_.size()));
     if (inserted) {
         if (labels_.size() >= UINT32_MAX) throw Error("more than 2^32 - 1 distinct neuron labels");
         labels_.emplace_back(label);
     }
-    last_label_ = label;
-    last_id_ = it->second;
     return it->second;
 }
 

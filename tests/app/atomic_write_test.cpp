@@ -2,6 +2,7 @@
 // failed write, and no temporary file is left behind either way.
 #include "app_test_helpers.hpp"
 #include "catch.hpp"
+#include "child_process.hpp"
 #include "test_paths.hpp"
 
 #include "spikeminer/app/io/atomic_output.hpp"
@@ -10,8 +11,6 @@
 #include "spikeminer/core/error.hpp"
 
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <csignal>
 #include <filesystem>
@@ -139,45 +138,22 @@ TEST_CASE("a write that fails midway leaves an existing target untouched", "[ato
     const SpikeTrains trains = big_trains();
     const std::string message_file = (dir.path().parent_path() / (dir.path().filename().string() + ".msg")).string();
 
-    const pid_t pid = fork();
-    if (pid == 0) {
-        std::signal(SIGXFSZ, SIG_IGN);
-        rlimit limit{};
-        getrlimit(RLIMIT_FSIZE, &limit);
-        const rlim_t hard = limit.rlim_max;
-        limit.rlim_cur = rlim_t{16} << 10;
-        setrlimit(RLIMIT_FSIZE, &limit);
-        int code = 1;
-        std::string message;
-        try {
-            io::write_spikes(path, trains, target.format);
-        } catch (const Error& e) {
-            code = 0;
-            message = e.what();
-        } catch (const std::exception& e) {
-            code = 2;
-            message = e.what();
-        }
-        limit.rlim_cur = hard;  // lift the cap again to report
-        setrlimit(RLIMIT_FSIZE, &limit);
-        try {
-            test::write_file(message_file, message);
-        } catch (...) {
-            _exit(3);
-        }
-        _exit(code);
-    }
-    REQUIRE(pid > 0);
-    int status = 0;
-    REQUIRE(waitpid(pid, &status, 0) == pid);
-    REQUIRE(WIFEXITED(status));
-    std::string message;
-    if (std::filesystem::exists(message_file)) {
-        message = test::read_file(message_file);
-        std::filesystem::remove(message_file);
-    }
-    INFO("child exit code " << WEXITSTATUS(status) << ", message: " << message);
-    CHECK(WEXITSTATUS(status) == 0);
+    rlimit limit{};
+    const test::ChildResult result = test::run_in_child(
+        [&] { io::write_spikes(path, trains, target.format); }, message_file,
+        [&] {
+            std::signal(SIGXFSZ, SIG_IGN);
+            getrlimit(RLIMIT_FSIZE, &limit);
+            rlimit capped = limit;
+            capped.rlim_cur = rlim_t{16} << 10;  // the write fails after 16 KiB
+            setrlimit(RLIMIT_FSIZE, &capped);
+        },
+        [&] { setrlimit(RLIMIT_FSIZE, &limit); });  // lift the cap again to report
+    std::filesystem::remove(message_file);
+    REQUIRE(result.exited);
+    const std::string& message = result.message;
+    INFO("child exit code " << result.code << ", message: " << message);
+    CHECK(result.code == 0);
     CHECK(message.find(path) != std::string::npos);
     CHECK(test::read_file(path) == original);
     CHECK(test::partial_files(dir.path()).empty());

@@ -4,6 +4,7 @@
 // HDF5 C API (hdf5_fixtures.hpp), so they can be wrong in ways the writers never are.
 #include "app_test_helpers.hpp"
 #include "catch.hpp"
+#include "child_process.hpp"
 #include "hdf5_fixtures.hpp"
 #include "test_paths.hpp"
 
@@ -12,8 +13,6 @@
 #include "spikeminer/core/error.hpp"
 
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <limits>
@@ -424,44 +423,15 @@ TEST_CASE("an HDF5 file forced to the wrong layout names what is missing", "[hdf
 
 namespace {
 
-struct ChildResult {
-    bool exited = false;    // false: killed by a signal (crash)
-    int code = -1;          // 0: Error thrown, 1: no exception, 2: other exception
-    std::string message;    // what() of the exception
-};
-
-ChildResult read_in_child(const std::string& path, const std::string& message_file) {
-    const pid_t pid = fork();
-    if (pid == 0) {
+// Reads in a child process capped at 4 GiB of address space (not under ASan, which
+// reserves far more), so that a reader that allocates what a header claims fails there.
+test::ChildResult read_in_child(const std::string& path, const std::string& message_file) {
+    return test::run_in_child([&] { (void)io::read_spikes(path); }, message_file, [] {
 #if !defined(__SANITIZE_ADDRESS__)
-        const rlimit memory{rlim_t{4} << 30, rlim_t{4} << 30};  // 4 GiB of address space
+        const rlimit memory{rlim_t{4} << 30, rlim_t{4} << 30};
         setrlimit(RLIMIT_AS, &memory);
 #endif
-        int code = 1;
-        std::string message;
-        try {
-            (void)io::read_spikes(path);
-        } catch (const Error& e) {
-            code = 0;
-            message = e.what();
-        } catch (const std::exception& e) {
-            code = 2;
-            message = e.what();
-        }
-        try {
-            test::write_file(message_file, message);
-        } catch (...) {
-            _exit(3);
-        }
-        _exit(code);
-    }
-    ChildResult result;
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) != pid) return result;
-    result.exited = WIFEXITED(status);
-    result.code = result.exited ? WEXITSTATUS(status) : -WTERMSIG(status);
-    if (result.exited) result.message = test::read_file(message_file);
-    return result;
+    });
 }
 
 // Reading `path` in a child process must end in an Error naming the file, the dataset and
@@ -469,7 +439,7 @@ ChildResult read_in_child(const std::string& path, const std::string& message_fi
 void check_refused_in_child(const std::string& path, const std::string& dataset, const test::TempDir& dir,
                             const std::string& reason) {
     INFO("dataset " << dataset);
-    const ChildResult result = read_in_child(path, dir.file("message.txt"));
+    const test::ChildResult result = read_in_child(path, dir.file("message.txt"));
     INFO("child: exited " << result.exited << ", code " << result.code << ", message: " << result.message);
     REQUIRE(result.exited);
     CHECK(result.code == 0);

@@ -30,8 +30,6 @@ public:
 private:
     std::unordered_map<std::string, NeuronId> ids_;
     std::vector<std::string> labels_;
-    std::string last_label_;
-    NeuronId last_id_ = 0;
 };
 
 /// Canonical label for a numeric id read as text: "7", "7.0" and "7e0" all give "7".
