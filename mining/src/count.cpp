@@ -114,8 +114,8 @@ CountResult EpisodeCounter::count(std::span<const Episode> episodes) {
             if (!state.gpu) state.gpu = std::make_unique<detail::GpuSpikeTimes>(state.times);
             result.counts = state.gpu->count(episodes, counter, state.options.gpu_memory_budget, state.options.progress);
             return result;
-        } catch (const detail::GpuOutOfMemory& oom) {
-            result.note = "GPU out of memory (" + oom.what + "): counted on the CPU instead";
+        } catch (const GpuOutOfMemory& oom) {
+            result.note = std::string("GPU out of memory (") + oom.what() + "): counted on the CPU instead";
             result.backend = Backend::Cpu;
             result.counter = counter = Counter::TwoStep;
         }

@@ -11,12 +11,6 @@
 
 namespace spikeminer::mining::detail {
 
-/// Thrown by the GPU counters when the device runs out of memory, so that the caller can
-/// fall back to the CPU.
-struct GpuOutOfMemory {
-    std::string what;
-};
-
 /// The spike times on the current CUDA device, and the GPU counters that search them:
 /// CountScanWrite or AtomicCompact, all episodes of a length batched, in chunks that keep
 /// the search within `memory_budget` bytes (0: half the free device memory). Only in

@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <string>
 #include <utility>
 
 namespace spikeminer::detail {
@@ -52,5 +53,18 @@ private:
     T* ptr_ = nullptr;
     std::size_t count_ = 0;
 };
+
+/// Allocates `count` elements, or throws GpuOutOfMemory naming `what` and the size when
+/// the device is full (other CUDA failures throw Error).
+template <typename T>
+DeviceBuffer<T> allocate_or_oom(std::size_t count, const char* what) {
+    DeviceBuffer<T> buffer;
+    const cudaError_t status = buffer.try_allocate(count);
+    if (status == cudaErrorMemoryAllocation) {
+        throw GpuOutOfMemory(std::string(what) + ": " + std::to_string(count * sizeof(T) >> 20) + " MiB");
+    }
+    SPIKEMINER_CUDA_CHECK(status);
+    return buffer;
+}
 
 }  // namespace spikeminer::detail

@@ -17,6 +17,7 @@
 namespace spikeminer::mining::detail {
 namespace {
 
+using spikeminer::detail::allocate_or_oom;
 using spikeminer::detail::DeviceBuffer;
 
 constexpr unsigned kBlock = 256;
@@ -29,21 +30,9 @@ struct Widen {
     __host__ __device__ std::uint64_t operator()(std::uint32_t c) const { return c; }
 };
 
-// Allocates or reports GPU exhaustion as GpuOutOfMemory (the caller falls back to the CPU).
-template <typename T>
-DeviceBuffer<T> allocate(std::size_t count, const char* what) {
-    DeviceBuffer<T> buffer;
-    const cudaError_t status = buffer.try_allocate(count);
-    if (status == cudaErrorMemoryAllocation) {
-        throw GpuOutOfMemory{std::string(what) + ": " + std::to_string(count * sizeof(T) >> 20) + " MiB"};
-    }
-    SPIKEMINER_CUDA_CHECK(status);
-    return buffer;
-}
-
 template <typename T>
 DeviceBuffer<T> upload(const std::vector<T>& host, const char* what) {
-    DeviceBuffer<T> buffer = allocate<T>(host.size(), what);
+    DeviceBuffer<T> buffer = allocate_or_oom<T>(host.size(), what);
     SPIKEMINER_CUDA_CHECK(cudaMemcpy(buffer.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
     return buffer;
 }
@@ -61,26 +50,26 @@ void check_launch() { SPIKEMINER_CUDA_CHECK(cudaGetLastError()); }
 class SearchSpace {
 public:
     SearchSpace(std::uint64_t capacity, Counter counter) : capacity_(capacity) {
-        keys_ = allocate<std::uint64_t>(capacity, "search keys");
-        next_ = allocate<std::uint64_t>(capacity, "search keys");
+        keys_ = allocate_or_oom<std::uint64_t>(capacity, "search keys");
+        next_ = allocate_or_oom<std::uint64_t>(capacity, "search keys");
         std::size_t temp = 0;
         std::size_t bytes = 0;
         if (counter == Counter::CountScanWrite) {
-            counts_ = allocate<std::uint32_t>(capacity, "counts");
-            offsets_ = allocate<std::uint64_t>(capacity, "offsets");
+            counts_ = allocate_or_oom<std::uint32_t>(capacity, "counts");
+            offsets_ = allocate_or_oom<std::uint64_t>(capacity, "offsets");
             auto widened = thrust::make_transform_iterator(counts_.get(), Widen{});
             SPIKEMINER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, widened, offsets_.get(), capacity));
             temp = bytes;
         } else {
-            sorted_ = allocate<std::uint64_t>(capacity, "sorted keys");
+            sorted_ = allocate_or_oom<std::uint64_t>(capacity, "sorted keys");
             SPIKEMINER_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, next_.get(), sorted_.get(), capacity));
             temp = bytes;
             SPIKEMINER_CUDA_CHECK(cub::DeviceSelect::Unique(nullptr, bytes, sorted_.get(), keys_.get(),
                                                             static_cast<std::uint64_t*>(nullptr), capacity));
             temp = std::max(temp, bytes);
-            scalars_ = allocate<unsigned long long>(2, "counters");
+            scalars_ = allocate_or_oom<unsigned long long>(2, "counters");
         }
-        temp_ = allocate<unsigned char>(temp, "CUB scratch");
+        temp_ = allocate_or_oom<unsigned char>(temp, "CUB scratch");
         temp_bytes_ = temp;
     }
 
@@ -182,16 +171,16 @@ void greedy_counts(const EpisodeBatchView& batch, std::uint64_t ends, const Devi
         check_launch();
         return;
     }
-    auto episode = allocate<std::uint32_t>(ends, "greedy");
-    auto running = allocate<std::int64_t>(ends, "greedy");
-    DeviceBuffer<std::uint32_t> next[2] = {allocate<std::uint32_t>(ends, "greedy"), allocate<std::uint32_t>(ends, "greedy")};
-    DeviceBuffer<std::uint32_t> rank[2] = {allocate<std::uint32_t>(ends, "greedy"), allocate<std::uint32_t>(ends, "greedy")};
+    auto episode = allocate_or_oom<std::uint32_t>(ends, "greedy");
+    auto running = allocate_or_oom<std::int64_t>(ends, "greedy");
+    DeviceBuffer<std::uint32_t> next[2] = {allocate_or_oom<std::uint32_t>(ends, "greedy"), allocate_or_oom<std::uint32_t>(ends, "greedy")};
+    DeviceBuffer<std::uint32_t> rank[2] = {allocate_or_oom<std::uint32_t>(ends, "greedy"), allocate_or_oom<std::uint32_t>(ends, "greedy")};
     episode_of_end_kernel<<<blocks_for(ends), kBlock>>>(batch, ends, episode.get());
     check_launch();
     std::size_t bytes = 0;
     SPIKEMINER_CUDA_CHECK(cub::DeviceScan::InclusiveScanByKey(nullptr, bytes, episode.get(), starts.get(), running.get(),
                                                               MaxStart{}, ends));
-    auto temp = allocate<unsigned char>(bytes, "CUB scratch");
+    auto temp = allocate_or_oom<unsigned char>(bytes, "CUB scratch");
     SPIKEMINER_CUDA_CHECK(cub::DeviceScan::InclusiveScanByKey(temp.get(), bytes, episode.get(), starts.get(),
                                                               running.get(), MaxStart{}, ends));
     next_end_kernel<<<blocks_for(ends), kBlock>>>(batch, episode.get(), running.get(), ends, next[0].get(), rank[0].get());
@@ -232,7 +221,7 @@ void count_batch(const DeviceBuffer<std::int64_t>& d_times, const DeviceBuffer<s
     const auto d_lo = upload(lo, "episodes");
     const auto d_hi = upload(hi, "episodes");
     const auto d_end_first = upload(end_first, "episodes");
-    auto d_starts = allocate<std::int64_t>(ends, "latest starts");
+    auto d_starts = allocate_or_oom<std::int64_t>(ends, "latest starts");
     const EpisodeBatchView batch{d_times.get(), d_offsets.get(), d_neurons.get(),   d_lo.get(), d_hi.get(),
                                  d_end_first.get(), static_cast<std::uint32_t>(members.size()), length};
     if (ends > 0) {
@@ -256,10 +245,10 @@ void count_batch(const DeviceBuffer<std::int64_t>& d_times, const DeviceBuffer<s
         } else if (space.capacity() < max_capacity) {
             space = SearchSpace(std::min(max_capacity, space.capacity() * 4), counter);  // one end needs more
         } else {
-            throw GpuOutOfMemory{"the search of one end event needs more than the memory budget"};
+            throw GpuOutOfMemory("the search of one end event needs more than the memory budget");
         }
     }
-    auto d_counts = allocate<unsigned long long>(members.size(), "counts");
+    auto d_counts = allocate_or_oom<unsigned long long>(members.size(), "counts");
     greedy_counts(batch, ends, d_starts, d_counts);
     std::vector<unsigned long long> host(members.size());
     SPIKEMINER_CUDA_CHECK(

@@ -18,6 +18,13 @@ public:
     using Error::Error;
 };
 
+/// A GPU engine ran out of device memory; the engines' dispatchers catch it and fall
+/// back to the CPU with a warning.
+class GpuOutOfMemory : public Error {
+public:
+    using Error::Error;
+};
+
 /// The user asked to stop (Cancel button, Ctrl-C). Not an error: no output is written.
 class Cancelled : public std::runtime_error {
 public:
