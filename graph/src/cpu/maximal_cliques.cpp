@@ -5,7 +5,7 @@
 // and Bron–Kerbosch with Tomita's pivot (the vertex of P ∪ X with most neighbours in P)
 // branches only on P minus the pivot's neighbours.
 #include "spikeminer/core/error.hpp"
-#include "spikeminer/graph/cliques.hpp"
+#include "../clique_engines.hpp"
 
 #include <omp.h>
 
@@ -137,8 +137,10 @@ private:
 
 }  // namespace
 
-CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink) {
-    const DegeneracyOrder order = degeneracy_order(graph);
+namespace detail {
+
+CliqueSummary enumerate_on_cpu(const Graph& graph, const DegeneracyOrder& order, const CliqueOptions& options,
+                               const CliqueSink& sink) {
     const Vertex n = graph.num_vertices();
     // A small graph is one chunk of work: a team of threads would only wait for it.
     constexpr Vertex kSmallGraph = 256;
@@ -196,4 +198,5 @@ CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions&
     return summary;
 }
 
+}  // namespace detail
 }  // namespace spikeminer::graph

@@ -1,36 +1,67 @@
 #pragma once
 
+#include "spikeminer/core/backend.hpp"
 #include "spikeminer/core/progress.hpp"
 #include "spikeminer/graph/graph.hpp"
 
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace spikeminer::graph {
 
+/// How the GPU engine splits the search into independent pieces: one subtree per vertex
+/// (L1) or one per edge (L2: more, smaller pieces for graphs with few heavy vertices).
+enum class SubtreeLevel { L1, L2 };
+
+/// What each GPU subtree keeps as bitsets: the edges among its candidates only (partial,
+/// IP; the excluded vertices are looked up in the graph) or also those from its excluded
+/// vertices to its candidates (full, IPX). Auto takes IP when the maximum degree is over
+/// 200 times the degeneracy (Almasri et al.'s rule: IPX would not fit), else IPX.
+enum class InducedSubgraph { Auto, Partial, Full };
+
+struct GpuCliqueOptions {
+    SubtreeLevel level = SubtreeLevel::L1;
+    InducedSubgraph induced = InducedSubgraph::Auto;
+    bool worker_list = true;    ///< idle workers take branches from busy ones
+    unsigned lanes = 0;         ///< lanes per worker: 4, 8, 16 or 32 (0: from the degeneracy)
+    std::vector<int> devices;   ///< CUDA devices to share the subtrees over (empty: device 0)
+    std::size_t memory_budget = 0;  ///< bytes per device for the search (0: 80% of the free memory)
+};
+
 struct CliqueOptions {
     std::size_t min_size = 1;   ///< report only maximal cliques of at least this size (pruned in the search)
     std::uint64_t limit = 0;    ///< stop after this many cliques (0: all)
-    unsigned threads = 0;       ///< 0: all
+    unsigned threads = 0;       ///< CPU threads, 0: all
+    /// Auto takes the GPU when there is one and the graph's degeneracy is at least
+    /// kGpuDegeneracy (below it the CPU finishes in milliseconds, sooner than a GPU starts).
+    Backend backend = Backend::Auto;
+    GpuCliqueOptions gpu;
     Progress* progress = nullptr;
 };
+
+/// Auto's threshold (see CliqueOptions::backend).
+inline constexpr std::size_t kGpuDegeneracy = 96;
 
 struct CliqueSummary {
     std::uint64_t count = 0;             ///< maximal cliques reported
     std::vector<std::uint64_t> by_size;  ///< by_size[k] = cliques of k vertices
     bool stopped_at_limit = false;
+    Backend backend = Backend::Cpu;      ///< where they were enumerated
+    std::string note;                    ///< why auto chose this backend, or why the GPU fell back
 };
 
 /// Called with each maximal clique as a sorted vertex list. Calls come from several
 /// threads, one at a time (the enumerator serializes them), in no particular order.
 using CliqueSink = std::function<void(std::span<const Vertex>)>;
 
-/// Maximal cliques on the CPU: Bron–Kerbosch with Tomita's pivot over a degeneracy
-/// ordering (Eppstein, Löffler, Strash): one subproblem per vertex (its later neighbours as
-/// candidates, its earlier ones as excluded), shared out to threads dynamically; each
-/// subproblem runs on bitsets over its own small vertex set.
+/// Maximal cliques, each exactly once, on the backend the options ask for; the GPU falls
+/// back to the CPU (saying so in the note) when the graph does not fit in its memory.
+/// CPU: Bron–Kerbosch with Tomita's pivot over a degeneracy ordering (Eppstein, Löffler,
+/// Strash), one subproblem per vertex on bitsets, shared out to threads dynamically.
+/// GPU: the same search after Almasri et al. (see src/cuda/clique_search.cuh).
 CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink = {});
 
 }  // namespace spikeminer::graph

@@ -1,0 +1,44 @@
+// enumerate_maximal_cliques: which engine runs, and the GPU's fallback to the CPU.
+#include "clique_engines.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <optional>
+
+namespace spikeminer::graph {
+
+CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink) {
+    std::string reason;
+    const Backend backend = resolve_backend(options.backend, &reason);
+    std::optional<DegeneracyOrder> order;
+    std::string note;
+    if (backend == Backend::Cuda) {
+#ifdef SPIKEMINER_HAVE_CUDA
+        bool use_gpu = true;
+        if (options.backend == Backend::Auto) {  // decide on the degeneracy (the CPU's order serves the GPU too)
+            order = degeneracy_order(graph);
+            use_gpu = order->degeneracy >= kGpuDegeneracy;
+            if (!use_gpu) {
+                note = "auto: degeneracy " + std::to_string(order->degeneracy) + " < " + std::to_string(kGpuDegeneracy) +
+                       ", the CPU is quicker than starting the GPU";
+            }
+        }
+        if (use_gpu) {
+            try {
+                return detail::enumerate_on_gpu(graph, order ? &*order : nullptr, options, sink);
+            } catch (const GpuOutOfMemory& oom) {
+                note = std::string("GPU out of memory (") + oom.what() + "): enumerated on the CPU instead";
+            }
+        }
+#endif
+    } else if (options.backend == Backend::Auto) {
+        note = "auto: " + reason;
+    }
+    if (!order) order = degeneracy_order(graph);
+    CliqueSummary summary = detail::enumerate_on_cpu(graph, *order, options, sink);
+    summary.backend = Backend::Cpu;
+    summary.note = note;
+    return summary;
+}
+
+}  // namespace spikeminer::graph

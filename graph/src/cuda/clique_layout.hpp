@@ -1,0 +1,62 @@
+// What the GPU clique search keeps per worker (a tile of lanes walking one subtree at a
+// time), as offsets into one workspace slice: host and device code share it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace spikeminer::graph::detail::gpu {
+
+struct WorkerLayout {
+    int max_candidates = 0;  // |P| of any subtree: the largest later-neighbour count (<= degeneracy)
+    int max_members = 0;     // |P| + |X| of any subtree: the largest degree
+    int words = 1;           // 32-bit words of a bitset over the candidates
+    bool full = true;        // IPX: bitset rows for the excluded vertices too
+    int out_words = 0;       // clique buffer (0: not listing)
+
+    // Offsets in 32-bit words from the start of a worker's slice.
+    std::size_t rows = 0, levels = 0, xlen = 0, branch_at = 0, pids = 0, xids = 0, xx = 0, scratch = 0, clique = 0,
+                header = 0, hist = 0, out = 0, stride = 0;
+
+    __host__ __device__ int depth_levels() const { return max_candidates + 2; }
+    __host__ __device__ int hist_size() const { return max_candidates + 3; }
+
+    /// The fewest words for a bitset over the candidates.
+    static int words_for(int max_candidates) { return (max_candidates + 31) / 32 < 1 ? 1 : (max_candidates + 31) / 32; }
+
+    /// Lays the sections out one after the other, each starting on 16 bytes (rows read
+    /// with vector loads); `words` >= words_for(max_candidates).
+    static WorkerLayout make(int max_candidates, int max_members, bool full, int out_words, int words) {
+        WorkerLayout l;
+        l.max_candidates = max_candidates;
+        l.max_members = max_members < 1 ? 1 : max_members;
+        l.words = words;
+        l.full = full;
+        l.out_words = out_words;
+        const auto rows = static_cast<std::size_t>(full ? l.max_members : (max_candidates < 1 ? 1 : max_candidates));
+        const auto levels = static_cast<std::size_t>(l.depth_levels());
+        const auto members = static_cast<std::size_t>(l.max_members);
+        std::size_t at = 0;
+        const auto take = [&at](std::size_t words) {
+            const std::size_t start = at;
+            at += (words + 3) / 4 * 4;
+            return start;
+        };
+        l.rows = take(rows * static_cast<std::size_t>(l.words));
+        l.levels = take(levels * 3 * static_cast<std::size_t>(l.words));
+        l.xlen = take(levels);
+        l.branch_at = take(levels);
+        l.pids = take(static_cast<std::size_t>(max_candidates < 1 ? 1 : max_candidates));
+        l.xids = take(members);
+        l.xx = take(full ? members : 0);
+        l.scratch = take(members);
+        l.clique = take(levels);
+        l.header = take(3);
+        l.hist = take(2 * static_cast<std::size_t>(l.hist_size()));
+        l.out = take(static_cast<std::size_t>(out_words));
+        l.stride = at;
+        return l;
+    }
+};
+
+}  // namespace spikeminer::graph::detail::gpu

@@ -1,0 +1,47 @@
+// Cliques leave the GPU through a ring of chunks in pinned, mapped host memory: a worker
+// fills a buffer in its own workspace, then takes a ticket, waits until the host has
+// consumed the chunk that last used the ticket's slot, copies the buffer there, and marks
+// the slot ready (after a system-wide fence). The host consumes chunks in ticket order
+// while the kernel runs, so the cliques never need to fit in device or host memory at once.
+// A chunk holds cliques as [k, v1, ..., vk] in the search's (degeneracy) vertex ids.
+#pragma once
+
+#include "tile_sets.cuh"
+
+#include <cuda/atomic>
+
+namespace spikeminer::graph::detail::gpu {
+
+struct CliqueRing {
+    Word* chunks;                         // host memory: slots x chunk_words
+    unsigned long long* ready;            // host memory: per slot, ticket + 1 once filled
+    unsigned* used;                       // host memory: per slot, words filled
+    const volatile unsigned long long* consumed;  // host memory: chunks the host has finished
+    unsigned long long* next_ticket;      // device memory
+    int slots;
+    int chunk_words;                      // also the size of each worker's buffer
+
+    /// Copies buffer[0..words) to the host; called by every lane of the tile.
+    template <unsigned G>
+    __device__ void flush(const Tile<G>& tile, const Word* buffer, int words) const {
+        if (words == 0) return;
+        unsigned long long ticket = 0;
+        if (tile.thread_rank() == 0) {
+            ticket = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*next_ticket).fetch_add(1);
+            while (ticket - *consumed >= static_cast<unsigned long long>(slots)) __nanosleep(1000);
+            __threadfence_system();  // the host has read the slot before we overwrite it
+        }
+        ticket = tile.shfl(ticket, 0);
+        const int slot = static_cast<int>(ticket % static_cast<unsigned long long>(slots));
+        Word* chunk = chunks + static_cast<std::size_t>(slot) * static_cast<std::size_t>(chunk_words);
+        for (int i = static_cast<int>(tile.thread_rank()); i < words; i += static_cast<int>(G)) chunk[i] = buffer[i];
+        tile.sync();
+        if (tile.thread_rank() == 0) {
+            used[slot] = static_cast<unsigned>(words);
+            __threadfence_system();
+            cuda::atomic_ref<unsigned long long, cuda::thread_scope_system>(ready[slot]).store(ticket + 1, cuda::memory_order_release);
+        }
+    }
+};
+
+}  // namespace spikeminer::graph::detail::gpu

@@ -1,0 +1,572 @@
+// The GPU maximal clique search (after Almasri, Chang, El Hajj, Nagi, Xiong, Hwu,
+// "Parallelizing Maximal Clique Enumeration on GPUs"), one persistent kernel:
+//
+// - The graph arrives relabelled by a degeneracy ordering, neighbour lists sorted, so a
+//   vertex's later neighbours are the tail of its list.
+// - Work items are first-level subtrees (L1: vertex v, candidates P = its later
+//   neighbours, excluded X = its earlier ones) or second-level ones (L2: edge v<u,
+//   R = {v,u}, P = common neighbours after u, X = common neighbours before u; plus the
+//   vertices without later neighbours). Each maximal clique lies in exactly one item: the
+//   one of its earliest vertex (and second earliest for L2).
+// - A worker is a tile of G lanes (sub-warp partitioning). It builds a binary-encoded
+//   induced subgraph for its item: a bitset row over P for each vertex of P (partial,
+//   IP) and, for the full variant (IPX), for each vertex of X as well; IP looks the
+//   excluded vertices up in the graph's sorted lists instead.
+// - It walks the subtree depth first with Tomita's pivot (the vertex of P ∪ X with most
+//   neighbours in P; branches on P minus the pivot's neighbours). Per depth it keeps P,
+//   X_P (the candidates moved to X, a bitset) and the pending branches; the original
+//   excluded vertices X_X are one array, partitioned in place at each level (the kept
+//   ones first, the level's length remembered): O(Δ + d²) words per worker.
+// - Worker list: a worker with pending branches and |P| >= a threshold hands its next
+//   branch to an idle worker when one is queued (worker_list.cuh).
+// - min_size prunes branches with |R| + |P| < min_size; a limit stops all workers once
+//   reached (a global counter, only when a limit is set); cancellation is polled from
+//   host memory.
+#pragma once
+
+#include "clique_layout.hpp"
+#include "clique_output.cuh"
+#include "tile_sets.cuh"
+#include "worker_list.cuh"
+
+#include <cstdint>
+
+namespace spikeminer::graph::detail::gpu {
+
+using Vertex = std::uint32_t;
+constexpr Vertex kNoVertex = ~Vertex{0};
+constexpr int kBlockThreads = 128;
+constexpr int kMinBlocks = 6;  // per SM: at most 64 registers a thread, for latency hiding
+
+/// The index of the first entry of sorted list[0..n) that is > x (or >= x when `equal`).
+__device__ inline int bound(const Vertex* list, int n, Vertex x, bool equal) {
+    int lo = 0;
+    while (lo < n) {
+        const int mid = (lo + n) / 2;
+        if (list[mid] < x || (!equal && list[mid] == x)) lo = mid + 1; else n = mid;
+    }
+    return lo;
+}
+
+struct DeviceGraph {
+    const unsigned long long* offsets;
+    const Vertex* neighbors;
+
+    __device__ const Vertex* list(Vertex v) const { return neighbors + offsets[v]; }
+    __device__ int degree(Vertex v) const { return static_cast<int>(offsets[v + 1] - offsets[v]); }
+    /// Whether b is a neighbour of a (binary search).
+    __device__ bool adjacent(Vertex a, Vertex b) const {
+        const int i = bound(list(a), degree(a), b, true);
+        return i < degree(a) && list(a)[i] == b;
+    }
+};
+
+struct SearchParams {
+    DeviceGraph graph;
+    WorkerLayout layout;
+    Word* workspace;
+    int workers;
+    const Vertex* item_first;   // v
+    const Vertex* item_second;  // u (L2) or kNoVertex
+    unsigned num_items;
+    unsigned item_offset;       // this device takes items offset, offset + stride, ...
+    unsigned item_stride;
+    unsigned* next_item;
+    unsigned long long* items_done;
+    int min_size;
+    unsigned long long limit;
+    unsigned long long* reported;   // cliques counted against the limit
+    int* stop;
+    bool use_worker_list;
+    int donate_min_candidates;
+    WorkerList worker_list;
+    CliqueRing ring;                // used when layout.out_words > 0
+    unsigned long long* total_count;
+    unsigned long long* total_hist;  // layout.hist_size() entries
+    const volatile int* cancel;      // host memory
+    volatile unsigned long long* progress;  // host memory: items this device finished
+};
+
+/// One worker's slice of the workspace.
+struct Workspace {
+    Word* base;
+    const WorkerLayout* l;
+
+    __device__ Word* row(int i) const { return base + l->rows + static_cast<std::size_t>(i) * l->words; }
+    __device__ Word* level(int depth, int which) const {  // which: 0 P, 1 X_P, 2 pending branches
+        return base + l->levels + (static_cast<std::size_t>(depth) * 3 + which) * l->words;
+    }
+    __device__ int* xlen() const { return reinterpret_cast<int*>(base + l->xlen); }
+    __device__ int* branch_at() const { return reinterpret_cast<int*>(base + l->branch_at); }
+    __device__ Vertex* pids() const { return base + l->pids; }
+    __device__ Vertex* xids() const { return base + l->xids; }
+    __device__ int* xx() const { return reinterpret_cast<int*>(base + l->xx); }
+    __device__ Vertex* scratch() const { return base + l->scratch; }
+    __device__ Vertex* clique() const { return base + l->clique; }
+    __device__ int* header() const { return reinterpret_cast<int*>(base + l->header); }
+    __device__ unsigned long long* hist() const { return reinterpret_cast<unsigned long long*>(base + l->hist); }
+    __device__ Word* out() const { return base + l->out; }
+};
+
+__device__ inline Workspace workspace_of(const SearchParams& p, int worker) {
+    return {p.workspace + static_cast<std::size_t>(worker) * p.layout.stride, &p.layout};
+}
+
+// kWords > 0: bitsets of exactly kWords words (a multiple of 4 from 4 up, so that rows
+// are read with 16-byte loads), the node's P and X_P held in registers; 0: any width.
+template <unsigned G, bool kFull, int kWords>
+class Worker {
+public:
+    __device__ Worker(const Tile<G>& tile, const SearchParams& p, int id)
+        : t_(tile), p_(p), id_(id), ws_(workspace_of(p, id)), words_(p.layout.words),
+          lane0_(tile.thread_rank() == 0) {}
+
+    /// Takes items until none is left, then (with the worker list) serves handed-over
+    /// branches until every worker is idle; adds its counts to the totals.
+    __device__ void run() {
+        for (int k = static_cast<int>(t_.thread_rank()); k < p_.layout.hist_size(); k += static_cast<int>(G)) ws_.hist()[k] = 0;
+        for (;;) {
+            unsigned long long item = 0;
+            if (lane0_) item = p_.item_offset + static_cast<unsigned long long>(atomicAdd(p_.next_item, 1U)) * p_.item_stride;
+            item = t_.shfl(item, 0);
+            if (item >= p_.num_items) break;
+            if (!stopped(true)) search(load_item(static_cast<unsigned>(item)));
+            if (lane0_) {
+                const unsigned long long done = atomicAdd(p_.items_done, 1ULL) + 1;
+                if (done % 64 == 0) *p_.progress = done;
+            }
+        }
+        while (p_.use_worker_list) {
+            int got = 0;
+            if (lane0_) {
+                p_.worker_list.enqueue(id_);
+                while ((got = p_.worker_list.poll(id_, p_.workers)) == 0) __nanosleep(200);
+                __threadfence();
+            }
+            got = t_.shfl(got, 0);
+            t_.sync();
+            if (got < 0) break;
+            const int* h = ws_.header();
+            search({h[0], h[1], h[2]});
+        }
+        finish();
+    }
+
+private:
+    struct Subtree {
+        int r;   // |R|, in clique()[0..r)
+        int np;  // candidates, in pids()[0..np), sorted
+        int nx;  // excluded, in xids()[0..nx)
+    };
+
+    // Writes item's R, P and X into the workspace.
+    __device__ Subtree load_item(unsigned item) {
+        const DeviceGraph& g = p_.graph;
+        const Vertex v = p_.item_first[item];
+        const Vertex u = p_.item_second[item];
+        const Vertex* a = g.list(v);
+        const int deg = g.degree(v);
+        Subtree s{};
+        if (u == kNoVertex) {
+            const int split = bound(a, deg, v, false);
+            s = {1, deg - split, split};
+            for (int i = static_cast<int>(t_.thread_rank()); i < deg; i += static_cast<int>(G)) {
+                if (i < split) ws_.xids()[i] = a[i]; else ws_.pids()[i - split] = a[i];
+            }
+            if (lane0_) ws_.clique()[0] = v;
+        } else {
+            const auto common = [&](int j) { return g.adjacent(u, a[j]); };
+            const auto id = [&](int j) { return a[j]; };
+            s.r = 2;
+            s.np = compact(t_, deg, [&](int j) { return a[j] > u && common(j); }, id, ws_.pids());
+            s.nx = compact(t_, deg, [&](int j) { return a[j] < u && common(j); }, id, ws_.xids());
+            if (lane0_) {
+                ws_.clique()[0] = v;
+                ws_.clique()[1] = u;
+            }
+        }
+        t_.sync();
+        return s;
+    }
+
+    // Row i of the induced subgraph: which candidates vertex m is adjacent to (one lane).
+    __device__ void build_row(Vertex m, Word* row, int np) const {
+        const DeviceGraph& g = p_.graph;
+        const Vertex* nb = g.list(m);
+        const int deg = g.degree(m);
+        const Vertex* pids = ws_.pids();
+        Word bits = 0;
+        int filled = 0;  // words written
+        const auto set = [&](int j) {
+            while (filled < (j >> 5)) {
+                row[filled++] = bits;
+                bits = 0;
+            }
+            bits |= 1U << (j & 31);
+        };
+        if (deg > 8 * np) {
+            for (int j = 0; j < np; ++j) {
+                if (g.adjacent(m, pids[j])) set(j);
+            }
+        } else {
+            int i = np == 0 ? deg : bound(nb, deg, pids[0], true);
+            int j = 0;
+            while (i < deg && j < np) {
+                if (nb[i] < pids[j]) {
+                    ++i;
+                } else if (nb[i] > pids[j]) {
+                    ++j;
+                } else {
+                    set(j);
+                    ++i;
+                    ++j;
+                }
+            }
+        }
+        while (filled < words()) {
+            row[filled++] = bits;
+            bits = 0;
+        }
+    }
+
+    __device__ void search(Subtree s) {
+        np_ = s.np;
+        const int rows = s.np + (kFull ? s.nx : 0);
+        for (int i = static_cast<int>(t_.thread_rank()); i < rows; i += static_cast<int>(G)) {
+            build_row(i < s.np ? ws_.pids()[i] : ws_.xids()[i - s.np], ws_.row(i), s.np);
+        }
+        for (int w = static_cast<int>(t_.thread_rank()); w < words(); w += static_cast<int>(G)) {
+            const int bits = s.np - 32 * w;
+            ws_.level(0, 0)[w] = bits >= 32 ? ~Word{0} : bits <= 0 ? 0 : (Word{1} << bits) - 1;
+            ws_.level(0, 1)[w] = 0;
+        }
+        if constexpr (kFull) {
+            for (int i = static_cast<int>(t_.thread_rank()); i < s.nx; i += static_cast<int>(G)) ws_.xx()[i] = i;
+        }
+        if (lane0_) ws_.xlen()[0] = s.nx;
+        t_.sync();
+        int depth = 0;
+        int r = s.r;
+        if (!enter(0, r)) return;
+        for (unsigned steps = 1;; ++steps) {
+            if (steps % 1024 == 0 && stopped(steps % 8192 == 0)) return;
+            Word* pending = ws_.level(depth, 2);
+            const int u = lowest_bit(t_, pending, words());
+            if (u < 0) {
+                if (depth == 0) return;
+                --depth;
+                --r;
+                retire(depth, ws_.branch_at()[depth]);
+                continue;
+            }
+            if (lane0_) pending[u >> 5] &= ~(Word{1} << (u & 31));
+            t_.sync();
+            if (p_.use_worker_list && donate(depth, r, u)) {
+                retire(depth, u);
+                continue;
+            }
+            if (lane0_) {
+                ws_.branch_at()[depth] = u;
+                ws_.clique()[r] = ws_.pids()[u];
+            }
+            make_child(depth, u);
+            ++depth;
+            ++r;
+            if (!enter(depth, r)) {
+                --depth;
+                --r;
+                retire(depth, u);
+            }
+        }
+    }
+
+    // u has been searched (or handed over): it moves from P to X_P at depth.
+    __device__ void retire(int depth, int u) {
+        if (lane0_) {
+            ws_.level(depth, 0)[u >> 5] &= ~(Word{1} << (u & 31));
+            ws_.level(depth, 1)[u >> 5] |= Word{1} << (u & 31);
+        }
+        t_.sync();
+    }
+
+    // Whether excluded entry e (an index into xids for IPX, a vertex for IP) is adjacent to candidate j.
+    __device__ bool excluded_adjacent(int e, int j) const {
+        if constexpr (kFull) return has_bit(ws_.row(np_ + e), j);
+        return p_.graph.adjacent(static_cast<Vertex>(e), ws_.pids()[j]);
+    }
+    // The excluded array: indices into xids (IPX) or the vertices themselves (IP).
+    __device__ int* excluded() const {
+        if constexpr (kFull) return ws_.xx();
+        return reinterpret_cast<int*>(ws_.xids());
+    }
+    __device__ Vertex excluded_vertex(int e) const {
+        if constexpr (kFull) return ws_.xids()[e];
+        return static_cast<Vertex>(e);
+    }
+
+    static constexpr int kCache = kWords > 0 ? kWords : 1;
+
+    // Words per bitset: a constant when the width is fixed.
+    __device__ int words() const {
+        if constexpr (kWords > 0) return kWords;
+        return words_;
+    }
+    static constexpr int kLanes = static_cast<int>(G);
+
+    // |P ∩ row| by one lane; P in `cache` when the width is fixed.
+    __device__ int common_with(const Word* P, const Word (&cache)[kCache], const Word* row) const {
+        int c = 0;
+        if constexpr (kWords >= 4) {
+#pragma unroll
+            for (int q = 0; q < kWords / 4; ++q) {
+                const uint4 v = reinterpret_cast<const uint4*>(row)[q];
+                c += __popc(cache[4 * q] & v.x) + __popc(cache[4 * q + 1] & v.y) + __popc(cache[4 * q + 2] & v.z) +
+                     __popc(cache[4 * q + 3] & v.w);
+            }
+        } else if constexpr (kWords > 0) {
+#pragma unroll
+            for (int w = 0; w < kWords; ++w) c += __popc(cache[w] & row[w]);
+        } else {
+            c = count_common(P, row, words());
+        }
+        return c;
+    }
+
+    // |P ∩ N(x)| for an excluded vertex x of the partial variant, by one lane.
+    __device__ int common_with_vertex(const Word* P, const Word (&cache)[kCache], int x) const {
+        int c = 0;
+        for (int w = 0; w < words(); ++w) {
+            Word bits = 0;
+            if constexpr (kWords > 0) {
+#pragma unroll
+                for (int k = 0; k < kWords; ++k) bits = k == w ? cache[k] : bits;
+            } else {
+                bits = P[w];
+            }
+            for (; bits != 0; bits &= bits - 1) c += excluded_adjacent(x, 32 * w + __ffs(bits) - 1);
+        }
+        return c;
+    }
+
+    // At a new node: reports R when P and X are empty; else picks the pivot and the
+    // branches. False when there is nothing to branch on.
+    __device__ bool enter(int depth, int r) {
+        const Word* P = ws_.level(depth, 0);
+        const Word* XP = ws_.level(depth, 1);
+        const int x_len = ws_.xlen()[depth];
+        Word p_cache[kCache];
+        Word xp_cache[kCache];
+        int p_count = 0;
+        bool xp_empty = true;
+        if constexpr (kWords > 0) {
+            Word any = 0;
+#pragma unroll
+            for (int w = 0; w < kWords; ++w) {
+                p_cache[w] = P[w];
+                xp_cache[w] = XP[w];
+                p_count += __popc(p_cache[w]);
+                any |= xp_cache[w];
+            }
+            xp_empty = any == 0;
+        } else {
+            p_count = count_bits(t_, P, words());
+            if (p_count == 0) xp_empty = !any_bit(t_, XP, words());
+        }
+        if (p_count == 0) {
+            if (x_len == 0 && xp_empty && r >= p_.min_size) report(r);
+            return false;
+        }
+        if (r + p_count < p_.min_size) return false;
+        // Tomita's pivot: the vertex of P ∪ X with most neighbours in P. The excluded
+        // vertices go first: one adjacent to all of P means no maximal clique below.
+        unsigned long long best = 0;
+        int p_min = p_count;  // fewest neighbours in P of a vertex of P
+        bool dominated = false;
+        const auto consider = [&](int c, int index, bool in_p) {
+            best = max(best, (static_cast<unsigned long long>(c) << 32) | static_cast<unsigned>(index));
+            if (in_p) p_min = min(p_min, c); else dominated = dominated || c == p_count;
+        };
+        const int rank = static_cast<int>(t_.thread_rank());
+        // Each of the candidate rows in P (in_p) or X_P.
+        const auto over_rows = [&](bool in_p) {
+            if constexpr (kWords > 0) {
+#pragma unroll
+                for (int w = 0; w < kWords; ++w) {
+                    const Word members = in_p ? p_cache[w] : xp_cache[w];
+#pragma unroll
+                    for (int k = 0; k < 32 / kLanes; ++k) {
+                        const int b = k * kLanes + rank;
+                        if ((members >> b) & 1U) consider(common_with(P, p_cache, ws_.row(32 * w + b)), 32 * w + b, in_p);
+                    }
+                }
+            } else {
+                for (int j = rank; j < np_; j += kLanes) {
+                    if (has_bit(in_p ? P : XP, j)) consider(common_with(P, p_cache, ws_.row(j)), j, in_p);
+                }
+            }
+        };
+        over_rows(false);
+        if (t_.any(dominated)) return false;
+        const int* xs = excluded();
+        for (int base = 0; base < x_len; base += kLanes) {
+            const int i = base + rank;
+            if (i < x_len) {
+                if constexpr (kFull) {
+                    consider(common_with(P, p_cache, ws_.row(np_ + xs[i])), np_ + i, false);
+                } else {
+                    consider(common_with_vertex(P, p_cache, xs[i]), np_ + i, false);
+                }
+            }
+            if (t_.any(dominated)) return false;
+        }
+        over_rows(true);
+        // P a clique that no excluded vertex extends: R ∪ P is the one maximal clique below.
+        if (cg::reduce(t_, p_min, cg::less<int>()) == p_count - 1) {
+            compact(t_, np_, [&](int j) { return has_bit(P, j); }, [&](int j) { return ws_.pids()[j]; }, ws_.clique() + r);
+            t_.sync();
+            report(r + p_count);
+            return false;
+        }
+        best = cg::reduce(t_, best, cg::greater<unsigned long long>());
+        const int pivot = static_cast<int>(best & 0xffffffffULL);
+        // The branches: P minus the pivot's neighbours.
+        Word* pending = ws_.level(depth, 2);
+        const Word* pivot_row = pivot < np_ ? ws_.row(pivot) : kFull ? ws_.row(np_ + xs[pivot - np_]) : nullptr;
+        for (int w = rank; w < words(); w += kLanes) {
+            Word bits = P[w];
+            if (pivot_row != nullptr) {
+                bits &= ~pivot_row[w];
+            } else {
+                for (Word b = P[w]; b != 0; b &= b - 1) {
+                    const int j = 32 * w + __ffs(b) - 1;
+                    if (excluded_adjacent(xs[pivot - np_], j)) bits &= ~(Word{1} << (j & 31));
+                }
+            }
+            pending[w] = bits;
+        }
+        t_.sync();
+        return true;
+    }
+
+    __device__ void make_child(int depth, int u) {
+        const Word* row = ws_.row(u);
+        const Word* P = ws_.level(depth, 0);
+        const Word* XP = ws_.level(depth, 1);
+        Word* P2 = ws_.level(depth + 1, 0);
+        Word* XP2 = ws_.level(depth + 1, 1);
+        for (int w = static_cast<int>(t_.thread_rank()); w < words(); w += static_cast<int>(G)) {
+            P2[w] = P[w] & row[w];
+            XP2[w] = XP[w] & row[w];
+        }
+        const int kept = partition(t_, excluded(), ws_.xlen()[depth], reinterpret_cast<int*>(ws_.scratch()),
+                                   [&](int e) { return excluded_adjacent(e, u); });
+        if (lane0_) ws_.xlen()[depth + 1] = kept;
+        t_.sync();
+    }
+
+    // Hands branch u at depth to an idle worker, if one is queued and the node is worth
+    // sharing (other branches pending here, |P| large enough).
+    __device__ bool donate(int depth, int r, int u) {
+        const Word* P = ws_.level(depth, 0);
+        const Word* XP = ws_.level(depth, 1);
+        int idle = 0;
+        if (lane0_) idle = p_.worker_list.has_idle();
+        if (t_.shfl(idle, 0) == 0) return false;
+        if (!any_bit(t_, ws_.level(depth, 2), words()) || count_bits(t_, P, words()) < p_.donate_min_candidates) return false;
+        int to = -1;
+        if (lane0_) to = p_.worker_list.take();
+        to = t_.shfl(to, 0);
+        if (to < 0) return false;
+        const Workspace dst = workspace_of(p_, to);
+        const Word* row = ws_.row(u);
+        const Vertex* pids = ws_.pids();
+        for (int i = static_cast<int>(t_.thread_rank()); i <= r; i += static_cast<int>(G)) dst.clique()[i] = i < r ? ws_.clique()[i] : pids[u];
+        const auto id = [&](int j) { return pids[j]; };
+        const int np = compact(t_, np_, [&](int j) { return has_bit(P, j) && has_bit(row, j); }, id, dst.pids());
+        int nx = compact(t_, np_, [&](int j) { return has_bit(XP, j) && has_bit(row, j); }, id, dst.xids());
+        const int* xs = excluded();
+        nx += compact(t_, ws_.xlen()[depth], [&](int i) { return excluded_adjacent(xs[i], u); },
+                      [&](int i) { return excluded_vertex(xs[i]); }, dst.xids() + nx);
+        if (lane0_) {
+            dst.header()[0] = r + 1;
+            dst.header()[1] = np;
+            dst.header()[2] = nx;
+        }
+        t_.sync();
+        if (lane0_) {
+            __threadfence();
+            p_.worker_list.hand_over(to);
+        }
+        return true;
+    }
+
+    __device__ void report(int r) {
+        bool counted = true;
+        if (p_.limit != 0) {
+            if (lane0_) {
+                counted = atomicAdd(p_.reported, 1ULL) < p_.limit;
+                if (!counted) atomicExch(p_.stop, 1);
+            }
+            counted = t_.shfl(counted, 0);
+        }
+        if (!counted) return;
+        if (lane0_) {
+            ++count_;
+            ++ws_.hist()[r];
+        }
+        if (p_.layout.out_words > 0) {
+            if (out_used_ + r + 1 > p_.layout.out_words) {
+                t_.sync();
+                p_.ring.flush(t_, ws_.out(), out_used_);
+                out_used_ = 0;
+            }
+            for (int i = static_cast<int>(t_.thread_rank()); i <= r; i += static_cast<int>(G)) {
+                ws_.out()[out_used_ + i] = i == 0 ? static_cast<Word>(r) : ws_.clique()[i - 1];
+            }
+            out_used_ += r + 1;
+        }
+        t_.sync();
+    }
+
+    // Whether the search must end (limit reached, or cancelled from the host when
+    // check_host is set: a read across the bus).
+    __device__ bool stopped(bool check_host) {
+        int stop = 0;
+        if (lane0_) {
+            stop = *reinterpret_cast<volatile int*>(p_.stop);
+            if (stop == 0 && check_host && *p_.cancel != 0) {
+                atomicExch(p_.stop, 1);
+                stop = 1;
+            }
+        }
+        return t_.shfl(stop, 0) != 0;
+    }
+
+    __device__ void finish() {
+        t_.sync();
+        if (p_.layout.out_words > 0) p_.ring.flush(t_, ws_.out(), out_used_);
+        if (lane0_) atomicAdd(p_.total_count, count_);
+        for (int k = static_cast<int>(t_.thread_rank()); k < p_.layout.hist_size(); k += static_cast<int>(G)) {
+            if (ws_.hist()[k] != 0) atomicAdd(p_.total_hist + k, ws_.hist()[k]);
+        }
+    }
+
+    const Tile<G>& t_;
+    const SearchParams& p_;
+    const int id_;
+    const Workspace ws_;
+    const int words_;  // the layout's width (used when kWords is 0)
+    const bool lane0_;
+    int np_ = 0;                   // candidates of the current subtree (rows 0..np_)
+    unsigned long long count_ = 0;  // lane 0
+    int out_used_ = 0;
+};
+
+template <unsigned G, bool kFull, int kWords>
+__global__ void __launch_bounds__(kBlockThreads, kMinBlocks) clique_kernel(SearchParams p) {
+    const Tile<G> tile = cg::tiled_partition<G>(cg::this_thread_block());
+    const int id = static_cast<int>(blockIdx.x) * (kBlockThreads / G) + static_cast<int>(tile.meta_group_rank());
+    Worker<G, kFull, kWords>(tile, p, id).run();
+}
+
+}  // namespace spikeminer::graph::detail::gpu

@@ -1,0 +1,385 @@
+// Host side of the GPU clique engine: per device, the relabelled graph and work items,
+// worker sizing from the free memory, the persistent search kernel (launched
+// cooperatively, so that every worker is resident and the worker list can end), and the
+// loop that consumes the clique ring and reports progress while it runs. Several devices
+// take the items round robin, one host thread each.
+#include "../clique_engines.hpp"
+#include "clique_search.cuh"
+#include "gpu_ordering.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+namespace spikeminer::graph::detail {
+namespace {
+
+using namespace gpu;
+using spikeminer::detail::allocate_or_oom;
+using spikeminer::detail::DeviceBuffer;
+
+constexpr int kChunkWords = 4096;        // each worker's clique buffer, and a ring chunk
+constexpr int kRingSlots = 1024;         // 16 MiB of pinned host memory
+constexpr int kDonateMinCandidates = 16;  // |P| at which a branch is worth handing over
+
+// Pinned host memory that the devices can read and write (portable, mapped).
+template <typename T>
+class MappedHost {
+public:
+    explicit MappedHost(std::size_t n) {
+        SPIKEMINER_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&ptr_), std::max<std::size_t>(n, 1) * sizeof(T),
+                                            cudaHostAllocMapped | cudaHostAllocPortable));
+        std::memset(static_cast<void*>(ptr_), 0, std::max<std::size_t>(n, 1) * sizeof(T));
+    }
+    ~MappedHost() { cudaFreeHost(ptr_); }
+    MappedHost(const MappedHost&) = delete;
+    MappedHost& operator=(const MappedHost&) = delete;
+
+    [[nodiscard]] T* host() const { return ptr_; }
+    /// Its address on the current device.
+    [[nodiscard]] T* device() const {
+        T* d = nullptr;
+        SPIKEMINER_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d), ptr_, 0));
+        return d;
+    }
+
+private:
+    T* ptr_ = nullptr;
+};
+
+class Stream {
+public:
+    Stream() { SPIKEMINER_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+    ~Stream() { cudaStreamDestroy(stream_); }
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+    [[nodiscard]] cudaStream_t get() const { return stream_; }
+
+private:
+    cudaStream_t stream_{};
+};
+
+// What the device threads share.
+struct Shared {
+    const Graph& graph;
+    const CliqueOptions& options;
+    const CliqueSink& sink;
+    std::vector<Vertex> original;  // search id -> vertex id
+    std::mutex sink_mutex;
+    MappedHost<int> cancel{1};
+    MappedHost<unsigned long long> progress;  // items finished, per device
+    std::atomic<unsigned> total_items{0};
+
+    Shared(const Graph& g, const CliqueOptions& o, const CliqueSink& s, std::size_t devices)
+        : graph(g), options(o), sink(s), progress(devices) {}
+};
+
+struct DeviceResult {
+    std::uint64_t count = 0;
+    std::vector<std::uint64_t> by_size;
+    std::uint64_t reported = 0;  // against the limit
+    bool cancelled = false;
+    std::string plan;            // what ran, for the note
+};
+
+// Counters the kernel works with, zeroed at launch.
+struct KernelCounters {
+    unsigned next_item;
+    unsigned pad;
+    unsigned long long items_done, reported, head, tail, next_ticket, total_count;
+    int stop, idle;
+};
+
+// How the search kernel is instantiated: lanes per worker and, for bitsets of up to 8
+// words, the width fixed at compile time (0: any width).
+struct KernelShape {
+    unsigned lanes;
+    int fixed_words;
+};
+
+KernelShape pick_shape(unsigned requested_lanes, int words) {
+    if (requested_lanes != 0) {
+        if (requested_lanes != 4 && requested_lanes != 8 && requested_lanes != 16 && requested_lanes != 32) {
+            throw UsageError("GPU lanes per worker must be 4, 8, 16 or 32, not " + std::to_string(requested_lanes));
+        }
+        return {requested_lanes, 0};
+    }
+    if (words <= 8) return {8, words <= 1 ? 1 : words <= 2 ? 2 : words <= 4 ? 4 : 8};
+    return {words <= 16 ? 16U : 32U, 0};
+}
+
+using KernelFunction = void (*)(SearchParams);
+
+template <unsigned G, int kWords>
+KernelFunction kernel_for(bool full) {
+    return full ? clique_kernel<G, true, kWords> : clique_kernel<G, false, kWords>;
+}
+
+KernelFunction kernel_for(const KernelShape& shape, bool full) {
+    switch (shape.fixed_words) {
+        case 1: return kernel_for<8, 1>(full);
+        case 2: return kernel_for<8, 2>(full);
+        case 4: return kernel_for<8, 4>(full);
+        case 8: return kernel_for<8, 8>(full);
+        default: break;
+    }
+    switch (shape.lanes) {
+        case 4: return kernel_for<4, 0>(full);
+        case 8: return kernel_for<8, 0>(full);
+        case 16: return kernel_for<16, 0>(full);
+        default: return kernel_for<32, 0>(full);
+    }
+}
+
+class DeviceRun {
+public:
+    // Uploads and relabels the graph on `device` (peeling there when position is empty).
+    DeviceRun(int device, Shared& shared, std::vector<Vertex>& position) : device_(device), shared_(shared) {
+        SPIKEMINER_CUDA_CHECK(cudaSetDevice(device));
+        graph_ = relabel_on_device(shared.graph, position, stream_.get());
+        items_ = make_items(graph_, shared.options.gpu.level, stream_.get());
+    }
+
+    [[nodiscard]] unsigned items() const { return items_.count; }
+
+    DeviceResult search(unsigned index, unsigned devices, bool reports_progress) {
+        SPIKEMINER_CUDA_CHECK(cudaSetDevice(device_));
+        const CliqueOptions& options = shared_.options;
+        const auto max_later = static_cast<int>(items_.max_later);
+        const bool full = options.gpu.induced == InducedSubgraph::Full ||
+                          (options.gpu.induced == InducedSubgraph::Auto &&
+                           graph_.max_degree <= 200 * static_cast<std::size_t>(std::max(1, max_later)));
+        const bool listing = static_cast<bool>(shared_.sink);
+        const KernelShape shape = pick_shape(options.gpu.lanes, WorkerLayout::words_for(max_later));
+        const WorkerLayout layout =
+            WorkerLayout::make(max_later, static_cast<int>(graph_.max_degree), full, listing ? kChunkWords : 0,
+                               shape.fixed_words > 0 ? shape.fixed_words : WorkerLayout::words_for(max_later));
+        const unsigned lanes = shape.lanes;
+        const KernelFunction kernel = kernel_for(shape, full);
+
+        cudaDeviceProp props{};
+        SPIKEMINER_CUDA_CHECK(cudaGetDeviceProperties(&props, device_));
+        int per_sm = 0;
+        SPIKEMINER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlockThreads, 0));
+        std::size_t free_bytes = 0;
+        std::size_t total_bytes = 0;
+        SPIKEMINER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        const std::size_t budget = options.gpu.memory_budget != 0 ? options.gpu.memory_budget : free_bytes / 10 * 8;
+        const std::size_t workers_per_block = kBlockThreads / lanes;
+        const std::size_t block_bytes = layout.stride * sizeof(Word) * workers_per_block;
+        const std::size_t blocks = std::min<std::size_t>(static_cast<std::size_t>(per_sm) * props.multiProcessorCount,
+                                                         budget / block_bytes);
+        if (blocks == 0) {
+            throw GpuOutOfMemory("one block of clique workers needs " + std::to_string(block_bytes >> 20) +
+                                 " MiB (degeneracy " + std::to_string(max_later) + ", largest degree " +
+                                 std::to_string(graph_.max_degree) + ")");
+        }
+        const auto workers = static_cast<int>(blocks * workers_per_block);
+        auto workspace = allocate_or_oom<Word>(layout.stride * static_cast<std::size_t>(workers), "clique workspace");
+        auto counters = allocate_or_oom<KernelCounters>(1, "clique counters");
+        auto hist = allocate_or_oom<unsigned long long>(static_cast<std::size_t>(layout.hist_size()), "clique histogram");
+        auto slots = allocate_or_oom<int>(static_cast<std::size_t>(workers), "worker list");
+        auto flags = allocate_or_oom<int>(static_cast<std::size_t>(workers), "worker list");
+        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counters.get(), 0, sizeof(KernelCounters), stream_.get()));
+        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(hist.get(), 0, hist.size() * sizeof(unsigned long long), stream_.get()));
+        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(slots.get(), 0xff, slots.size() * sizeof(int), stream_.get()));
+        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(flags.get(), 0, flags.size() * sizeof(int), stream_.get()));
+        const std::size_t ring_slots = listing ? kRingSlots : 0;
+        MappedHost<Word> chunks(ring_slots * kChunkWords);
+        MappedHost<unsigned long long> ready(ring_slots);
+        MappedHost<unsigned> used(ring_slots);
+        MappedHost<unsigned long long> consumed(1);
+
+        KernelCounters* c = counters.get();
+        SearchParams p{};
+        p.graph = {graph_.offsets.get(), graph_.neighbors.get()};
+        p.layout = layout;
+        p.workspace = workspace.get();
+        p.workers = workers;
+        p.item_first = items_.first.get();
+        p.item_second = items_.second.get();
+        p.num_items = items_.count;
+        p.item_offset = index;
+        p.item_stride = devices;
+        p.next_item = &c->next_item;
+        p.items_done = &c->items_done;
+        p.min_size = static_cast<int>(std::min<std::size_t>(options.min_size, 1U << 30));
+        p.limit = options.limit;
+        p.reported = &c->reported;
+        p.stop = &c->stop;
+        p.use_worker_list = options.gpu.worker_list;
+        p.donate_min_candidates = kDonateMinCandidates;
+        p.worker_list = {&c->head, &c->tail, slots.get(), &c->idle, flags.get(), workers};
+        p.ring = {chunks.device(), ready.device(), used.device(), consumed.device(), &c->next_ticket,
+                  static_cast<int>(ring_slots), kChunkWords};
+        p.total_count = &c->total_count;
+        p.total_hist = hist.get();
+        p.cancel = shared_.cancel.device();
+        p.progress = shared_.progress.device() + index;
+
+        void* args[] = {&p};
+        SPIKEMINER_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(static_cast<unsigned>(blocks)),
+                                                          dim3(kBlockThreads), args, 0, stream_.get()));
+        DeviceResult result;
+        result.plan = std::string(options.gpu.level == SubtreeLevel::L1 ? "L1" : "L2") + ", " + (full ? "IPX" : "IP") + ", " +
+                      std::to_string(workers) + " workers of " + std::to_string(lanes) + " lanes, " +
+                      (shape.fixed_words > 0 ? std::to_string(shape.fixed_words) + "-word bitsets" : "any-width bitsets") +
+                      ", worker list " +
+                      (options.gpu.worker_list ? "on" : "off");
+        Ring ring{chunks.host(), ready.host(), used.host(), consumed.host(), ring_slots};
+        std::exception_ptr failure;
+        for (;;) {
+            const cudaError_t state = cudaStreamQuery(stream_.get());
+            const bool worked = drain(ring, failure);
+            if (reports_progress) report_progress(result);
+            if (state != cudaErrorNotReady) break;
+            if (!worked) std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+        SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+        drain(ring, failure);  // the kernel has ended: every chunk it wrote is ready
+        if (failure) std::rethrow_exception(failure);
+
+        KernelCounters done{};
+        SPIKEMINER_CUDA_CHECK(cudaMemcpy(&done, counters.get(), sizeof done, cudaMemcpyDeviceToHost));
+        result.count = done.total_count;
+        result.reported = done.reported;
+        result.by_size.resize(hist.size());
+        SPIKEMINER_CUDA_CHECK(cudaMemcpy(result.by_size.data(), hist.get(), hist.size() * sizeof(std::uint64_t),
+                                         cudaMemcpyDeviceToHost));
+        result.cancelled = result.cancelled || *shared_.cancel.host() != 0;
+        return result;
+    }
+
+private:
+    struct Ring {
+        const Word* chunks;
+        unsigned long long* ready;
+        const unsigned* used;
+        unsigned long long* consumed;
+        std::size_t slots;
+    };
+
+    // Hands every ready chunk, in ticket order, to the sink; after a sink failure the
+    // chunks are still taken (so that the kernel never waits for space) but dropped.
+    bool drain(const Ring& ring, std::exception_ptr& failure) {
+        if (ring.slots == 0) return false;
+        bool worked = false;
+        std::vector<Vertex> clique;
+        for (;;) {
+            const unsigned long long ticket = *ring.consumed;
+            const std::size_t slot = ticket % ring.slots;
+            if (std::atomic_ref<unsigned long long>(ring.ready[slot]).load(std::memory_order_acquire) != ticket + 1) break;
+            const Word* chunk = ring.chunks + slot * kChunkWords;
+            if (!failure) {
+                try {
+                    const std::lock_guard lock(shared_.sink_mutex);
+                    for (unsigned at = 0; at < ring.used[slot]; at += chunk[at] + 1) {
+                        clique.clear();
+                        for (unsigned k = 1; k <= chunk[at]; ++k) clique.push_back(shared_.original[chunk[at + k]]);
+                        std::sort(clique.begin(), clique.end());
+                        shared_.sink(clique);
+                    }
+                } catch (...) {
+                    failure = std::current_exception();
+                    *shared_.cancel.host() = 1;
+                }
+            }
+            std::atomic_ref<unsigned long long>(*ring.consumed).store(ticket + 1, std::memory_order_release);
+            worked = true;
+        }
+        return worked;
+    }
+
+    void report_progress(DeviceResult& result) {
+        Progress* progress = shared_.options.progress;
+        if (progress == nullptr || result.cancelled) return;
+        std::uint64_t done = 0;
+        for (std::size_t d = 0; d < shared_.options.gpu.devices.size() || d == 0; ++d) {
+            done += std::atomic_ref<unsigned long long>(shared_.progress.host()[d]).load(std::memory_order_relaxed);
+        }
+        try {
+            progress->update(std::min<std::uint64_t>(done, shared_.total_items));
+        } catch (const Cancelled&) {
+            result.cancelled = true;
+            *shared_.cancel.host() = 1;
+        }
+    }
+
+    int device_;
+    Shared& shared_;
+    Stream stream_;
+    DeviceGraphData graph_;
+    DeviceItems items_;
+};
+
+}  // namespace
+
+CliqueSummary enumerate_on_gpu(const Graph& graph, const DegeneracyOrder* order, const CliqueOptions& options,
+                               const CliqueSink& sink) {
+    std::vector<int> devices = options.gpu.devices.empty() ? std::vector<int>{0} : options.gpu.devices;
+    int visible = 0;
+    SPIKEMINER_CUDA_CHECK(cudaGetDeviceCount(&visible));
+    for (const int d : devices) {
+        if (d < 0 || d >= visible) {
+            throw UsageError("GPU device " + std::to_string(d) + " does not exist (" + std::to_string(visible) + " visible)");
+        }
+    }
+    // A limit is one counter on one device.
+    if (options.limit != 0) devices.resize(1);
+    CliqueSummary summary;
+    summary.backend = Backend::Cuda;
+    if (graph.num_vertices() == 0) return summary;
+
+    Shared shared(graph, options, sink, devices.size());
+    std::vector<Vertex> position = order != nullptr ? order->position : std::vector<Vertex>{};
+    auto first = std::make_unique<DeviceRun>(devices[0], shared, position);  // peels here when no order was given
+    shared.original.resize(position.size());
+    for (Vertex v = 0; v < position.size(); ++v) shared.original[position[v]] = v;
+    shared.total_items = first->items();
+    if (options.progress != nullptr) options.progress->begin("enumerating maximal cliques on the GPU", first->items());
+
+    std::vector<DeviceResult> results(devices.size());
+    std::vector<std::exception_ptr> failures(devices.size());
+    std::vector<std::thread> threads;
+    for (std::size_t i = 1; i < devices.size(); ++i) {
+        threads.emplace_back([&, i] {
+            try {
+                DeviceRun run(devices[i], shared, position);
+                results[i] = run.search(static_cast<unsigned>(i), static_cast<unsigned>(devices.size()), false);
+            } catch (...) {
+                failures[i] = std::current_exception();
+                *shared.cancel.host() = 1;
+            }
+        });
+    }
+    try {
+        results[0] = first->search(0, static_cast<unsigned>(devices.size()), true);
+    } catch (...) {
+        failures[0] = std::current_exception();
+        *shared.cancel.host() = 1;
+    }
+    for (std::thread& t : threads) t.join();
+    first.reset();
+    for (const std::exception_ptr& failure : failures) {
+        if (failure) std::rethrow_exception(failure);
+    }
+    for (const DeviceResult& r : results) {
+        if (r.cancelled) throw Cancelled();
+        summary.count += r.count;
+        if (summary.by_size.size() < r.by_size.size()) summary.by_size.resize(r.by_size.size(), 0);
+        for (std::size_t k = 0; k < r.by_size.size(); ++k) summary.by_size[k] += r.by_size[k];
+    }
+    while (!summary.by_size.empty() && summary.by_size.back() == 0) summary.by_size.pop_back();
+    summary.stopped_at_limit = options.limit != 0 && results[0].reported > options.limit;
+    summary.note = "GPU: " + results[0].plan + (devices.size() > 1 ? ", on " + std::to_string(devices.size()) + " devices" : "");
+    if (options.progress != nullptr) options.progress->finish();
+    return summary;
+}
+
+}  // namespace spikeminer::graph::detail

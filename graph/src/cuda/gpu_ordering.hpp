@@ -1,0 +1,38 @@
+// The graph on one CUDA device, relabelled by a degeneracy ordering (vertex id =
+// position in the order, neighbour lists sorted), and the clique search's work items.
+#pragma once
+
+#include "device_buffer.hpp"
+
+#include "spikeminer/graph/cliques.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <vector>
+
+namespace spikeminer::graph::detail::gpu {
+
+struct DeviceGraphData {
+    spikeminer::detail::DeviceBuffer<unsigned long long> offsets;  // n + 1
+    spikeminer::detail::DeviceBuffer<Vertex> neighbors;            // 2m
+    Vertex vertices = 0;
+    std::size_t max_degree = 0;
+};
+
+/// Uploads `graph` and relabels it on the device by `position` (position[v] = v's place
+/// in a degeneracy order), or, when `position` is empty, by a degeneracy order found
+/// there by k-core peeling, which is then stored into `position`.
+DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& position, cudaStream_t stream);
+
+struct DeviceItems {
+    spikeminer::detail::DeviceBuffer<Vertex> first;
+    spikeminer::detail::DeviceBuffer<Vertex> second;  // kNoVertex for L1 items
+    unsigned count = 0;
+    unsigned max_later = 0;  // the most later neighbours of any vertex (<= degeneracy)
+};
+
+/// The independent subtrees, those of vertices with most later neighbours first: L1 one
+/// per vertex; L2 one per edge (v, u), v < u, plus one per vertex without later neighbours.
+DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, cudaStream_t stream);
+
+}  // namespace spikeminer::graph::detail::gpu

@@ -1,0 +1,71 @@
+// The worker list (Almasri et al.): a queue of idle workers. A worker with no subtree left
+// enqueues itself and waits on its own flag; a busy worker with branches to spare takes an
+// idle worker from the queue, writes a branch into that worker's workspace and raises its
+// flag (release; the waiter acquires). The search is over when every worker is idle.
+//
+// The queue is a ring of `capacity` (= the number of workers) slots with 64-bit head and
+// tail tickets. A worker is in the queue at most once, so at most `capacity` tickets are
+// pending and a slot is reused only after its previous ticket was taken; -1 marks an
+// empty slot, so a taker waits for an enqueuer that has its ticket but has not yet
+// written its id.
+#pragma once
+
+#include <cuda/atomic>
+
+namespace spikeminer::graph::detail::gpu {
+
+struct WorkerList {
+    unsigned long long* head;  // next ticket to take
+    unsigned long long* tail;  // next ticket to give
+    int* slots;                // capacity entries, -1 when empty
+    int* idle;                 // workers idle (queued or about to be)
+    int* flags;                // one per worker: 1 when a branch was handed to it
+    int capacity;              // = workers
+
+    using Ticket = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+    using Int = cuda::atomic_ref<int, cuda::thread_scope_device>;
+
+    /// One lane: the worker declares itself idle and joins the queue.
+    __device__ void enqueue(int worker) const {
+        Int(*idle).fetch_add(1, cuda::memory_order_relaxed);
+        const unsigned long long ticket = Ticket(*tail).fetch_add(1, cuda::memory_order_relaxed);
+        Int slot(slots[ticket % static_cast<unsigned long long>(capacity)]);
+        while (slot.load(cuda::memory_order_acquire) != -1) __nanosleep(32);
+        slot.store(worker, cuda::memory_order_release);
+    }
+
+    /// One lane: an idle worker, taken out of the queue and counted busy, or -1.
+    __device__ int take() const {
+        Ticket h(*head);
+        unsigned long long ticket = h.load(cuda::memory_order_relaxed);
+        if (ticket >= Ticket(*tail).load(cuda::memory_order_relaxed)) return -1;
+        if (!h.compare_exchange_strong(ticket, ticket + 1, cuda::memory_order_relaxed)) return -1;
+        Int slot(slots[ticket % static_cast<unsigned long long>(capacity)]);
+        int worker;
+        while ((worker = slot.load(cuda::memory_order_acquire)) == -1) __nanosleep(32);
+        slot.store(-1, cuda::memory_order_relaxed);
+        Int(*idle).fetch_sub(1, cuda::memory_order_relaxed);
+        return worker;
+    }
+
+    /// Whether any worker waits (a cheap test before take()).
+    __device__ bool has_idle() const {
+        return Ticket(*head).load(cuda::memory_order_relaxed) < Ticket(*tail).load(cuda::memory_order_relaxed);
+    }
+
+    /// One lane, after writing the branch into the worker's workspace.
+    __device__ void hand_over(int worker) const { Int(flags[worker]).store(1, cuda::memory_order_release); }
+
+    /// One lane of an idle worker: 1 when a branch was handed over (flag cleared), -1 when
+    /// every worker is idle (the search is over), 0 to keep waiting.
+    __device__ int poll(int worker, int workers) const {
+        Int flag(flags[worker]);
+        if (flag.load(cuda::memory_order_acquire) == 1) {
+            flag.store(0, cuda::memory_order_relaxed);
+            return 1;
+        }
+        return Int(*idle).load(cuda::memory_order_relaxed) == workers ? -1 : 0;
+    }
+};
+
+}  // namespace spikeminer::graph::detail::gpu
