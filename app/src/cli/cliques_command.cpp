@@ -26,13 +26,28 @@ struct CliquesArguments {
     std::string backend = "auto";
     unsigned threads = 0;
     std::uint64_t limit = 0;
+    std::string level = "l1";
+    std::string induced = "auto";
+    bool no_worker_list = false;
+    std::vector<int> devices;
+    unsigned lanes = 0;
 };
+
+graph::SubtreeLevel parse_level(const std::string& name) {
+    if (name == "l1") return graph::SubtreeLevel::L1;
+    if (name == "l2") return graph::SubtreeLevel::L2;
+    throw UsageError("unknown --level '" + name + "': choose l1 or l2");
+}
+
+graph::InducedSubgraph parse_induced(const std::string& name) {
+    if (name == "auto") return graph::InducedSubgraph::Auto;
+    if (name == "ip") return graph::InducedSubgraph::Partial;
+    if (name == "ipx") return graph::InducedSubgraph::Full;
+    throw UsageError("unknown --induced '" + name + "': choose auto, ip or ipx");
+}
 
 void run_cliques(const CliquesArguments& args) {
     if (args.count_only && !args.output.empty()) throw UsageError("cliques: --count-only writes no file; drop -o or --count-only");
-    if (parse_backend(args.backend) == Backend::Cuda) {
-        throw Error("--backend gpu: the GPU clique engine is not built yet; use --backend cpu (auto takes the CPU)");
-    }
     const io::EdgeListGraph input = io::read_edge_list(args.file);
     std::fprintf(stderr, "%s: %u vertices, %zu edges (%zu self loops and %zu repeated edges dropped)\n", args.file.c_str(),
                  input.graph.num_vertices(), input.graph.num_edges(), input.cleanup.self_loops, input.cleanup.duplicates);
@@ -41,6 +56,12 @@ void run_cliques(const CliquesArguments& args) {
     options.min_size = args.min_size;
     options.limit = args.limit;
     options.threads = args.threads;
+    options.backend = parse_backend(args.backend);
+    options.gpu.level = parse_level(args.level);
+    options.gpu.induced = parse_induced(args.induced);
+    options.gpu.worker_list = !args.no_worker_list;
+    options.gpu.devices = args.devices;
+    options.gpu.lanes = args.lanes;
     options.progress = &terminal.progress();
 
     std::unique_ptr<io::AtomicOutput> output;
@@ -63,9 +84,10 @@ void run_cliques(const CliquesArguments& args) {
         file.close();
         output->commit();
     }
-    std::printf("%llu maximal cliques%s%s (cpu, %.3f s)\n", static_cast<unsigned long long>(summary.count),
+    if (!summary.note.empty()) std::fprintf(stderr, "%s\n", summary.note.c_str());
+    std::printf("%llu maximal cliques%s%s (%s, %.3f s)\n", static_cast<unsigned long long>(summary.count),
                 args.min_size > 1 ? (" of at least " + std::to_string(args.min_size) + " vertices").c_str() : "",
-                summary.stopped_at_limit ? ", stopped at --limit" : "", seconds);
+                summary.stopped_at_limit ? ", stopped at --limit" : "", backend_name(summary.backend).c_str(), seconds);
     if (args.histogram) {
         std::printf("%6s %14s\n", "size", "cliques");
         for (std::size_t k = 0; k < summary.by_size.size(); ++k) {
@@ -85,9 +107,14 @@ void add_cliques_command(CLI::App& app) {
     command->add_flag("--count-only", args->count_only, "count, do not list");
     command->add_flag("--histogram", args->histogram, "print the number of cliques of each size");
     command->add_option("-o,--output", args->output, "write the cliques, one per line as sorted vertex ids");
-    command->add_option("--backend", args->backend, "auto or cpu (the GPU engine is not built yet)");
+    command->add_option("--backend", args->backend, "auto, cpu or gpu (auto: the GPU for degeneracy >= 96)");
     command->add_option("--threads", args->threads, "CPU threads (default: all)");
     command->add_option("--limit", args->limit, "stop after this many cliques");
+    command->add_option("--level", args->level, "GPU work items: l1 (one per vertex) or l2 (one per edge)");
+    command->add_option("--induced", args->induced, "GPU subgraph bitsets: ip (candidates only), ipx (with excluded), auto");
+    command->add_flag("--no-worker-list", args->no_worker_list, "GPU: no handing of branches to idle workers");
+    command->add_option("--devices", args->devices, "GPU devices to share the work over, e.g. 0,1")->delimiter(',');
+    command->add_option("--lanes", args->lanes, "GPU lanes per worker: 4, 8, 16 or 32 (default: from the degeneracy)");
     command->callback([args] { run_cliques(*args); });
 }
 
