@@ -1,0 +1,294 @@
+// The GPU clique engine against oracles written from the definition (tiny graphs) and
+// against the CPU engine (larger ones), for every option combination: L1/L2 subtrees x
+// IP/IPX induced subgraphs x worker list on/off x lanes per worker x min size; ordering
+// by peeling on the GPU (--backend gpu) and by the CPU's order (auto); limits, several
+// devices, cancellation and the fallback when the memory budget is too small.
+#include "brute_force_cliques.hpp"
+#include "catch.hpp"
+
+#include "spikeminer/core/error.hpp"
+#include "spikeminer/graph/cliques.hpp"
+
+#include <random>
+#include <sstream>
+
+using namespace spikeminer;
+using graph::CliqueOptions;
+using graph::CliqueSummary;
+using graph::Graph;
+using graph::InducedSubgraph;
+using graph::SubtreeLevel;
+using graph::Vertex;
+using test::CliqueSet;
+using test::Edge;
+
+namespace {
+
+struct Combo {
+    SubtreeLevel level;
+    InducedSubgraph induced;
+    bool worker_list;
+    unsigned lanes;
+};
+
+std::string describe(const Combo& c) {
+    std::ostringstream text;
+    text << (c.level == SubtreeLevel::L1 ? "L1" : "L2") << " " << (c.induced == InducedSubgraph::Full ? "IPX" : "IP")
+         << " worker list " << (c.worker_list ? "on" : "off") << ", lanes " << (c.lanes == 0 ? "auto" : std::to_string(c.lanes));
+    return text.str();
+}
+
+std::vector<Combo> every_combo() {
+    std::vector<Combo> combos;
+    for (const auto level : {SubtreeLevel::L1, SubtreeLevel::L2}) {
+        for (const auto induced : {InducedSubgraph::Partial, InducedSubgraph::Full}) {
+            for (const bool worker_list : {false, true}) {
+                // 0: the engine's choice (bitsets of a fixed width up to 8 words); 4: any width.
+                for (const unsigned lanes : {0U, 4U}) combos.push_back({level, induced, worker_list, lanes});
+            }
+        }
+    }
+    return combos;
+}
+
+struct Run {
+    CliqueSet cliques;
+    std::size_t listed = 0;
+    bool sorted = true;
+    CliqueSummary summary;
+};
+
+Run run_gpu(const Graph& g, const Combo& combo, std::size_t min_size, Backend backend = Backend::Cuda) {
+    CliqueOptions options;
+    options.backend = backend;
+    options.min_size = min_size;
+    options.gpu.level = combo.level;
+    options.gpu.induced = combo.induced;
+    options.gpu.worker_list = combo.worker_list;
+    options.gpu.lanes = combo.lanes;
+    Run run;
+    run.summary = graph::enumerate_maximal_cliques(g, options, [&run](std::span<const Vertex> clique) {
+        run.cliques.emplace(clique.begin(), clique.end());
+        run.sorted = run.sorted && std::is_sorted(clique.begin(), clique.end());
+        ++run.listed;
+    });
+    return run;
+}
+
+// The GPU listed exactly `expected`, each clique once and sorted, and its summary agrees.
+void check_gpu(const Graph& g, const CliqueSet& expected, const Combo& combo, std::size_t min_size, const std::string& what) {
+    const Run run = run_gpu(g, combo, min_size);
+    std::vector<std::uint64_t> by_size;
+    for (const auto& c : expected) {
+        if (by_size.size() <= c.size()) by_size.resize(c.size() + 1, 0);
+        ++by_size[c.size()];
+    }
+    const bool ok = run.summary.backend == Backend::Cuda && run.cliques == expected && run.listed == expected.size() &&
+                    run.sorted && run.summary.count == expected.size() && run.summary.by_size == by_size;
+    if (!ok) {
+        INFO(what << "; " << describe(combo) << ", min size " << min_size << "; note: " << run.summary.note);
+        CHECK(run.summary.backend == Backend::Cuda);
+        CHECK(run.listed == expected.size());
+        CHECK(run.cliques.size() == expected.size());
+        CHECK(run.cliques == expected);
+        CHECK(run.sorted);
+        CHECK(run.summary.count == expected.size());
+        CHECK(run.summary.by_size == by_size);
+    }
+}
+
+Graph build(std::size_t n, const std::vector<Edge>& edges) { return Graph::from_edges(static_cast<Vertex>(n), edges); }
+
+// Two halves joined densely, sparse inside: degrees over 64, many mid-sized cliques.
+std::vector<Edge> near_bipartite(std::size_t n, double across, double inside, std::uint64_t seed) {
+    std::mt19937_64 random(seed);
+    std::uniform_real_distribution<double> uniform(0.0, 1.0);
+    std::vector<Edge> edges;
+    for (Vertex a = 0; a < n; ++a) {
+        for (Vertex b = a + 1; b < n; ++b) {
+            if (uniform(random) < ((a < n / 2) != (b < n / 2) ? across : inside)) edges.emplace_back(a, b);
+        }
+    }
+    return edges;
+}
+
+}  // namespace
+
+TEST_CASE("GPU cliques: every graph of up to 5 vertices equals brute force", "[gpu][cliques]") {
+    const Combo combo = GENERATE(Combo{SubtreeLevel::L1, InducedSubgraph::Full, true, 4},
+                                 Combo{SubtreeLevel::L2, InducedSubgraph::Partial, false, 8});
+    for (std::size_t n = 1; n <= 5; ++n) {
+        for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << (n * (n - 1) / 2)); ++mask) {
+            const auto edges = test::graph_from_mask(n, mask);
+            check_gpu(build(n, edges), test::brute_force_maximal_cliques(n, edges), combo, 1,
+                      std::to_string(n) + " vertices, mask " + std::to_string(mask));
+        }
+    }
+}
+
+TEST_CASE("GPU cliques: random graphs of 6..30 vertices equal brute force, every option combination", "[gpu][cliques]") {
+    std::mt19937_64 random(2026);
+    for (int trial = 0; trial < 24; ++trial) {
+        const std::size_t n = 6 + random() % 25;
+        const double density = 0.1 + 0.1 * static_cast<double>(random() % 9);
+        const auto edges = test::random_graph(n, density, random());
+        const Graph g = build(n, edges);
+        const CliqueSet all = n <= 20 ? test::brute_force_maximal_cliques(n, edges) : test::listed_maximal_cliques(n, edges);
+        for (const Combo& combo : every_combo()) {
+            for (const std::size_t min_size : {1, 3}) {
+                check_gpu(g, test::at_least(all, min_size), combo, min_size,
+                          std::to_string(n) + " vertices at density " + std::to_string(density));
+            }
+        }
+    }
+}
+
+TEST_CASE("GPU cliques: bitsets of several words, fewer lanes than words", "[gpu][cliques]") {
+    // Degeneracy above 128: 5+ words per bitset, walked by 4 lanes, 32 lanes and the
+    // fixed 8-word width.
+    const auto edges = near_bipartite(300, 0.95, 0.05, 7);
+    const Graph g = build(300, edges);
+    const CliqueSet all = test::listed_maximal_cliques(300, edges);
+    REQUIRE(all.size() > 1000);
+    for (const Combo& combo : every_combo()) check_gpu(g, all, combo, 1, "near-bipartite 300");
+    check_gpu(g, all, {SubtreeLevel::L1, InducedSubgraph::Partial, true, 32}, 1, "near-bipartite 300");
+    check_gpu(g, test::at_least(all, 150), {SubtreeLevel::L1, InducedSubgraph::Full, true, 8}, 150, "near-bipartite 300");
+}
+
+TEST_CASE("GPU cliques: complete graphs and graphs without edges", "[gpu][cliques]") {
+    const Combo combo{SubtreeLevel::L2, InducedSubgraph::Full, true, 32};
+    for (const std::size_t n : {1, 2, 31, 32, 33, 64, 65, 200}) {
+        std::vector<Edge> edges;
+        for (Vertex a = 0; a < n; ++a) {
+            for (Vertex b = a + 1; b < n; ++b) edges.emplace_back(a, b);
+        }
+        std::vector<Vertex> all(n);
+        for (Vertex v = 0; v < n; ++v) all[v] = v;
+        check_gpu(build(n, edges), CliqueSet{all}, combo, 1, "K" + std::to_string(n));
+        CliqueSet singles;
+        for (Vertex v = 0; v < n; ++v) singles.insert({v});
+        check_gpu(build(n, {}), singles, combo, 1, std::to_string(n) + " isolated vertices");
+    }
+    CHECK(run_gpu(Graph::from_edges(0, {}), combo, 1).summary.count == 0);
+}
+
+TEST_CASE("GPU cliques: larger random graphs equal the CPU, GPU and CPU orderings", "[gpu][cliques]") {
+    const std::uint64_t seed = GENERATE(1, 2, 3);
+    std::mt19937_64 random(seed);
+    // A sparse graph of 3000 vertices with 40 planted cliques of 10..40 vertices.
+    std::vector<Edge> edges = test::random_graph(3000, 0.004, seed);
+    for (int k = 0; k < 40; ++k) {
+        std::vector<Vertex> members(10 + random() % 31);
+        for (Vertex& m : members) m = static_cast<Vertex>(random() % 3000);
+        for (std::size_t i = 0; i < members.size(); ++i) {
+            for (std::size_t j = i + 1; j < members.size(); ++j) edges.emplace_back(members[i], members[j]);
+        }
+    }
+    const Graph g = build(3000, edges);
+    CliqueOptions cpu_options;
+    cpu_options.backend = Backend::Cpu;
+    CliqueSet expected;
+    graph::enumerate_maximal_cliques(g, cpu_options, [&](std::span<const Vertex> c) { expected.emplace(c.begin(), c.end()); });
+    for (const Combo& combo : every_combo()) check_gpu(g, expected, combo, 1, "planted cliques, seed " + std::to_string(seed));
+    check_gpu(g, test::at_least(expected, 12), {SubtreeLevel::L2, InducedSubgraph::Partial, true, 8}, 12, "planted, min 12");
+}
+
+TEST_CASE("GPU cliques: a limit stops after exactly N cliques", "[gpu][cliques][limit]") {
+    const auto edges = near_bipartite(120, 0.9, 0.1, 3);
+    const Graph g = build(120, edges);
+    const CliqueSet all = test::listed_maximal_cliques(120, edges);
+    REQUIRE(all.size() > 200);
+    for (const std::uint64_t limit : {1ULL, 17ULL, 200ULL, static_cast<unsigned long long>(all.size()),
+                                      static_cast<unsigned long long>(all.size() + 5)}) {
+        CliqueOptions options;
+        options.backend = Backend::Cuda;
+        options.limit = limit;
+        CliqueSet got;
+        const CliqueSummary summary =
+            graph::enumerate_maximal_cliques(g, options, [&](std::span<const Vertex> c) { got.emplace(c.begin(), c.end()); });
+        INFO("limit " << limit << " of " << all.size());
+        CHECK(summary.count == std::min<std::uint64_t>(limit, all.size()));
+        CHECK(got.size() == summary.count);
+        CHECK(std::includes(all.begin(), all.end(), got.begin(), got.end()));
+        CHECK(summary.stopped_at_limit == (limit < all.size()));
+    }
+}
+
+TEST_CASE("GPU cliques: items shared round robin over devices (device 0 twice)", "[gpu][cliques][devices]") {
+    const auto edges = near_bipartite(200, 0.9, 0.08, 11);
+    const Graph g = build(200, edges);
+    const CliqueSet all = test::listed_maximal_cliques(200, edges);
+    for (const auto level : {SubtreeLevel::L1, SubtreeLevel::L2}) {
+        CliqueOptions options;
+        options.backend = Backend::Cuda;
+        options.gpu.level = level;
+        options.gpu.devices = {0, 0};
+        CliqueSet got;
+        std::size_t listed = 0;
+        const CliqueSummary summary = graph::enumerate_maximal_cliques(g, options, [&](std::span<const Vertex> c) {
+            got.emplace(c.begin(), c.end());
+            ++listed;
+        });
+        CHECK(summary.backend == Backend::Cuda);
+        CHECK(got == all);
+        CHECK(listed == all.size());
+        CHECK(summary.count == all.size());
+    }
+    CliqueOptions bad;
+    bad.backend = Backend::Cuda;
+    bad.gpu.devices = {0, 4096};
+    CHECK_THROWS_AS(graph::enumerate_maximal_cliques(g, bad), UsageError);
+}
+
+TEST_CASE("GPU cliques: auto takes the GPU above the degeneracy threshold, with the CPU's order", "[gpu][cliques]") {
+    const auto edges = near_bipartite(300, 0.95, 0.05, 5);  // degeneracy > 96
+    const Graph g = build(300, edges);
+    const CliqueSet all = test::listed_maximal_cliques(300, edges);
+    const Run run = run_gpu(g, {SubtreeLevel::L1, InducedSubgraph::Auto, true, 0}, 1, Backend::Auto);
+    CHECK(run.summary.backend == Backend::Cuda);
+    CHECK(run.cliques == all);
+    const Run small = run_gpu(build(30, test::random_graph(30, 0.3, 1)), {SubtreeLevel::L1, InducedSubgraph::Auto, true, 0}, 1,
+                              Backend::Auto);
+    CHECK(small.summary.backend == Backend::Cpu);
+    CHECK(small.summary.note.find("degeneracy") != std::string::npos);
+}
+
+TEST_CASE("GPU cliques: a budget too small for one block falls back to the CPU", "[gpu][cliques][memory]") {
+    const auto edges = near_bipartite(200, 0.9, 0.08, 2);
+    const Graph g = build(200, edges);
+    CliqueOptions options;
+    options.backend = Backend::Cuda;
+    options.gpu.memory_budget = 1024;
+    CliqueSet got;
+    const CliqueSummary summary =
+        graph::enumerate_maximal_cliques(g, options, [&](std::span<const Vertex> c) { got.emplace(c.begin(), c.end()); });
+    CHECK(summary.backend == Backend::Cpu);
+    CHECK(summary.note.find("GPU out of memory") != std::string::npos);
+    CHECK(got == test::listed_maximal_cliques(200, edges));
+}
+
+TEST_CASE("GPU cliques: cancellation stops the search and throws Cancelled", "[gpu][cliques][cancel]") {
+    const auto edges = near_bipartite(400, 0.95, 0.1, 9);
+    const Graph g = build(400, edges);
+    CancelToken cancel;
+    cancel.request();
+    Progress progress([](const std::string&, std::uint64_t, std::uint64_t) {}, &cancel);
+    CliqueOptions options;
+    options.backend = Backend::Cuda;
+    options.progress = &progress;
+    CHECK_THROWS_AS(graph::enumerate_maximal_cliques(g, options, [](std::span<const Vertex>) {}), Cancelled);
+}
+
+TEST_CASE("GPU cliques: a failing sink stops the search and its error comes out", "[gpu][cliques]") {
+    const auto edges = near_bipartite(200, 0.9, 0.08, 4);
+    const Graph g = build(200, edges);
+    CliqueOptions options;
+    options.backend = Backend::Cuda;
+    std::size_t calls = 0;
+    CHECK_THROWS_AS(graph::enumerate_maximal_cliques(g, options,
+                                                     [&](std::span<const Vertex>) {
+                                                         if (++calls == 10) throw Error("disk full");
+                                                     }),
+                    Error);
+    CHECK(calls == 10);
+}
