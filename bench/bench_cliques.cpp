@@ -1,49 +1,145 @@
-// Benchmark of maximal clique enumeration on edge-list graphs: count-only time and the
-// time to also stream every clique to a sink (sorted lists), CPU on all threads. The GPU
-// engine is not built yet; its columns come with it.
+// Benchmark of maximal clique enumeration on edge-list graphs. Table 1, per graph: the
+// CPU engine on all threads and the GPU engine (its default options) from a loaded graph
+// to the count, ordering included, and the time to also list every clique to a sink
+// (sorted vertex lists); the counts must agree. Table 2: the GPU for every option
+// combination (L1/L2 x IP/IPX x worker list on/off). The GPU's plan (workers, lanes) is
+// printed beneath.
 #include "spikeminer/app/io/edge_list.hpp"
+#include "spikeminer/core/device_query.hpp"
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/cliques.hpp"
 
 #include <CLI/CLI.hpp>
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 
 using namespace spikeminer;
 
+namespace {
+
+struct Timed {
+    graph::CliqueSummary summary;
+    double seconds = -1;
+};
+
+Timed run(const graph::Graph& g, graph::CliqueOptions options, bool list) {
+    std::uint64_t listed = 0;
+    const auto start = std::chrono::steady_clock::now();
+    Timed t;
+    if (list) {
+        t.summary = graph::enumerate_maximal_cliques(g, options, [&](std::span<const graph::Vertex> c) { listed += c.size(); });
+    } else {
+        t.summary = graph::enumerate_maximal_cliques(g, options);
+    }
+    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return t;
+}
+
+std::string seconds(double s) {
+    if (s < 0) return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4f", s);
+    return text;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-    CLI::App app{"bench_cliques: maximal clique enumeration on the CPU"};
+    CLI::App app{"bench_cliques: maximal clique enumeration, CPU and GPU"};
     std::vector<std::string> files;
     bool gpu_check = false;
+    std::uint64_t list_up_to = 200'000'000;
+    unsigned lanes = 0;
     app.add_option("GRAPHS", files, "edge-list files");
     app.add_flag("--gpu-check", gpu_check, "the GPU machine's run: the graphs in .bench-data/graphs/");
+    app.add_option("--list-up-to", list_up_to, "time listing only for graphs with at most this many cliques");
+    app.add_option("--lanes", lanes, "GPU lanes per worker (0: the engine's choice)");
     CLI11_PARSE(app, argc, argv);
     if (gpu_check && std::filesystem::is_directory(".bench-data/graphs")) {
         for (const auto& entry : std::filesystem::directory_iterator(".bench-data/graphs")) files.push_back(entry.path().string());
+        std::sort(files.begin(), files.end());
     }
-    std::printf("| graph | vertices | edges | degeneracy | maximal cliques | largest | count s (%d threads) | list s |\n",
-                omp_get_max_threads());
-    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    const bool gpu = !query_devices().devices.empty();
+    struct Loaded {
+        std::string name;
+        graph::Graph graph;
+        std::size_t degeneracy;
+    };
+    std::vector<Loaded> graphs;
     try {
         for (const std::string& file : files) {
-            const io::EdgeListGraph input = io::read_edge_list(file);
+            io::EdgeListGraph input = io::read_edge_list(file);
             const std::size_t degeneracy = graph::degeneracy_order(input.graph).degeneracy;
-            graph::CliqueSummary summary;
-            auto start = std::chrono::steady_clock::now();
-            summary = graph::enumerate_maximal_cliques(input.graph, {});
-            const double count_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            std::uint64_t listed = 0;
-            start = std::chrono::steady_clock::now();
-            (void)graph::enumerate_maximal_cliques(input.graph, {}, [&](std::span<const graph::Vertex> c) { listed += c.size(); });
-            const double list_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            std::printf("| %s | %u | %zu | %zu | %llu | %zu | %.3f | %.3f |\n",
-                        std::filesystem::path(file).filename().string().c_str(), input.graph.num_vertices(),
-                        input.graph.num_edges(), degeneracy, static_cast<unsigned long long>(summary.count),
-                        summary.by_size.empty() ? 0 : summary.by_size.size() - 1, count_s, list_s);
+            graphs.push_back({std::filesystem::path(file).filename().string(), std::move(input.graph), degeneracy});
+        }
+        graph::CliqueOptions cpu;
+        cpu.backend = Backend::Cpu;
+        graph::CliqueOptions on_gpu;
+        on_gpu.backend = Backend::Cuda;
+        on_gpu.gpu.lanes = lanes;
+        std::printf("| graph | vertices | edges | degeneracy | maximal cliques | largest | CPU count s (%d threads) | GPU count s "
+                    "| speed-up | CPU list s | GPU list s |\n",
+                    omp_get_max_threads());
+        std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        std::vector<std::string> plans;
+        for (const Loaded& l : graphs) {
+            const Timed c = run(l.graph, cpu, false);
+            Timed g;
+            if (gpu) {
+                (void)run(l.graph, on_gpu, false);  // the first call on a device pays for its start
+                g = run(l.graph, on_gpu, false);
+                if (g.summary.count != c.summary.count || g.summary.by_size != c.summary.by_size) {
+                    throw Error(l.name + ": the GPU counted " + std::to_string(g.summary.count) + " cliques, the CPU " +
+                                std::to_string(c.summary.count));
+                }
+                plans.push_back(l.name + ": " + g.summary.note);
+            }
+            const bool list = c.summary.count <= list_up_to;
+            const double cpu_list = list ? run(l.graph, cpu, true).seconds : -1;
+            const double gpu_list = list && gpu ? run(l.graph, on_gpu, true).seconds : -1;
+            std::printf("| %s | %u | %zu | %zu | %llu | %zu | %s | %s | %s | %s | %s |\n", l.name.c_str(), l.graph.num_vertices(),
+                        l.graph.num_edges(), l.degeneracy, static_cast<unsigned long long>(c.summary.count),
+                        c.summary.by_size.empty() ? 0 : c.summary.by_size.size() - 1, seconds(c.seconds).c_str(),
+                        seconds(g.seconds).c_str(), g.seconds > 0 ? (std::to_string(c.seconds / g.seconds).substr(0, 5) + "x").c_str() : "-",
+                        seconds(cpu_list).c_str(), seconds(gpu_list).c_str());
             std::fflush(stdout);
+        }
+        for (const std::string& plan : plans) std::printf("\n%s", plan.c_str());
+        if (!gpu) return 0;
+        std::printf("\n\nGPU count s per option combination (ordering included):\n\n| graph |");
+        struct Combo {
+            graph::SubtreeLevel level;
+            graph::InducedSubgraph induced;
+            bool worker_list;
+            const char* name;
+        };
+        const Combo combos[] = {{graph::SubtreeLevel::L1, graph::InducedSubgraph::Partial, true, "L1 IP"},
+                                {graph::SubtreeLevel::L1, graph::InducedSubgraph::Full, true, "L1 IPX"},
+                                {graph::SubtreeLevel::L2, graph::InducedSubgraph::Partial, true, "L2 IP"},
+                                {graph::SubtreeLevel::L2, graph::InducedSubgraph::Full, true, "L2 IPX"},
+                                {graph::SubtreeLevel::L1, graph::InducedSubgraph::Partial, false, "L1 IP, no WL"},
+                                {graph::SubtreeLevel::L1, graph::InducedSubgraph::Full, false, "L1 IPX, no WL"},
+                                {graph::SubtreeLevel::L2, graph::InducedSubgraph::Partial, false, "L2 IP, no WL"},
+                                {graph::SubtreeLevel::L2, graph::InducedSubgraph::Full, false, "L2 IPX, no WL"}};
+        for (const Combo& combo : combos) std::printf(" %s |", combo.name);
+        std::printf("\n|---|");
+        for (std::size_t i = 0; i < std::size(combos); ++i) std::printf("---:|");
+        std::printf("\n");
+        for (const Loaded& l : graphs) {
+            std::printf("| %s |", l.name.c_str());
+            for (const Combo& combo : combos) {
+                graph::CliqueOptions options = on_gpu;
+                options.gpu.level = combo.level;
+                options.gpu.induced = combo.induced;
+                options.gpu.worker_list = combo.worker_list;
+                std::printf(" %s |", seconds(run(l.graph, options, false).seconds).c_str());
+                std::fflush(stdout);
+            }
+            std::printf("\n");
         }
     } catch (const Error& e) {
         std::fprintf(stderr, "bench_cliques: %s\n", e.what());

@@ -47,8 +47,10 @@ step build cmake --build --preset gpu -j "$(nproc)"
 step test env SPIKEMINER_REQUIRE_GPU=1 ctest --preset gpu -j 4
 step devices build/gpu/app/spikeminer info --devices --self-test
 if command -v compute-sanitizer >/dev/null; then
-  # At small sizes: the simulated-data case is left to the plain run above.
-  step memcheck compute-sanitizer --tool memcheck --error-exitcode 1 build/gpu/tests/gpu/gpu_tests "~[simulated]"
+  # At small sizes: the simulated-data case and the larger clique cases are left to the plain run above.
+  step memcheck compute-sanitizer --tool memcheck --error-exitcode 1 build/gpu/tests/gpu/gpu_tests "~[simulated]~[cliques]"
+  step memcheck-cliques compute-sanitizer --tool memcheck --error-exitcode 1 build/gpu/tests/gpu/gpu_tests \
+    "GPU cliques: complete graphs*,GPU cliques: a limit*,GPU cliques: a failing sink*"
   # racecheck is slow (minutes per hundred launches): the kernels with shared memory, on small inputs.
   step racecheck compute-sanitizer --tool racecheck --error-exitcode 1 build/gpu/tests/gpu/gpu_tests \
     "CUB exclusive scan*,GPU counters equal two-step on empty*"
