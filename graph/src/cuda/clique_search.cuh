@@ -406,19 +406,15 @@ private:
             }
         };
         over_rows(false);
-        if (t_.any(dominated)) return false;
         const int* xs = excluded();
-        for (int base = 0; base < x_len; base += kLanes) {
-            const int i = base + rank;
-            if (i < x_len) {
-                if constexpr (kFull) {
-                    consider(common_with(P, p_cache, ws_.row(np_ + xs[i])), np_ + i, false);
-                } else {
-                    consider(common_with_vertex(P, p_cache, xs[i]), np_ + i, false);
-                }
+        for (int i = rank; i < x_len; i += kLanes) {  // no vote per round: the loads stay independent
+            if constexpr (kFull) {
+                consider(common_with(P, p_cache, ws_.row(np_ + xs[i])), np_ + i, false);
+            } else {
+                consider(common_with_vertex(P, p_cache, xs[i]), np_ + i, false);
             }
-            if (t_.any(dominated)) return false;
         }
+        if (t_.any(dominated)) return false;
         over_rows(true);
         // P a clique that no excluded vertex extends: R ∪ P is the one maximal clique below.
         if (cg::reduce(t_, p_min, cg::less<int>()) == p_count - 1) {
