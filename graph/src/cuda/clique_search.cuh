@@ -377,51 +377,34 @@ private:
             return false;
         }
         if (r + p_count < p_.min_size) return false;
-        // Tomita's pivot: the vertex of P ∪ X with most neighbours in P. The excluded
-        // vertices go first: one adjacent to all of P means no maximal clique below.
+        // Tomita's pivot: the vertex of P ∪ X with most neighbours in P.
         unsigned long long best = 0;
-        int p_min = p_count;  // fewest neighbours in P of a vertex of P
-        bool dominated = false;
-        const auto consider = [&](int c, int index, bool in_p) {
+        const auto consider = [&best](int c, int index) {
             best = max(best, (static_cast<unsigned long long>(c) << 32) | static_cast<unsigned>(index));
-            if (in_p) p_min = min(p_min, c); else dominated = dominated || c == p_count;
         };
         const int rank = static_cast<int>(t_.thread_rank());
-        // Each of the candidate rows in P (in_p) or X_P.
-        const auto over_rows = [&](bool in_p) {
-            if constexpr (kWords > 0) {
+        if constexpr (kWords > 0) {
 #pragma unroll
-                for (int w = 0; w < kWords; ++w) {
-                    const Word members = in_p ? p_cache[w] : xp_cache[w];
+            for (int w = 0; w < kWords; ++w) {
+                const Word candidates = p_cache[w] | xp_cache[w];
 #pragma unroll
-                    for (int k = 0; k < 32 / kLanes; ++k) {
-                        const int b = k * kLanes + rank;
-                        if ((members >> b) & 1U) consider(common_with(P, p_cache, ws_.row(32 * w + b)), 32 * w + b, in_p);
-                    }
-                }
-            } else {
-                for (int j = rank; j < np_; j += kLanes) {
-                    if (has_bit(in_p ? P : XP, j)) consider(common_with(P, p_cache, ws_.row(j)), j, in_p);
+                for (int k = 0; k < 32 / kLanes; ++k) {
+                    const int b = k * kLanes + rank;
+                    if ((candidates >> b) & 1U) consider(common_with(P, p_cache, ws_.row(32 * w + b)), 32 * w + b);
                 }
             }
-        };
-        over_rows(false);
-        const int* xs = excluded();
-        for (int i = rank; i < x_len; i += kLanes) {  // no vote per round: the loads stay independent
-            if constexpr (kFull) {
-                consider(common_with(P, p_cache, ws_.row(np_ + xs[i])), np_ + i, false);
-            } else {
-                consider(common_with_vertex(P, p_cache, xs[i]), np_ + i, false);
+        } else {
+            for (int j = rank; j < np_; j += kLanes) {
+                if (has_bit(P, j) || has_bit(XP, j)) consider(common_with(P, p_cache, ws_.row(j)), j);
             }
         }
-        if (t_.any(dominated)) return false;
-        over_rows(true);
-        // P a clique that no excluded vertex extends: R ∪ P is the one maximal clique below.
-        if (cg::reduce(t_, p_min, cg::less<int>()) == p_count - 1) {
-            compact(t_, np_, [&](int j) { return has_bit(P, j); }, [&](int j) { return ws_.pids()[j]; }, ws_.clique() + r);
-            t_.sync();
-            report(r + p_count);
-            return false;
+        const int* xs = excluded();
+        for (int i = rank; i < x_len; i += kLanes) {
+            if constexpr (kFull) {
+                consider(common_with(P, p_cache, ws_.row(np_ + xs[i])), np_ + i);
+            } else {
+                consider(common_with_vertex(P, p_cache, xs[i]), np_ + i);
+            }
         }
         best = cg::reduce(t_, best, cg::greater<unsigned long long>());
         const int pivot = static_cast<int>(best & 0xffffffffULL);
