@@ -26,7 +26,7 @@ struct CliquesArguments {
     std::string backend = "auto";
     unsigned threads = 0;
     std::uint64_t limit = 0;
-    std::string level = "l1";
+    std::string level = "l2";
     std::string induced = "auto";
     bool no_worker_list = false;
     std::vector<int> devices;
@@ -110,7 +110,7 @@ void add_cliques_command(CLI::App& app) {
     command->add_option("--backend", args->backend, "auto, cpu or gpu (auto: the GPU for degeneracy >= 96)");
     command->add_option("--threads", args->threads, "CPU threads (default: all)");
     command->add_option("--limit", args->limit, "stop after this many cliques");
-    command->add_option("--level", args->level, "GPU work items: l1 (one per vertex) or l2 (one per edge)");
+    command->add_option("--level", args->level, "GPU work items: l2 (one per edge, the default) or l1 (one per vertex)");
     command->add_option("--induced", args->induced, "GPU subgraph bitsets: ip (candidates only), ipx (with excluded), auto");
     command->add_flag("--no-worker-list", args->no_worker_list, "GPU: no handing of branches to idle workers");
     command->add_option("--devices", args->devices, "GPU devices to share the work over, e.g. 0,1")->delimiter(',');

@@ -23,7 +23,9 @@ enum class SubtreeLevel { L1, L2 };
 enum class InducedSubgraph { Auto, Partial, Full };
 
 struct GpuCliqueOptions {
-    SubtreeLevel level = SubtreeLevel::L1;
+    /// L2 by default: on the H200 it was 1.7x faster than L1 on blogcatalog and level on
+    /// facebook (bench/RESULTS.md).
+    SubtreeLevel level = SubtreeLevel::L2;
     InducedSubgraph induced = InducedSubgraph::Auto;
     bool worker_list = true;    ///< idle workers take branches from busy ones
     unsigned lanes = 0;         ///< lanes per worker: 4, 8, 16 or 32 (0: from the degeneracy)
