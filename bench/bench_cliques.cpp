@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
     std::vector<Loaded> graphs;
     try {
         for (const std::string& file : files) {
-            io::EdgeListGraph input = io::read_edge_list(file);
+            io::EdgeListGraph input = io::read_graph(file);
             const std::size_t degeneracy = graph::degeneracy_order(input.graph).degeneracy;
             graphs.push_back({std::filesystem::path(file).filename().string(), std::move(input.graph), degeneracy});
         }

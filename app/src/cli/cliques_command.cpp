@@ -31,6 +31,7 @@ struct CliquesArguments {
     bool no_worker_list = false;
     std::vector<int> devices;
     unsigned lanes = 0;
+    std::string graph_out;
 };
 
 graph::SubtreeLevel parse_level(const std::string& name) {
@@ -48,7 +49,8 @@ graph::InducedSubgraph parse_induced(const std::string& name) {
 
 void run_cliques(const CliquesArguments& args) {
     if (args.count_only && !args.output.empty()) throw UsageError("cliques: --count-only writes no file; drop -o or --count-only");
-    const io::EdgeListGraph input = io::read_edge_list(args.file);
+    const io::EdgeListGraph input = io::read_graph(args.file);
+    if (!args.graph_out.empty()) io::write_graph_h5(args.graph_out, input.graph);
     std::fprintf(stderr, "%s: %u vertices, %zu edges (%zu self loops and %zu repeated edges dropped)\n", args.file.c_str(),
                  input.graph.num_vertices(), input.graph.num_edges(), input.cleanup.self_loops, input.cleanup.duplicates);
     TerminalProgress terminal;
@@ -95,6 +97,7 @@ void run_cliques(const CliquesArguments& args) {
         }
     }
     if (output) std::printf("wrote %s\n", args.output.c_str());
+    if (!args.graph_out.empty()) std::printf("wrote %s\n", args.graph_out.c_str());
 }
 
 }  // namespace
@@ -102,7 +105,10 @@ void run_cliques(const CliquesArguments& args) {
 void add_cliques_command(CLI::App& app) {
     auto args = std::make_shared<CliquesArguments>();
     CLI::App* command = app.add_subcommand("cliques", "Enumerate the maximal cliques of an undirected graph");
-    command->add_option("GRAPH", args->file, "edge list: 'u v' per line, # or % comments, plain or .gz")->required();
+    command->add_option("GRAPH", args->file,
+                        "edge list ('u v' per line, # or % comments, plain or .gz) or spikeminer HDF5 graph (/graph)")
+        ->required();
+    command->add_option("--graph-out", args->graph_out, "also write the cleaned graph as a spikeminer HDF5 graph file");
     command->add_option("--min-size", args->min_size, "only cliques of at least this many vertices");
     command->add_flag("--count-only", args->count_only, "count, do not list");
     command->add_flag("--histogram", args->histogram, "print the number of cliques of each size");

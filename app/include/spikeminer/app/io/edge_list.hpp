@@ -6,11 +6,12 @@
 
 namespace spikeminer::io {
 
-/// An undirected graph read from an edge list, and what was cleaned on the way.
+/// An undirected graph read from an edge list or an HDF5 graph group, and what was
+/// cleaned on the way.
 struct EdgeListGraph {
     graph::Graph graph;
     graph::EdgeListCleanup cleanup;
-    std::size_t lines = 0;  ///< edge lines read
+    std::size_t lines = 0;  ///< edge lines (or table rows) read
 };
 
 /// Reads an edge list: one `u v` per line (any whitespace or commas between; further
@@ -19,5 +20,13 @@ struct EdgeListGraph {
 /// repeated edges are dropped and counted. Throws Error naming the file and line for a
 /// non-numeric or out-of-range id, and for a file without edges.
 EdgeListGraph read_edge_list(const std::string& path);
+
+/// Reads a graph from the project's HDF5 graph group ('/graph', see README) when `path`
+/// is an HDF5 file, else as an edge list. Throws Error naming the file and the dataset or
+/// line for anything malformed.
+EdgeListGraph read_graph(const std::string& path);
+
+/// Writes `graph` as a new HDF5 file holding the graph group, atomically.
+void write_graph_h5(const std::string& path, const graph::Graph& graph);
 
 }  // namespace spikeminer::io
