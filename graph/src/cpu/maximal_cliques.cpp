@@ -41,11 +41,16 @@ public:
         const std::size_t d = members_.size();
         words_ = (d + 63) / 64;
         for (std::size_t i = 0; i < d; ++i) local_[members_[i]] = static_cast<Vertex>(i);
+        // Rows of the candidates in full; of an excluded vertex only its candidate columns
+        // are ever read (pivot counts), and those are the candidates' lists read again:
+        // walking only the candidates' lists fills both.
         adjacency_.assign(d * words_, 0);
-        for (std::size_t i = 0; i < d; ++i) {
+        for (std::size_t i = 0; i < candidates; ++i) {
             for (const Vertex w : graph_.neighbors(members_[i])) {
                 const Vertex j = local_[w];
-                if (j != kNone) adjacency_[i * words_ + j / 64] |= Word{1} << (j % 64);
+                if (j == kNone) continue;
+                adjacency_[i * words_ + j / 64] |= Word{1} << (j % 64);
+                if (j >= candidates) adjacency_[j * words_ + i / 64] |= Word{1} << (i % 64);
             }
         }
         for (const Vertex u : members_) local_[u] = kNone;
