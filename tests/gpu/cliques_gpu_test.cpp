@@ -1,10 +1,12 @@
-// The GPU clique engine against oracles written from the definition (tiny graphs) and
+// The GPU clique engine against oracles written from the definition (tiny graphs, and
+// every graph of up to 7 vertices as one disjoint union) and
 // against the CPU engine (larger ones), for every option combination: L1/L2 subtrees x
 // IP/IPX induced subgraphs x worker list on/off x lanes per worker x min size; ordering
 // by peeling on the GPU (--backend gpu) and by the CPU's order (auto); limits, several
 // devices, cancellation and the fallback when the memory budget is too small.
 #include "brute_force_cliques.hpp"
 #include "catch.hpp"
+#include "every_small_graph.hpp"
 
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/cliques.hpp"
@@ -122,6 +124,36 @@ TEST_CASE("GPU cliques: every graph of up to 5 vertices equals brute force", "[g
             const auto edges = test::graph_from_mask(n, mask);
             check_gpu(build(n, edges), test::brute_force_maximal_cliques(n, edges), combo, 1,
                       std::to_string(n) + " vertices, mask " + std::to_string(mask));
+        }
+    }
+}
+
+TEST_CASE("GPU cliques: every graph of 6 and of 7 vertices at once (their disjoint union)", "[gpu][cliques]") {
+    for (const std::size_t n : {6, 7}) {
+        const test::EverySmallGraph family = test::every_small_graph(n);
+        // Every combination on the 32,768 graphs of 6 vertices; two on the 2,097,152 of 7.
+        std::vector<Combo> combos = every_combo();
+        if (n == 7) combos = {{SubtreeLevel::L1, InducedSubgraph::Full, true, 0}, {SubtreeLevel::L2, InducedSubgraph::Partial, false, 4}};
+        for (const Combo& combo : combos) {
+            CliqueOptions options;
+            options.backend = Backend::Cuda;
+            options.gpu.level = combo.level;
+            options.gpu.induced = combo.induced;
+            options.gpu.worker_list = combo.worker_list;
+            options.gpu.lanes = combo.lanes;
+            test::ComponentCliques got(family.components);
+            bool within_components = true;
+            const CliqueSummary summary = graph::enumerate_maximal_cliques(family.graph, options, [&](std::span<const Vertex> c) {
+                within_components = test::add_union_clique(family, got, c) && within_components;
+            });
+            std::size_t wrong = 0;
+            for (std::size_t k = 0; k < family.components; ++k) {
+                wrong += got.count[k] != family.expected.count[k] || got.digest[k] != family.expected.digest[k];
+            }
+            INFO(n << " vertices, " << describe(combo) << "; note: " << summary.note);
+            CHECK(summary.backend == Backend::Cuda);
+            CHECK(within_components);
+            CHECK(wrong == 0);
         }
     }
 }

@@ -3,6 +3,7 @@
 // the options (min_size, limit, threads); the degeneracy order; Graph::from_edges.
 #include "brute_force_cliques.hpp"
 #include "catch.hpp"
+#include "every_small_graph.hpp"
 
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/cliques.hpp"
@@ -163,6 +164,27 @@ TEST_CASE("maximal cliques: every graph of 6 vertices (all 2^15 edge sets)", "[g
         cases.push_back({n, edges, test::at_least(expected, min_size), min_size, mask % 128 == 67});
     }
     check_cases(cases);
+}
+
+TEST_CASE("maximal cliques: every graph of 7 vertices at once (their disjoint union)", "[graph][cliques]") {
+    const test::EverySmallGraph family = test::every_small_graph(7);
+    REQUIRE(family.components == 2'097'152);
+    test::ComponentCliques got(family.components);
+    bool within_components = true;
+    CliqueOptions options;
+    options.backend = Backend::Cpu;
+    const CliqueSummary summary = graph::enumerate_maximal_cliques(family.graph, options, [&](std::span<const Vertex> c) {
+        within_components = test::add_union_clique(family, got, c) && within_components;
+    });
+    CHECK(within_components);
+    std::size_t wrong = 0;
+    for (std::size_t k = 0; k < family.components; ++k) {
+        wrong += got.count[k] != family.expected.count[k] || got.digest[k] != family.expected.digest[k];
+    }
+    CHECK(wrong == 0);
+    std::uint64_t total = 0;
+    for (const std::uint64_t c : family.expected.count) total += c;
+    CHECK(summary.count == total);
 }
 
 TEST_CASE("maximal cliques: 300 random graphs of 7..30 vertices at densities 0.1..0.9", "[graph][cliques]") {
