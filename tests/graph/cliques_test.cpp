@@ -1,5 +1,5 @@
 // Maximal clique enumeration against oracles written from the definition: every graph of
-// up to 6 vertices, random graphs of 7..30 vertices, bitsets of more than one word, and
+// up to 6 vertices one by one and of 7 vertices as one disjoint union, random graphs of 7..30 vertices, bitsets of more than one word, and
 // the options (min_size, limit, threads); the degeneracy order; Graph::from_edges.
 #include "brute_force_cliques.hpp"
 #include "catch.hpp"
