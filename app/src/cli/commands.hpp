@@ -11,5 +11,6 @@ void add_simulate_command(CLI::App& app);
 void add_mine_command(CLI::App& app);
 void add_count_command(CLI::App& app);
 void add_cliques_command(CLI::App& app);
+void add_dyngraph_command(CLI::App& app);
 
 }  // namespace spikeminer::cli

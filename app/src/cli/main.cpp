@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     spikeminer::cli::add_mine_command(app);
     spikeminer::cli::add_count_command(app);
     spikeminer::cli::add_cliques_command(app);
+    spikeminer::cli::add_dyngraph_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
