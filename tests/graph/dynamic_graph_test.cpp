@@ -1,14 +1,15 @@
 // Dynamic graphs (CPU packed memory array, adjacency sets) against a std::map model after
 // every batch of random inserts, erasures and value updates (duplicates in a batch,
 // absent edges, emptying the graph, growth past several doublings and shrinking back),
-// the PMA's layout invariants, refusals, and the analytics (BFS, components, PageRank)
-// against oracles from their definitions.
+// the PMA's layout invariants, refusals, the analytics (BFS, components, PageRank)
+// against oracles from their definitions, and the stream generators.
 #include "catch.hpp"
 
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/adjacency_sets.hpp"
 #include "spikeminer/graph/analytics.hpp"
 #include "spikeminer/graph/cpu_pma.hpp"
+#include "spikeminer/graph/generators.hpp"
 
 #include <cmath>
 #include <map>
@@ -273,4 +274,33 @@ TEST_CASE("analytics: PageRank on known graphs and as a fixed point", "[graph][a
         // Same answer from the compact copy as from the PMA read in place.
         CHECK(graph::pagerank(pma.to_csr()).rank == result.rank);
     }
+}
+
+TEST_CASE("generators: R-MAT quadrant frequencies and Erdős–Rényi ranges, deterministic", "[graph][generators]") {
+    const auto rmat = graph::rmat_edges(10, 200'000, 42);
+    REQUIRE(rmat.size() == 200'000);
+    CHECK(rmat == graph::rmat_edges(10, 200'000, 42));
+    CHECK(rmat != graph::rmat_edges(10, 200'000, 43));
+    std::size_t quadrant[4] = {};
+    for (const auto& [s, d] : rmat) {
+        REQUIRE(s < 1024);
+        REQUIRE(d < 1024);
+        ++quadrant[(s >> 9) * 2 + (d >> 9)];  // the first step's choice
+    }
+    const auto share = [&](int q) { return static_cast<double>(quadrant[q]) / static_cast<double>(rmat.size()); };
+    CHECK(std::abs(share(0) - 0.57) < 0.01);
+    CHECK(std::abs(share(1) - 0.19) < 0.01);
+    CHECK(std::abs(share(2) - 0.19) < 0.01);
+    CHECK(std::abs(share(3) - 0.05) < 0.01);
+    const auto er = graph::erdos_renyi_edges(1000, 100'000, 7);
+    std::vector<std::size_t> hits(1000, 0);
+    for (const auto& [s, d] : er) {
+        REQUIRE(s < 1000);
+        REQUIRE(d < 1000);
+        ++hits[s];
+    }
+    // 100 expected per vertex; a fair draw stays within 60..140 everywhere (5+ sigma).
+    CHECK(*std::min_element(hits.begin(), hits.end()) > 60);
+    CHECK(*std::max_element(hits.begin(), hits.end()) < 140);
+    CHECK_THROWS_AS(graph::rmat_edges(0, 1, 1), UsageError);
 }
