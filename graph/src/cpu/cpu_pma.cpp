@@ -13,17 +13,16 @@ namespace {
 std::uint64_t key_of(Vertex src, Vertex dst) { return (std::uint64_t{src} << 32) | dst; }
 Vertex row_of(std::uint64_t key) { return static_cast<Vertex>(key >> 32); }
 
-// The batch sorted by key, stably, keeping the last update of each key.
+// The batch sorted by key, keeping the last update of each key.
 template <typename Update>
 std::vector<Update> last_per_key(std::span<const Update> batch) {
-    std::vector<Update> sorted(batch.begin(), batch.end());
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const Update& a, const Update& b) { return key_of(a.src, a.dst) < key_of(b.src, b.dst); });
+    std::vector<std::pair<std::uint64_t, std::size_t>> order(batch.size());  // (key, position in the batch)
+    for (std::size_t i = 0; i < batch.size(); ++i) order[i] = {key_of(batch[i].src, batch[i].dst), i};
+    std::sort(order.begin(), order.end());
     std::vector<Update> unique;
-    unique.reserve(sorted.size());
-    for (std::size_t i = 0; i < sorted.size(); ++i) {
-        if (i + 1 < sorted.size() && key_of(sorted[i].src, sorted[i].dst) == key_of(sorted[i + 1].src, sorted[i + 1].dst)) continue;
-        unique.push_back(sorted[i]);
+    unique.reserve(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (i + 1 == order.size() || order[i].first != order[i + 1].first) unique.push_back(batch[order[i].second]);
     }
     return unique;
 }
