@@ -73,15 +73,20 @@ std::string cell(double v, const char* format) {
     return text;
 }
 
+// The best of three runs (the first pays for cold caches).
 template <typename View>
 double analytics_ms(const View& g, const char* which) {
     graph::PageRankOptions ten;
     ten.fixed_iterations = 10;
-    return 1e3 * seconds_of([&] {
-        if (std::string(which) == "bfs") (void)graph::bfs_levels(g, 0);
-        if (std::string(which) == "cc") (void)graph::connected_components(g);
-        if (std::string(which) == "pagerank") (void)graph::pagerank(g, ten);
-    });
+    double best = 1e300;
+    for (int run = 0; run < 3; ++run) {
+        best = std::min(best, 1e3 * seconds_of([&] {
+            if (std::string(which) == "bfs") (void)graph::bfs_levels(g, 0);
+            if (std::string(which) == "cc") (void)graph::connected_components(g);
+            if (std::string(which) == "pagerank") (void)graph::pagerank(g, ten);
+        }));
+    }
+    return best;
 }
 
 void run(const Dataset& d, std::size_t max_batch) {

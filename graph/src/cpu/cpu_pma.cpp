@@ -214,7 +214,10 @@ void CpuPma::redistribute(std::size_t first, std::size_t last, const std::option
 }
 
 void CpuPma::rebuild(std::size_t capacity, const std::optional<std::pair<std::uint64_t, float>>& extra) {
-    const Run run = gather(0, segments(), extra);
+    rebuild(capacity, gather(0, segments(), extra));
+}
+
+void CpuPma::rebuild(std::size_t capacity, const Run& run) {
     segment_ = PmaDensity::segment_size(capacity);
     keys_.assign(capacity, kEmpty);
     values_.assign(capacity, 0.0F);
@@ -253,10 +256,40 @@ void CpuPma::refresh_starts(std::size_t first, std::size_t last) {
 
 BatchResult CpuPma::insert_edges(std::span<const EdgeUpdate> batch) {
     for (const EdgeUpdate& u : batch) check_edge(u.src, u.dst, vertices_);
+    const std::vector<EdgeUpdate> updates = last_per_key(batch);
     BatchResult result;
-    for (const EdgeUpdate& u : last_per_key(batch)) {
-        if (insert(key_of(u.src, u.dst), u.value)) ++result.applied; else ++result.ignored;
+    if (updates.size() < std::max<std::size_t>(edges_, kMinCapacity)) {
+        for (const EdgeUpdate& u : updates) {
+            if (insert(key_of(u.src, u.dst), u.value)) ++result.applied; else ++result.ignored;
+        }
+        return result;
     }
+    // A batch as large as the graph: one merge and one even spread beat inserting one key
+    // at a time (which would rebalance the same windows again and again). The new array
+    // is at most 60% full, within every bound.
+    const Run old = gather(0, segments(), std::nullopt);
+    Run merged;
+    merged.keys.reserve(old.keys.size() + updates.size());
+    merged.values.reserve(merged.keys.capacity());
+    std::size_t i = 0;
+    for (const EdgeUpdate& u : updates) {
+        const std::uint64_t key = key_of(u.src, u.dst);
+        for (; i < old.keys.size() && old.keys[i] < key; ++i) {
+            merged.keys.push_back(old.keys[i]);
+            merged.values.push_back(old.values[i]);
+        }
+        const bool present = i < old.keys.size() && old.keys[i] == key;
+        i += present ? 1 : 0;
+        ++(present ? result.ignored : result.applied);
+        merged.keys.push_back(key);
+        merged.values.push_back(u.value);
+    }
+    merged.keys.insert(merged.keys.end(), old.keys.begin() + static_cast<std::ptrdiff_t>(i), old.keys.end());
+    merged.values.insert(merged.values.end(), old.values.begin() + static_cast<std::ptrdiff_t>(i), old.values.end());
+    edges_ = merged.keys.size();
+    std::size_t capacity = kMinCapacity;
+    while (static_cast<double>(edges_) > 0.6 * static_cast<double>(capacity)) capacity *= 2;
+    rebuild(capacity, merged);
     return result;
 }
 

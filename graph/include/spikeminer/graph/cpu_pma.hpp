@@ -38,7 +38,8 @@ struct PmaDensity {
 /// the array doubles when even the root would not. Deletions remove the key (no lazy
 /// marks: readers never have to skip dead keys, and the degrees stay exact); a leaf under
 /// its lower bound is rebalanced the same way, and the array halves when the root falls
-/// under its own. Per-vertex starts make it readable like a CSR with gaps.
+/// under its own. An insert batch as large as the graph is merged in one pass instead.
+/// Per-vertex starts make it readable like a CSR with gaps.
 class CpuPma {
 public:
     explicit CpuPma(Vertex vertices);
@@ -86,6 +87,7 @@ private:
     void redistribute(std::size_t first, std::size_t last, const std::optional<std::pair<std::uint64_t, float>>& extra);
     // Resizes to `capacity` slots and spreads every key (and `extra`) over it.
     void rebuild(std::size_t capacity, const std::optional<std::pair<std::uint64_t, float>>& extra);
+    void rebuild(std::size_t capacity, const Run& run);
     // Recomputes the starts of the vertices whose first key may lie in segments [first, last).
     void refresh_starts(std::size_t first, std::size_t last);
     [[nodiscard]] std::size_t window_count(std::size_t first, std::size_t last) const;
