@@ -13,6 +13,8 @@
 #include "spikeminer/graph/cpu_pma.hpp"
 #include "spikeminer/graph/generators.hpp"
 
+#include "bench_timing.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -25,11 +27,7 @@ using namespace spikeminer;
 
 namespace {
 
-double seconds_of(const std::function<void()>& work) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using bench::seconds_of;
 
 struct Dataset {
     std::string name;

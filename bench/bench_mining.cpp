@@ -9,6 +9,8 @@
 #include "spikeminer/mining/mine.hpp"
 #include "spikeminer/simulator/simulate.hpp"
 
+#include "bench_timing.hpp"
+
 #include <CLI/CLI.hpp>
 #include <omp.h>
 
@@ -22,11 +24,7 @@ using namespace spikeminer;
 
 namespace {
 
-double seconds_of(const std::function<void()>& work) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using bench::seconds_of;
 
 struct Timing {
     double seconds = -1;  ///< -1: not run
