@@ -36,7 +36,7 @@ namespace spikeminer::graph::detail::gpu {
 using Vertex = std::uint32_t;
 constexpr Vertex kNoVertex = ~Vertex{0};
 constexpr int kBlockThreads = 128;
-constexpr int kMinBlocks = 6;  // per SM: at most 64 registers a thread, for latency hiding
+constexpr int kMinBlocks = 6;  // per SM: at most 80 registers a thread (was 160: 3 blocks per SM)
 
 /// The index of the first entry of sorted list[0..n) that is > x (or >= x when `equal`).
 __device__ inline int bound(const Vertex* list, int n, Vertex x, bool equal) {
