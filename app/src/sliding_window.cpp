@@ -1,5 +1,7 @@
 #include "spikeminer/app/sliding_window.hpp"
 
+#include "spikeminer/core/error.hpp"
+
 #include <algorithm>
 
 namespace spikeminer::app {
@@ -46,6 +48,7 @@ WindowBatches SlidingWindow::fill() {
 }
 
 bool SlidingWindow::slide(std::size_t step, WindowBatches& out) {
+    if (end_ < size_) throw Error("SlidingWindow: fill() comes before slide()");
     const std::size_t k = std::min(step, remaining());
     if (k == 0) return false;
     // From [begin, end) to [begin + k, end + k): a step longer than the window skips the

@@ -32,6 +32,7 @@ struct CliqueRing {
             __threadfence_system();  // the host has read the slot before we overwrite it
         }
         ticket = tile.shfl(ticket, 0);
+        tile.sync();  // every lane's stores after lane 0 saw the slot free
         const int slot = static_cast<int>(ticket % static_cast<unsigned long long>(slots));
         Word* chunk = chunks + static_cast<std::size_t>(slot) * static_cast<std::size_t>(chunk_words);
         for (int i = static_cast<int>(tile.thread_rank()); i < words; i += static_cast<int>(G)) chunk[i] = buffer[i];

@@ -5,6 +5,7 @@
 // take the items round robin, one host thread each.
 #include "../clique_engines.hpp"
 #include "clique_search.cuh"
+#include "cub_calls.cuh"
 #include "gpu_ordering.hpp"
 
 #include "spikeminer/core/error.hpp"
@@ -24,7 +25,7 @@ using namespace gpu;
 using spikeminer::detail::allocate_or_oom;
 using spikeminer::detail::DeviceBuffer;
 
-constexpr int kChunkWords = 4096;        // each worker's clique buffer, and a ring chunk
+constexpr int kChunkWords = 4096;        // each worker's clique buffer and a ring chunk, at least
 constexpr int kRingSlots = 1024;         // 16 MiB of pinned host memory
 constexpr int kDonateMinCandidates = 16;  // |P| at which a branch is worth handing over
 
@@ -73,11 +74,12 @@ struct Shared {
     std::vector<Vertex> original;  // search id -> vertex id
     std::mutex sink_mutex;
     MappedHost<int> cancel{1};
+    std::size_t devices;
     MappedHost<unsigned long long> progress;  // items finished, per device
     std::atomic<unsigned> total_items{0};
 
-    Shared(const Graph& g, const CliqueOptions& o, const CliqueSink& s, std::size_t devices)
-        : graph(g), options(o), sink(s), progress(devices) {}
+    Shared(const Graph& g, const CliqueOptions& o, const CliqueSink& s, std::size_t device_count)
+        : graph(g), options(o), sink(s), devices(device_count), progress(device_count) {}
 };
 
 struct DeviceResult {
@@ -157,8 +159,10 @@ public:
                            graph_.max_degree <= 200 * static_cast<std::size_t>(std::max(1, max_later)));
         const bool listing = static_cast<bool>(shared_.sink);
         const KernelShape shape = pick_shape(options.gpu.lanes, WorkerLayout::words_for(max_later));
+        // A chunk holds at least one clique: [k, v1..vk] with k <= max_later + 2.
+        const int chunk_words = std::max(kChunkWords, (max_later + 3 + 3) / 4 * 4);
         const WorkerLayout layout =
-            WorkerLayout::make(max_later, static_cast<int>(graph_.max_degree), full, listing ? kChunkWords : 0,
+            WorkerLayout::make(max_later, static_cast<int>(graph_.max_degree), full, listing ? chunk_words : 0,
                                shape.fixed_words > 0 ? shape.fixed_words : WorkerLayout::words_for(max_later));
         const unsigned lanes = shape.lanes;
         const KernelFunction kernel = kernel_for(shape, full);
@@ -185,13 +189,15 @@ public:
         auto counters = allocate_or_oom<KernelCounters>(1, "clique counters");
         auto hist = allocate_or_oom<unsigned long long>(static_cast<std::size_t>(layout.hist_size()), "clique histogram");
         auto slots = allocate_or_oom<int>(static_cast<std::size_t>(workers), "worker list");
+        std::vector<unsigned long long> first_tickets(static_cast<std::size_t>(workers));
+        for (std::size_t i = 0; i < first_tickets.size(); ++i) first_tickets[i] = i;
+        auto sequence = detail::gpu::upload(first_tickets.data(), first_tickets.size(), "worker list", stream_.get());
         auto flags = allocate_or_oom<int>(static_cast<std::size_t>(workers), "worker list");
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counters.get(), 0, sizeof(KernelCounters), stream_.get()));
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(hist.get(), 0, hist.size() * sizeof(unsigned long long), stream_.get()));
-        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(slots.get(), 0xff, slots.size() * sizeof(int), stream_.get()));
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(flags.get(), 0, flags.size() * sizeof(int), stream_.get()));
         const std::size_t ring_slots = listing ? kRingSlots : 0;
-        MappedHost<Word> chunks(ring_slots * kChunkWords);
+        MappedHost<Word> chunks(ring_slots * static_cast<std::size_t>(chunk_words));
         MappedHost<unsigned long long> ready(ring_slots);
         MappedHost<unsigned> used(ring_slots);
         MappedHost<unsigned long long> consumed(1);
@@ -215,9 +221,9 @@ public:
         p.stop = &c->stop;
         p.use_worker_list = options.gpu.worker_list;
         p.donate_min_candidates = kDonateMinCandidates;
-        p.worker_list = {&c->head, &c->tail, slots.get(), &c->idle, flags.get(), workers};
+        p.worker_list = {&c->head, &c->tail, slots.get(), sequence.get(), &c->idle, flags.get(), workers};
         p.ring = {chunks.device(), ready.device(), used.device(), consumed.device(), &c->next_ticket,
-                  static_cast<int>(ring_slots), kChunkWords};
+                  static_cast<int>(ring_slots), chunk_words};
         p.total_count = &c->total_count;
         p.total_hist = hist.get();
         p.cancel = shared_.cancel.device();
@@ -232,12 +238,12 @@ public:
                       (shape.fixed_words > 0 ? std::to_string(shape.fixed_words) + "-word bitsets" : "any-width bitsets") +
                       ", worker list " +
                       (options.gpu.worker_list ? "on" : "off");
-        Ring ring{chunks.host(), ready.host(), used.host(), consumed.host(), ring_slots};
+        Ring ring{chunks.host(), ready.host(), used.host(), consumed.host(), ring_slots, static_cast<std::size_t>(chunk_words)};
         std::exception_ptr failure;
         for (;;) {
             const cudaError_t state = cudaStreamQuery(stream_.get());
             const bool worked = drain(ring, failure);
-            if (reports_progress) report_progress(result);
+            if (reports_progress) report_progress(result, failure);
             if (state != cudaErrorNotReady) break;
             if (!worked) std::this_thread::sleep_for(std::chrono::microseconds(200));
         }
@@ -263,6 +269,7 @@ private:
         const unsigned* used;
         unsigned long long* consumed;
         std::size_t slots;
+        std::size_t chunk_words;
     };
 
     // Hands every ready chunk, in ticket order, to the sink; after a sink failure the
@@ -275,7 +282,7 @@ private:
             const unsigned long long ticket = *ring.consumed;
             const std::size_t slot = ticket % ring.slots;
             if (std::atomic_ref<unsigned long long>(ring.ready[slot]).load(std::memory_order_acquire) != ticket + 1) break;
-            const Word* chunk = ring.chunks + slot * kChunkWords;
+            const Word* chunk = ring.chunks + slot * ring.chunk_words;
             if (!failure) {
                 try {
                     const std::lock_guard lock(shared_.sink_mutex);
@@ -296,16 +303,22 @@ private:
         return worked;
     }
 
-    void report_progress(DeviceResult& result) {
+    // Any failure of the progress callback other than a cancel is kept in `failure` and
+    // cancels the kernel, which is drained before it is rethrown.
+    void report_progress(DeviceResult& result, std::exception_ptr& failure) {
         Progress* progress = shared_.options.progress;
         if (progress == nullptr || result.cancelled) return;
         std::uint64_t done = 0;
-        for (std::size_t d = 0; d < shared_.options.gpu.devices.size() || d == 0; ++d) {
+        for (std::size_t d = 0; d < shared_.devices; ++d) {
             done += std::atomic_ref<unsigned long long>(shared_.progress.host()[d]).load(std::memory_order_relaxed);
         }
         try {
             progress->update(std::min<std::uint64_t>(done, shared_.total_items));
         } catch (const Cancelled&) {
+            result.cancelled = true;
+            *shared_.cancel.host() = 1;
+        } catch (...) {
+            if (!failure) failure = std::current_exception();
             result.cancelled = true;
             *shared_.cancel.host() = 1;
         }

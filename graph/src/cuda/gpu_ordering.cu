@@ -7,6 +7,7 @@
 // after it, so each vertex has at most `degeneracy` later neighbours, which is all the
 // clique search needs (the order within a sub-round is arbitrary).
 #include "clique_search.cuh"
+#include "cub_calls.cuh"
 #include "gpu_ordering.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -25,25 +26,11 @@ using spikeminer::detail::DeviceBuffer;
 constexpr int kThreads = 256;
 constexpr int kWarpsPerBlock = kThreads / 32;
 
-unsigned blocks(std::size_t n, std::size_t per_block = kThreads) {
-    return static_cast<unsigned>(n == 0 ? 1 : (n + per_block - 1) / per_block);
-}
+unsigned blocks(std::size_t n, std::size_t per_block = kThreads) { return blocks_for(n, per_block); }
 
-template <typename T>
-DeviceBuffer<T> upload(const T* host, std::size_t n, const char* what, cudaStream_t stream) {
-    DeviceBuffer<T> buffer = allocate_or_oom<T>(n, what);
-    if (n != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(buffer.get(), host, n * sizeof(T), cudaMemcpyHostToDevice, stream));
-    return buffer;
-}
-
-// Scratch for one CUB call (query, allocate, run).
-template <typename Call>
-void run_cub(Call call, cudaStream_t stream) {
-    std::size_t bytes = 0;
-    SPIKEMINER_CUDA_CHECK(call(nullptr, bytes));
-    DeviceBuffer<unsigned char> temp = allocate_or_oom<unsigned char>(bytes, "CUB scratch");
-    SPIKEMINER_CUDA_CHECK(call(temp.get(), bytes));
-    SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
+// This thread's index in the grid, in 64 bits (a warp per vertex passes 2^32 threads).
+__device__ unsigned long long global_thread() {
+    return static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
 }
 
 struct PeelCounters {
@@ -68,7 +55,7 @@ __global__ void peel_select(Vertex n, unsigned level, unsigned placed, unsigned*
 // One warp per removed vertex: its remaining neighbours lose a degree.
 __global__ void peel_decrement(const unsigned long long* offsets, const Vertex* neighbors, const Vertex* frontier,
                                unsigned count, const unsigned char* gone, unsigned* degree) {
-    const unsigned warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const unsigned long long warp = global_thread() / 32;
     if (warp >= count) return;
     const Vertex v = frontier[warp];
     for (unsigned long long e = offsets[v] + threadIdx.x % 32; e < offsets[v + 1]; e += 32) {
@@ -86,8 +73,9 @@ __global__ void relabelled_degrees(Vertex n, const unsigned long long* offsets, 
 // One warp per vertex: its list, renamed, at its new place (sorted afterwards).
 __global__ void relabel_lists(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, const Vertex* position,
                               const unsigned long long* new_offsets, Vertex* new_neighbors) {
-    const Vertex v = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-    if (v >= n) return;
+    const unsigned long long w = global_thread() / 32;
+    if (w >= n) return;
+    const auto v = static_cast<Vertex>(w);
     const unsigned long long to = new_offsets[position[v]];
     for (unsigned long long e = offsets[v] + threadIdx.x % 32; e < offsets[v + 1]; e += 32) {
         new_neighbors[to + (e - offsets[v])] = position[neighbors[e]];
@@ -111,7 +99,7 @@ __global__ void at_least_one(unsigned n, const Vertex* sorted, const unsigned* l
 // One warp per vertex (in item order): its edges to later neighbours, or itself alone.
 __global__ void edge_items(unsigned n, const Vertex* sorted, const unsigned* start, const unsigned long long* offsets,
                            const Vertex* neighbors, const unsigned* later, Vertex* first, Vertex* second) {
-    const unsigned i = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const unsigned long long i = global_thread() / 32;
     if (i >= n) return;
     const Vertex v = sorted[i];
     const unsigned lane = threadIdx.x % 32;
@@ -134,20 +122,15 @@ __global__ void edge_items(unsigned n, const Vertex* sorted, const unsigned* sta
 DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& position, cudaStream_t stream) {
     const Vertex n = graph.num_vertices();
     const std::size_t entries = 2 * graph.num_edges();
-    if (entries > static_cast<std::size_t>(INT_MAX)) {
-        throw Error("the GPU clique engine takes graphs of up to " + std::to_string(INT_MAX / 2) + " edges");
+    if (entries > static_cast<std::size_t>(INT_MAX) || n > static_cast<Vertex>(INT_MAX)) {
+        throw Error("the GPU clique engine takes graphs of up to " + std::to_string(INT_MAX / 2) + " edges and " +
+                    std::to_string(INT_MAX) + " vertices");
     }
     std::vector<unsigned long long> host_offsets(static_cast<std::size_t>(n) + 1, 0);
     for (Vertex v = 0; v < n; ++v) host_offsets[v + 1] = host_offsets[v] + graph.degree(v);
     auto offsets = upload(host_offsets.data(), host_offsets.size(), "graph offsets", stream);
-    auto neighbors = allocate_or_oom<Vertex>(entries, "graph neighbours");
-    for (Vertex v = 0; v < n; ++v) {
-        const auto list = graph.neighbors(v);
-        if (!list.empty()) {
-            SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(neighbors.get() + host_offsets[v], list.data(), list.size_bytes(),
-                                                  cudaMemcpyHostToDevice, stream));
-        }
-    }
+    // The lists lie one after the other in the Graph: one copy.
+    auto neighbors = upload(n == 0 ? nullptr : graph.neighbors(0).data(), entries, "graph neighbours", stream);
     DeviceBuffer<Vertex> d_position;
     if (!position.empty()) {
         d_position = upload(position.data(), position.size(), "degeneracy order", stream);

@@ -3,11 +3,12 @@
 // idle worker from the queue, writes a branch into that worker's workspace and raises its
 // flag (release; the waiter acquires). The search is over when every worker is idle.
 //
-// The queue is a ring of `capacity` (= the number of workers) slots with 64-bit head and
-// tail tickets. A worker is in the queue at most once, so at most `capacity` tickets are
-// pending and a slot is reused only after its previous ticket was taken; -1 marks an
-// empty slot, so a taker waits for an enqueuer that has its ticket but has not yet
-// written its id.
+// The queue is a bounded ring of `capacity` (= the number of workers) cells with 64-bit
+// head and tail tickets and, per cell, a sequence number (Vyukov's bounded queue): the
+// enqueuer of ticket t waits until its cell's sequence is t, writes its id and sets it to
+// t + 1; the taker of ticket t waits for t + 1, reads the id and sets it to t + capacity,
+// freeing the cell for ticket t + capacity. Each ticket thus waits for its own turn: a
+// slow taker cannot have its entry read by the taker of a later ticket of the same cell.
 #pragma once
 
 #include <cuda/atomic>
@@ -15,10 +16,11 @@
 namespace spikeminer::graph::detail::gpu {
 
 struct WorkerList {
-    unsigned long long* head;  // next ticket to take
-    unsigned long long* tail;  // next ticket to give
-    int* slots;                // capacity entries, -1 when empty
-    int* idle;                 // workers idle (queued or about to be)
+    unsigned long long* head;      // next ticket to take
+    unsigned long long* tail;      // next ticket to give
+    int* slots;                    // capacity cells: a queued worker's id
+    unsigned long long* sequence;  // capacity cells: the turn (see above), cell i starts at i
+    int* idle;                     // workers idle (queued or about to be)
     int* flags;                // one per worker: 1 when a branch was handed to it
     int capacity;              // = workers
 
@@ -29,9 +31,11 @@ struct WorkerList {
     __device__ void enqueue(int worker) const {
         Int(*idle).fetch_add(1, cuda::memory_order_relaxed);
         const unsigned long long ticket = Ticket(*tail).fetch_add(1, cuda::memory_order_relaxed);
-        Int slot(slots[ticket % static_cast<unsigned long long>(capacity)]);
-        while (slot.load(cuda::memory_order_acquire) != -1) __nanosleep(32);
-        slot.store(worker, cuda::memory_order_release);
+        const unsigned long long cell = ticket % static_cast<unsigned long long>(capacity);
+        Ticket turn(sequence[cell]);
+        while (turn.load(cuda::memory_order_acquire) != ticket) __nanosleep(32);
+        slots[cell] = worker;
+        turn.store(ticket + 1, cuda::memory_order_release);
     }
 
     /// One lane: an idle worker, taken out of the queue and counted busy, or -1.
@@ -40,10 +44,11 @@ struct WorkerList {
         unsigned long long ticket = h.load(cuda::memory_order_relaxed);
         if (ticket >= Ticket(*tail).load(cuda::memory_order_relaxed)) return -1;
         if (!h.compare_exchange_strong(ticket, ticket + 1, cuda::memory_order_relaxed)) return -1;
-        Int slot(slots[ticket % static_cast<unsigned long long>(capacity)]);
-        int worker;
-        while ((worker = slot.load(cuda::memory_order_acquire)) == -1) __nanosleep(32);
-        slot.store(-1, cuda::memory_order_relaxed);
+        const unsigned long long cell = ticket % static_cast<unsigned long long>(capacity);
+        Ticket turn(sequence[cell]);
+        while (turn.load(cuda::memory_order_acquire) != ticket + 1) __nanosleep(32);
+        const int worker = slots[cell];
+        turn.store(ticket + static_cast<unsigned long long>(capacity), cuda::memory_order_release);
         Int(*idle).fetch_sub(1, cuda::memory_order_relaxed);
         return worker;
     }
