@@ -324,3 +324,25 @@ TEST_CASE("GPU cliques: a failing sink stops the search and its error comes out"
                     Error);
     CHECK(calls == 10);
 }
+
+TEST_CASE("GPU cliques: a clique larger than one output chunk (4,100 vertices)", "[gpu][cliques]") {
+    const Vertex n = 4100;
+    std::vector<Edge> edges;
+    edges.reserve(static_cast<std::size_t>(n) * (n - 1) / 2);
+    for (Vertex a = 0; a < n; ++a) {
+        for (Vertex b = a + 1; b < n; ++b) edges.emplace_back(a, b);
+    }
+    const Graph g = build(n, edges);
+    CliqueOptions options;
+    options.backend = Backend::Cuda;
+    options.gpu.memory_budget = std::size_t{8} << 30;  // a few thousand workers of 2 MiB each
+    std::vector<std::vector<Vertex>> got;
+    const CliqueSummary summary =
+        graph::enumerate_maximal_cliques(g, options, [&](std::span<const Vertex> c) { got.emplace_back(c.begin(), c.end()); });
+    INFO(summary.note);
+    CHECK(summary.backend == Backend::Cuda);
+    REQUIRE(got.size() == 1);
+    CHECK(got[0].size() == n);
+    CHECK(got[0].front() == 0);
+    CHECK(got[0].back() == n - 1);
+}
