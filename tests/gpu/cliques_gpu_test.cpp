@@ -336,6 +336,7 @@ TEST_CASE("GPU cliques: a clique larger than one output chunk (4,100 vertices)",
     CliqueOptions options;
     options.backend = Backend::Cuda;
     options.gpu.memory_budget = std::size_t{8} << 30;  // a few thousand workers of 2 MiB each
+    options.gpu.level = SubtreeLevel::L1;  // L2 would rebuild a 4,099-vertex subgraph for each of 8.4 M edges
     std::vector<std::vector<Vertex>> got;
     const CliqueSummary summary =
         graph::enumerate_maximal_cliques(g, options, [&](std::span<const Vertex> c) { got.emplace_back(c.begin(), c.end()); });
