@@ -67,6 +67,14 @@ simulator::DelayRange delay_range(std::string_view text, double step_s, const st
                                  ms_to_steps(bounds.back(), step_s, kind, spec)};
 }
 
+}  // namespace
+
+simulator::DelayRange parse_delay_range(const std::string& text, double step_s, const std::string& what) {
+    return delay_range(text, step_s, what, text);
+}
+
+namespace {
+
 // "NEURONS@A:B" -> {NEURONS, A, B}
 struct Parts {
     std::string_view neurons;

@@ -121,7 +121,7 @@ TEST_CASE("cli: usage errors exit 2", "[cli]") {
         CHECK_FALSE(result.err.empty());
     }
     SECTION("no subcommand") { CHECK(run_cli({}).status == 2); }
-    SECTION("an unknown subcommand") { CHECK(run_cli({"mine"}).status == 2); }
+    SECTION("an unknown subcommand") { CHECK(run_cli({"bogus"}).status == 2); }
     SECTION("convert without OUT") { CHECK(run_cli({"convert", test::data_file("songbird_spikes.txt")}).status == 2); }
     SECTION("convert to an unknown extension without --to") {
         const test::TempDir dir;

@@ -27,7 +27,6 @@ TEST_CASE("edge stream: columns, comments, weights, times sorted stably", "[edge
     options.columns = io::parse_stream_columns("src,dst,weight,time");
     const io::EdgeStream s = io::read_edge_stream(path, options);
     REQUIRE(s.edges.size() == 4);
-    CHECK(s.timed);
     CHECK(s.vertices == 5);
     CHECK(s.out_of_order == 1);  // 10 after 30
     // Times 10, 10, 20, 30; the two at 10 keep their file order.

@@ -17,9 +17,9 @@ using mining::Interval;
 
 namespace {
 
-constexpr NeuronId A = 0;
-constexpr NeuronId B = 1;
-constexpr NeuronId C = 2;
+using test::A;
+using test::B;
+using test::C;
 
 SpikeTrains abc_trains(TimeBase time_base) {
     NeuronTable table;

@@ -12,6 +12,11 @@
 
 namespace spikeminer::test {
 
+/// Neurons of the hand-made streams.
+constexpr NeuronId A = 0;
+constexpr NeuronId B = 1;
+constexpr NeuronId C = 2;
+
 /// Counts with `counter` on the CPU backend and checks that it ran there.
 inline std::vector<std::uint64_t> cpu_counts(const SpikeTrains& trains, const std::vector<mining::Episode>& episodes,
                                              mining::Counter counter, unsigned threads = 0) {

@@ -18,9 +18,9 @@ using mining::Interval;
 
 namespace {
 
-constexpr NeuronId A = 0;
-constexpr NeuronId B = 1;
-constexpr NeuronId C = 2;
+using test::A;
+using test::B;
+using test::C;
 
 // The brute-force count of `episode`, after checking that FSM, two-step and
 // find_occurrences agree with it (the caller checks it against the hand count).

@@ -11,7 +11,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 
 namespace spikeminer::cli {
@@ -66,26 +65,19 @@ void run_cliques(const CliquesArguments& args) {
     options.gpu.lanes = args.lanes;
     options.progress = &terminal.progress();
 
-    std::unique_ptr<io::AtomicOutput> output;
-    std::ofstream file;
-    graph::CliqueSink sink;
-    if (!args.output.empty() && !args.count_only) {
-        output = std::make_unique<io::AtomicOutput>(args.output);
-        file.open(output->temp_path(), std::ios::binary);
-        sink = [&file](std::span<const graph::Vertex> clique) {
-            for (std::size_t i = 0; i < clique.size(); ++i) file << (i ? " " : "") << clique[i];
-            file << '\n';
-        };
-    }
+    graph::CliqueSummary summary;
     const auto start = std::chrono::steady_clock::now();
-    const graph::CliqueSummary summary = graph::enumerate_maximal_cliques(input.graph, options, sink);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (output) {
-        file.flush();
-        if (!file) throw Error(args.output + ": write failed (disk full?)");
-        file.close();
-        output->commit();
+    if (args.output.empty()) {
+        summary = graph::enumerate_maximal_cliques(input.graph, options);
+    } else {
+        io::write_atomically(args.output, [&](std::ostream& file) {
+            summary = graph::enumerate_maximal_cliques(input.graph, options, [&file](std::span<const graph::Vertex> clique) {
+                for (std::size_t i = 0; i < clique.size(); ++i) file << (i ? " " : "") << clique[i];
+                file << '\n';
+            });
+        });
     }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!summary.note.empty()) std::fprintf(stderr, "%s\n", summary.note.c_str());
     std::printf("%llu maximal cliques%s%s (%s, %.3f s)\n", static_cast<unsigned long long>(summary.count),
                 args.min_size > 1 ? (" of at least " + std::to_string(args.min_size) + " vertices").c_str() : "",
@@ -96,7 +88,7 @@ void run_cliques(const CliquesArguments& args) {
             if (summary.by_size[k] != 0) std::printf("%6zu %14llu\n", k, static_cast<unsigned long long>(summary.by_size[k]));
         }
     }
-    if (output) std::printf("wrote %s\n", args.output.c_str());
+    if (!args.output.empty()) std::printf("wrote %s\n", args.output.c_str());
     if (!args.graph_out.empty()) std::printf("wrote %s\n", args.graph_out.c_str());
 }
 

@@ -16,9 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <memory>
-#include <set>
 #include <sstream>
 
 namespace spikeminer::cli {
@@ -83,7 +81,9 @@ Step analyse(const Dynamic& g, const Analytics& a, graph::Vertex root, Step step
         const auto start = std::chrono::steady_clock::now();
         const auto labels = graph::connected_components(g);
         step.cc_s = seconds_since(start);
-        step.components = std::set<graph::Vertex>(labels.begin(), labels.end()).size();
+        // Each component is labelled with its smallest vertex: one label per component.
+        graph::Vertex v = 0;
+        step.components = static_cast<std::size_t>(std::count_if(labels.begin(), labels.end(), [&v](graph::Vertex l) { return l == v++; }));
     }
     if (a.pagerank) {
         const auto start = std::chrono::steady_clock::now();
@@ -119,9 +119,7 @@ std::vector<Step> run_window(Dynamic& g, const io::EdgeStream& stream, const Dyn
 }
 
 void write_steps(const std::string& path, const std::vector<Step>& rows) {
-    io::AtomicOutput output(path);
-    {
-        std::ofstream out(output.temp_path());
+    io::write_atomically(path, [&rows](std::ostream& out) {
         out << "step,edges,inserted,erased,updated,update_s,bfs_s,bfs_reached,cc_s,components,pagerank_s,pagerank_iterations\n";
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const Step& r = rows[i];
@@ -129,10 +127,7 @@ void write_steps(const std::string& path, const std::vector<Step>& rows) {
                 << r.bfs_s << ',' << r.reached << ',' << r.cc_s << ',' << r.components << ',' << r.pagerank_s << ','
                 << r.iterations << '\n';
         }
-        out.flush();
-        if (!out) throw Error(path + ": write failed (disk full?)");
-    }
-    output.commit();
+    });
 }
 
 void run_dyngraph(const DyngraphArguments& args) {

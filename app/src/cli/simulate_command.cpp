@@ -45,7 +45,7 @@ simulator::NetworkConfig build_config(const SimulateArguments& args) {
     if (args.has("--refractory-ms")) config.refractory_s = args.refractory_ms * 1e-3;
     if (!args.tick.empty()) config.ticks_per_second = parse_time_base(args.tick).ticks_per_second;
     if (!args.background_delay_ms.empty()) {
-        config.background_delay = parse_link("0>0@0.5:" + args.background_delay_ms, config.step_s).delay;
+        config.background_delay = parse_delay_range(args.background_delay_ms, config.step_s, "--background-delay-ms");
     }
     for (const auto& spec : args.chains) config.chains.push_back(parse_chain(spec, config.step_s));
     for (const auto& spec : args.links) config.links.push_back(parse_link(spec, config.step_s));

@@ -4,8 +4,10 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 namespace spikeminer::io {
@@ -40,6 +42,18 @@ void AtomicOutput::commit() {
     std::filesystem::rename(temp_, target_, ec);
     if (ec) throw Error(target_ + ": cannot be put in place: " + ec.message());
     committed_ = true;
+}
+
+void write_atomically(const std::string& target, const std::function<void(std::ostream&)>& fill) {
+    AtomicOutput output(target);
+    {
+        std::ofstream file(output.temp_path(), std::ios::binary);
+        if (!file) throw Error(target + ": cannot be written (" + std::strerror(errno) + ")");
+        fill(file);
+        file.flush();
+        if (!file) throw Error(target + ": write failed (disk full?)");
+    }
+    output.commit();
 }
 
 }  // namespace spikeminer::io

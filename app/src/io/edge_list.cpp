@@ -28,7 +28,6 @@ EdgeListGraph read_edge_list(const std::string& path) {
     }
     if (edges.empty()) throw Error(path + ": holds no edges");
     EdgeListGraph result;
-    result.lines = edges.size();
     result.graph = graph::Graph::from_edges(vertices, edges, &result.cleanup);
     return result;
 }

@@ -46,7 +46,6 @@ EdgeStream read_edge_stream(const std::string& path, const EdgeStreamOptions& op
     const int needed = std::max({c.src, c.dst, c.weight, c.time}) + 1;
     detail::TextLines lines(path);
     EdgeStream stream;
-    stream.timed = c.time >= 0;
     std::uint64_t largest = 0;
     std::vector<std::string_view> fields;
     std::string_view line;

@@ -52,7 +52,6 @@ EdgeListGraph read_graph_h5(const std::string& path) {
         edges.emplace_back(static_cast<graph::Vertex>(u), static_cast<graph::Vertex>(v));
     }
     EdgeListGraph result;
-    result.lines = edges.size();
     result.graph = graph::Graph::from_edges(static_cast<graph::Vertex>(*vertices), edges, &result.cleanup);
     return result;
 }

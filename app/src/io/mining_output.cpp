@@ -82,14 +82,7 @@ void write_mining_results(const std::string& path, const SpikeTrains& trains, co
     const bool json = path.ends_with(".json");
     if (!json && !path.ends_with(".csv")) throw UsageError(path + ": mining results are written as .json, .csv or .h5");
     const std::string text = json ? json_text(trains, result, unit, with_occurrences) : csv_text(trains, result, unit);
-    AtomicOutput output(path);
-    {
-        std::ofstream file(output.temp_path(), std::ios::binary);
-        file << text;
-        file.flush();
-        if (!file) throw Error(path + ": write failed (disk full?)");
-    }
-    output.commit();
+    write_atomically(path, [&text](std::ostream& file) { file << text; });
 }
 
 }  // namespace spikeminer::io

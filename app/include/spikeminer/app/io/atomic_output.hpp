@@ -1,5 +1,7 @@
 #pragma once
 
+#include <functional>
+#include <ostream>
 #include <string>
 
 namespace spikeminer::io {
@@ -24,5 +26,10 @@ private:
     std::string temp_;
     bool committed_ = false;
 };
+
+/// Writes a file through `fill` under a temporary name and renames it into place only when
+/// everything was written; throws Error naming `target` when it cannot be opened or a
+/// write fails (disk full?). Whatever `fill` throws leaves no file behind.
+void write_atomically(const std::string& target, const std::function<void(std::ostream&)>& fill);
 
 }  // namespace spikeminer::io

@@ -11,7 +11,6 @@ namespace spikeminer::io {
 struct EdgeListGraph {
     graph::Graph graph;
     graph::EdgeListCleanup cleanup;
-    std::size_t lines = 0;  ///< edge lines (or table rows) read
 };
 
 /// Reads an edge list: one `u v` per line (any whitespace or commas between; further

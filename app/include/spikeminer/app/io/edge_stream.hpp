@@ -36,7 +36,6 @@ struct StreamEdge {
 struct EdgeStream {
     std::vector<StreamEdge> edges;  ///< in time order (file order when there are no times)
     graph::Vertex vertices = 0;
-    bool timed = false;
     std::size_t out_of_order = 0;   ///< lines whose time was earlier than the line before
 };
 
