@@ -75,6 +75,10 @@ public:
         for (std::size_t n = 0; n < config.neurons; ++n) {
             peak_probability_[n] = -std::expm1(-network_.rest_hz[n] * peak * config.step_s);
         }
+        if (config.modulation.kind == Modulation::Kind::None) {
+            steady_offset_.resize(config.neurons);
+            for (std::size_t n = 0; n < config.neurons; ++n) steady_offset_[n] = sigmoid_offset(network_.rest_hz[n]);
+        }
     }
 
     Simulation run(Progress* progress) {
@@ -165,6 +169,9 @@ private:
         return network_.rest_hz[n] * modulation_factor(config_.modulation, static_cast<double>(step) * config_.step_s);
     }
 
+    // The offset that makes the sigmoid give `rest` Hz at zero input.
+    double sigmoid_offset(double rest) const { return std::log(lambda_max_ / rest - 1.0); }
+
     // Whether neuron n fires at `step`, given what touched it; then its bookkeeping.
     void decide(NeuronId n, std::int64_t step) {
         const std::uint8_t flags = flags_[n];
@@ -172,14 +179,13 @@ private:
         if ((flags & kForced) != 0) {
             fires = true;
         } else if ((flags & kInput) != 0) {
-            const double rest = resting_rate(n, step);
-            const double offset = std::log(lambda_max_ / rest - 1.0);
+            // Without modulation the resting rate, so the offset, never changes.
+            const double offset = steady_offset_.empty() ? sigmoid_offset(resting_rate(n, step)) : steady_offset_[n];
             const double lambda = lambda_max_ / (1.0 + std::exp(-config_.slope * input_[n] + offset));
             fires = random_.uniform() < -std::expm1(-lambda * config_.step_s);
         } else {
-            const double p_rest = -std::expm1(-resting_rate(n, step) * config_.step_s);
             fires = config_.modulation.kind == Modulation::Kind::None ||
-                    random_.uniform() * peak_probability_[n] < p_rest;
+                    random_.uniform() * peak_probability_[n] < -std::expm1(-resting_rate(n, step) * config_.step_s);
         }
         if ((flags & kCandidate) != 0) schedule_candidate(n, step + 1);
         flags_[n] = 0;
@@ -201,6 +207,7 @@ private:
     std::int64_t refractory_steps_;
     double lambda_max_;
     std::vector<double> peak_probability_;
+    std::vector<double> steady_offset_;  // per neuron, when there is no modulation
     std::vector<double> input_;
     std::vector<std::uint8_t> flags_;
     std::vector<std::int64_t> last_spike_;

@@ -11,6 +11,7 @@ TEST_CASE("the device reports a name, memory and multiprocessors") {
     for (const DeviceInfo& device : report.devices) {
         CHECK_FALSE(device.name.empty());
         CHECK(device.total_memory > 0);
+        CHECK(device.free_memory > 0);  // 0 when cudaMemGetInfo failed
         CHECK(device.free_memory <= device.total_memory);
         CHECK(device.multiprocessors > 0);
         CHECK(device.compute_major >= 7);

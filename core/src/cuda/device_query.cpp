@@ -22,6 +22,9 @@ DeviceReport query_devices() {
         return report;
     }
     report.status = "ok";
+    // Reading free memory needs each device current in turn; the caller's stays current.
+    int current = 0;
+    cudaGetDevice(&current);
     for (int index = 0; index < count; ++index) {
         cudaDeviceProp props{};
         if (cudaGetDeviceProperties(&props, index) != cudaSuccess) continue;
@@ -39,6 +42,7 @@ DeviceReport query_devices() {
         }
         report.devices.push_back(info);
     }
+    cudaSetDevice(current);
     return report;
 }
 

@@ -109,13 +109,13 @@ private:
                 }
             }
         }
+        std::vector<Word>& next_p = level(depth + 1, 0);
+        std::vector<Word>& next_x = level(depth + 1, 1);
         for (std::size_t w = 0; w < words_; ++w) {
             Word branch = p[w] & ~row(pivot)[w];
             while (branch != 0) {
                 const std::size_t u = w * 64 + static_cast<std::size_t>(std::countr_zero(branch));
                 branch &= branch - 1;
-                std::vector<Word>& next_p = level(depth + 1, 0);
-                std::vector<Word>& next_x = level(depth + 1, 1);
                 for (std::size_t k = 0; k < words_; ++k) {
                     next_p[k] = p[k] & row(u)[k];
                     next_x[k] = x[k] & row(u)[k];
@@ -147,9 +147,10 @@ namespace detail {
 CliqueSummary enumerate_on_cpu(const Graph& graph, const DegeneracyOrder& order, const CliqueOptions& options,
                                const CliqueSink& sink) {
     const Vertex n = graph.num_vertices();
-    // A small graph is one chunk of work: a team of threads would only wait for it.
+    // Left to choose (threads 0), a small graph is one chunk of work: a team of threads
+    // would only wait for it. An explicit count is always honoured.
     constexpr Vertex kSmallGraph = 256;
-    const int workers = n < kSmallGraph ? 1 : options.threads == 0 ? omp_get_max_threads() : static_cast<int>(options.threads);
+    const int workers = options.threads != 0 ? static_cast<int>(options.threads) : n < kSmallGraph ? 1 : omp_get_max_threads();
     CliqueSummary summary;
     std::mutex sink_mutex;
     std::atomic<std::uint64_t> total{0};

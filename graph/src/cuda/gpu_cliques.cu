@@ -140,10 +140,15 @@ KernelFunction kernel_for(const KernelShape& shape, bool full) {
 }
 
 class DeviceRun {
+    // Makes `device` current before the stream member is created on it.
+    static int made_current(int device) {
+        SPIKEMINER_CUDA_CHECK(cudaSetDevice(device));
+        return device;
+    }
+
 public:
     // Uploads and relabels the graph on `device` (peeling there when position is empty).
-    DeviceRun(int device, Shared& shared, std::vector<Vertex>& position) : device_(device), shared_(shared) {
-        SPIKEMINER_CUDA_CHECK(cudaSetDevice(device));
+    DeviceRun(int device, Shared& shared, std::vector<Vertex>& position) : device_(made_current(device)), shared_(shared) {
         graph_ = relabel_on_device(shared.graph, position, stream_.get());
         items_ = make_items(graph_, shared.options.gpu.level, stream_.get());
     }
