@@ -24,9 +24,20 @@ CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions&
             }
         }
         if (use_gpu) {
+            // The CPU can take over only while no clique has reached the sink.
+            std::uint64_t delivered = 0;
+            const CliqueSink counted = sink ? CliqueSink([&](std::span<const Vertex> c) {
+                ++delivered;
+                sink(c);
+            })
+                                            : CliqueSink{};
             try {
-                return detail::enumerate_on_gpu(graph, order ? &*order : nullptr, options, sink);
+                return detail::enumerate_on_gpu(graph, order ? &*order : nullptr, options, counted);
             } catch (const GpuOutOfMemory& oom) {
+                if (delivered != 0) {
+                    throw Error(std::string("GPU out of memory (") + oom.what() + ") after " + std::to_string(delivered) +
+                                " cliques were delivered; run again with --backend cpu");
+                }
                 note = std::string("GPU out of memory (") + oom.what() + "): enumerated on the CPU instead";
             }
         }
