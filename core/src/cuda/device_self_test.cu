@@ -1,6 +1,6 @@
 // The device self-test: a CUB exclusive scan checked against the CPU. It proves that the
 // build's machine code runs on this device and that CUB's device-wide primitives work.
-#include "device_buffer.hpp"
+#include "device_calls.cuh"
 #include "spikeminer/core/device_query.hpp"
 
 #include <cub/device/device_scan.cuh>
@@ -14,16 +14,9 @@
 #include <vector>
 
 namespace spikeminer {
-namespace {
 
 using detail::DeviceBuffer;
-
-
-struct Widen {
-    __host__ __device__ std::uint64_t operator()(std::uint32_t c) const { return c; }
-};
-
-}  // namespace
+using detail::Widen;
 
 DeviceSelfTest run_device_self_test(int device, std::size_t n) {
     SPIKEMINER_CUDA_CHECK(cudaSetDevice(device));

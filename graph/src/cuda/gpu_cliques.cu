@@ -5,7 +5,7 @@
 // take the items round robin, one host thread each.
 #include "../clique_engines.hpp"
 #include "clique_search.cuh"
-#include "cub_calls.cuh"
+#include "device_calls.cuh"
 #include "gpu_ordering.hpp"
 
 #include "spikeminer/core/error.hpp"
@@ -196,7 +196,7 @@ public:
         auto slots = allocate_or_oom<int>(static_cast<std::size_t>(workers), "worker list");
         std::vector<unsigned long long> first_tickets(static_cast<std::size_t>(workers));
         for (std::size_t i = 0; i < first_tickets.size(); ++i) first_tickets[i] = i;
-        auto sequence = detail::gpu::upload(first_tickets.data(), first_tickets.size(), "worker list", stream_.get());
+        auto sequence = spikeminer::detail::upload(first_tickets, "worker list", stream_.get());
         auto flags = allocate_or_oom<int>(static_cast<std::size_t>(workers), "worker list");
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counters.get(), 0, sizeof(KernelCounters), stream_.get()));
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(hist.get(), 0, hist.size() * sizeof(unsigned long long), stream_.get()));

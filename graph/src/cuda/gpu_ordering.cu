@@ -7,7 +7,7 @@
 // after it, so each vertex has at most `degeneracy` later neighbours, which is all the
 // clique search needs (the order within a sub-round is arbitrary).
 #include "clique_search.cuh"
-#include "cub_calls.cuh"
+#include "device_calls.cuh"
 #include "gpu_ordering.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -21,12 +21,14 @@ namespace spikeminer::graph::detail::gpu {
 namespace {
 
 using spikeminer::detail::allocate_or_oom;
+using spikeminer::detail::run_cub;
+using spikeminer::detail::upload;
 using spikeminer::detail::DeviceBuffer;
 
 constexpr int kThreads = 256;
 constexpr int kWarpsPerBlock = kThreads / 32;
 
-unsigned blocks(std::size_t n, std::size_t per_block = kThreads) { return blocks_for(n, per_block); }
+unsigned blocks(std::size_t n, std::size_t per_block = kThreads) { return spikeminer::detail::blocks_for(n, per_block); }
 
 // This thread's index in the grid, in 64 bits (a warp per vertex passes 2^32 threads).
 __device__ unsigned long long global_thread() {

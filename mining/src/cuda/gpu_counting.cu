@@ -2,7 +2,7 @@
 // events within a memory budget, and the level-by-level backward search.
 #include "../cpu/cpu_counters.hpp"
 #include "../gpu_counting.hpp"
-#include "device_buffer.hpp"
+#include "device_calls.cuh"
 #include "search_kernels.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -18,33 +18,16 @@ namespace spikeminer::mining::detail {
 namespace {
 
 using spikeminer::detail::allocate_or_oom;
+using spikeminer::detail::blocks_for;
+using spikeminer::detail::check_launch;
+using spikeminer::detail::read_one;
+using spikeminer::detail::upload;
+using spikeminer::detail::Widen;
 using spikeminer::detail::DeviceBuffer;
 
 constexpr unsigned kBlock = 256;
 // Keys hold the global end index in 32 bits: a batch has fewer ends than this.
 constexpr std::uint64_t kMaxEndsPerBatch = std::uint64_t{1} << 31;
-
-unsigned blocks_for(std::uint64_t n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
-
-struct Widen {
-    __host__ __device__ std::uint64_t operator()(std::uint32_t c) const { return c; }
-};
-
-template <typename T>
-DeviceBuffer<T> upload(const std::vector<T>& host, const char* what) {
-    DeviceBuffer<T> buffer = allocate_or_oom<T>(host.size(), what);
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(buffer.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-    return buffer;
-}
-
-template <typename T>
-T read_one(const T* device_value) {
-    T value{};
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(&value, device_value, sizeof(T), cudaMemcpyDeviceToHost));
-    return value;
-}
-
-void check_launch() { SPIKEMINER_CUDA_CHECK(cudaGetLastError()); }
 
 // The search buffers, sized for `capacity` partials.
 class SearchSpace {
@@ -79,7 +62,7 @@ public:
     // starts. False when some level would exceed the capacity (the caller splits).
     bool search(const EpisodeBatchView& batch, std::uint64_t g0, std::uint64_t n, Counter counter, int end_bits,
                 std::int64_t* starts, std::uint64_t& peak) {
-        seed_kernel<<<blocks_for(n), kBlock>>>(batch, g0, n, keys_.get());
+        seed_kernel<<<blocks_for(n, kBlock), kBlock>>>(batch, g0, n, keys_.get());
         check_launch();
         peak = std::max(peak, n);
         for (std::uint32_t k = batch.length - 1; k-- > 0 && n > 0;) {
@@ -89,7 +72,7 @@ public:
             peak = std::max(peak, n);
         }
         if (n > 0) {
-            latest_start_kernel<<<blocks_for(n), kBlock>>>(batch, keys_.get(), n, starts);
+            latest_start_kernel<<<blocks_for(n, kBlock), kBlock>>>(batch, keys_.get(), n, starts);
             check_launch();
         }
         return true;
@@ -97,7 +80,7 @@ public:
 
 private:
     bool count_scan_write(const EpisodeBatchView& batch, std::uint32_t k, std::uint64_t& n) {
-        csw_count_kernel<<<blocks_for(n), kBlock>>>(batch, keys_.get(), n, k, counts_.get());
+        csw_count_kernel<<<blocks_for(n, kBlock), kBlock>>>(batch, keys_.get(), n, k, counts_.get());
         check_launch();
         auto widened = thrust::make_transform_iterator(counts_.get(), Widen{});
         std::size_t bytes = temp_bytes_;
@@ -105,7 +88,7 @@ private:
         const std::uint64_t total = read_one(offsets_.get() + n - 1) + read_one(counts_.get() + n - 1);
         if (total > capacity_) return false;
         if (total > 0) {
-            csw_write_kernel<<<blocks_for(n), kBlock>>>(batch, keys_.get(), n, k, offsets_.get(), next_.get());
+            csw_write_kernel<<<blocks_for(n, kBlock), kBlock>>>(batch, keys_.get(), n, k, offsets_.get(), next_.get());
             check_launch();
         }
         std::swap(keys_, next_);
@@ -116,7 +99,7 @@ private:
     bool atomic_compact(const EpisodeBatchView& batch, std::uint32_t k, std::uint64_t& n, int end_bits) {
         SPIKEMINER_CUDA_CHECK(cudaMemset(scalars_.get(), 0, 2 * sizeof(unsigned long long)));
         auto* overflow = reinterpret_cast<int*>(scalars_.get() + 1);
-        atomic_compact_kernel<<<blocks_for(n), kBlock>>>(batch, keys_.get(), n, k, next_.get(), scalars_.get(),
+        atomic_compact_kernel<<<blocks_for(n, kBlock), kBlock>>>(batch, keys_.get(), n, k, next_.get(), scalars_.get(),
                                                          capacity_, overflow);
         check_launch();
         const unsigned long long written = read_one(scalars_.get());
@@ -167,7 +150,7 @@ void greedy_counts(const EpisodeBatchView& batch, std::uint64_t ends, const Devi
         return;
     }
     if (batch.episodes >= kWalkEpisodes) {
-        greedy_walk_kernel<<<blocks_for(batch.episodes), kBlock>>>(batch, starts.get(), kNoStart, counts.get());
+        greedy_walk_kernel<<<blocks_for(batch.episodes, kBlock), kBlock>>>(batch, starts.get(), kNoStart, counts.get());
         check_launch();
         return;
     }
@@ -175,7 +158,7 @@ void greedy_counts(const EpisodeBatchView& batch, std::uint64_t ends, const Devi
     auto running = allocate_or_oom<std::int64_t>(ends, "greedy");
     DeviceBuffer<std::uint32_t> next[2] = {allocate_or_oom<std::uint32_t>(ends, "greedy"), allocate_or_oom<std::uint32_t>(ends, "greedy")};
     DeviceBuffer<std::uint32_t> rank[2] = {allocate_or_oom<std::uint32_t>(ends, "greedy"), allocate_or_oom<std::uint32_t>(ends, "greedy")};
-    episode_of_end_kernel<<<blocks_for(ends), kBlock>>>(batch, ends, episode.get());
+    episode_of_end_kernel<<<blocks_for(ends, kBlock), kBlock>>>(batch, ends, episode.get());
     check_launch();
     std::size_t bytes = 0;
     SPIKEMINER_CUDA_CHECK(cub::DeviceScan::InclusiveScanByKey(nullptr, bytes, episode.get(), starts.get(), running.get(),
@@ -183,16 +166,16 @@ void greedy_counts(const EpisodeBatchView& batch, std::uint64_t ends, const Devi
     auto temp = allocate_or_oom<unsigned char>(bytes, "CUB scratch");
     SPIKEMINER_CUDA_CHECK(cub::DeviceScan::InclusiveScanByKey(temp.get(), bytes, episode.get(), starts.get(),
                                                               running.get(), MaxStart{}, ends));
-    next_end_kernel<<<blocks_for(ends), kBlock>>>(batch, episode.get(), running.get(), ends, next[0].get(), rank[0].get());
+    next_end_kernel<<<blocks_for(ends, kBlock), kBlock>>>(batch, episode.get(), running.get(), ends, next[0].get(), rank[0].get());
     check_launch();
     int current = 0;
     for (int round = 0; round < std::bit_width(ends); ++round) {
-        jump_kernel<<<blocks_for(ends), kBlock>>>(next[current].get(), rank[current].get(), ends, next[1 - current].get(),
+        jump_kernel<<<blocks_for(ends, kBlock), kBlock>>>(next[current].get(), rank[current].get(), ends, next[1 - current].get(),
                                                   rank[1 - current].get());
         check_launch();
         current = 1 - current;
     }
-    chain_count_kernel<<<blocks_for(batch.episodes), kBlock>>>(batch, running.get(), rank[current].get(), kNoStart,
+    chain_count_kernel<<<blocks_for(batch.episodes, kBlock), kBlock>>>(batch, running.get(), rank[current].get(), kNoStart,
                                                                 counts.get());
     check_launch();
 }
@@ -225,7 +208,7 @@ void count_batch(const DeviceBuffer<std::int64_t>& d_times, const DeviceBuffer<s
     const EpisodeBatchView batch{d_times.get(), d_offsets.get(), d_neurons.get(),   d_lo.get(), d_hi.get(),
                                  d_end_first.get(), static_cast<std::uint32_t>(members.size()), length};
     if (ends > 0) {
-        fill_kernel<<<blocks_for(ends), kBlock>>>(d_starts.get(), ends, kNoStart);
+        fill_kernel<<<blocks_for(ends, kBlock), kBlock>>>(d_starts.get(), ends, kNoStart);
         check_launch();
     }
     const int end_bits = 32 + std::bit_width(ends);

@@ -1,0 +1,60 @@
+// Host-side helpers shared by the CUDA sources of every module: grid sizes, uploads,
+// single-value reads, CUB calls with their scratch, launch checks.
+#pragma once
+
+#include "device_buffer.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace spikeminer::detail {
+
+/// Blocks of `per_block` threads (or work items) for n items (at least one block).
+inline unsigned blocks_for(std::size_t n, std::size_t per_block) {
+    return static_cast<unsigned>(n == 0 ? 1 : (n + per_block - 1) / per_block);
+}
+
+/// Copies host data into a new device buffer (GpuOutOfMemory when the device is full).
+template <typename T>
+DeviceBuffer<T> upload(const T* host, std::size_t n, const char* what, cudaStream_t stream = nullptr) {
+    auto buffer = allocate_or_oom<T>(n, what);
+    if (n != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(buffer.get(), host, n * sizeof(T), cudaMemcpyHostToDevice, stream));
+    return buffer;
+}
+
+template <typename T>
+DeviceBuffer<T> upload(const std::vector<T>& host, const char* what, cudaStream_t stream = nullptr) {
+    return upload(host.data(), host.size(), what, stream);
+}
+
+/// One value from device memory (waits for the copy).
+template <typename T>
+T read_one(const T* device_value) {
+    T value{};
+    SPIKEMINER_CUDA_CHECK(cudaMemcpy(&value, device_value, sizeof(T), cudaMemcpyDeviceToHost));
+    return value;
+}
+
+/// Throws Error when the last kernel launch failed.
+inline void check_launch() { SPIKEMINER_CUDA_CHECK(cudaGetLastError()); }
+
+/// Runs one CUB device call with its scratch: `call(temp, bytes)` is asked for the size
+/// first, then run; waits for the stream so that results can be read back.
+template <typename Call>
+void run_cub(Call call, cudaStream_t stream) {
+    std::size_t bytes = 0;
+    SPIKEMINER_CUDA_CHECK(call(nullptr, bytes));
+    auto temp = allocate_or_oom<unsigned char>(bytes, "CUB scratch");
+    SPIKEMINER_CUDA_CHECK(call(temp.get(), bytes));
+    SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+/// Widens 32-bit counts to 64 bits inside a scan (sums of many counts overflow 32 bits).
+struct Widen {
+    __host__ __device__ std::uint64_t operator()(std::uint32_t c) const { return c; }
+};
+
+}  // namespace spikeminer::detail
