@@ -9,6 +9,8 @@
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/cliques.hpp"
 
+#include "bench_timing.hpp"
+
 #include <CLI/CLI.hpp>
 #include <omp.h>
 
@@ -26,25 +28,17 @@ struct Timed {
     double seconds = -1;
 };
 
-Timed run(const graph::Graph& g, graph::CliqueOptions options, bool list) {
+Timed run(const graph::Graph& g, const graph::CliqueOptions& options, bool list) {
     std::uint64_t listed = 0;
-    const auto start = std::chrono::steady_clock::now();
     Timed t;
-    if (list) {
-        t.summary = graph::enumerate_maximal_cliques(g, options, [&](std::span<const graph::Vertex> c) { listed += c.size(); });
-    } else {
-        t.summary = graph::enumerate_maximal_cliques(g, options);
-    }
-    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    t.seconds = bench::seconds_of([&] {
+        t.summary = list ? graph::enumerate_maximal_cliques(g, options, [&](std::span<const graph::Vertex> c) { listed += c.size(); })
+                         : graph::enumerate_maximal_cliques(g, options);
+    });
     return t;
 }
 
-std::string seconds(double s) {
-    if (s < 0) return "-";
-    char text[32];
-    std::snprintf(text, sizeof text, "%.4f", s);
-    return text;
-}
+std::string seconds(double s) { return bench::cell(s, "%.4f"); }
 
 }  // namespace
 

@@ -27,6 +27,7 @@ using namespace spikeminer;
 
 namespace {
 
+using bench::cell;
 using bench::seconds_of;
 
 struct Dataset {
@@ -62,13 +63,6 @@ Row slide(Dynamic& structure, app::SlidingWindow& window, std::size_t k, int sli
     }
     if (done == 0) return {};
     return {1e3 * seconds / done, static_cast<double>(updates) / seconds};
-}
-
-std::string cell(double v, const char* format) {
-    if (v < 0) return "-";
-    char text[32];
-    std::snprintf(text, sizeof text, format, v);
-    return text;
 }
 
 // The best of three runs (the first pays for cold caches).

@@ -5,17 +5,11 @@
 #include <algorithm>
 
 namespace spikeminer::app {
-namespace {
-
-std::uint64_t key_of(graph::Vertex src, graph::Vertex dst) { return (std::uint64_t{src} << 32) | dst; }
-
-}  // namespace
-
 SlidingWindow::SlidingWindow(std::span<const io::StreamEdge> stream, std::size_t size)
     : stream_(stream), size_(std::min(size, stream.size())) {}
 
 void SlidingWindow::add(const io::StreamEdge& edge, int sign) {
-    const std::uint64_t key = key_of(edge.src, edge.dst);
+    const std::uint64_t key = graph::edge_key(edge.src, edge.dst);
     Tally& t = tally_[key];
     touched_.try_emplace(key, t.count > 0);
     t.weight += sign * static_cast<double>(edge.weight);
@@ -26,11 +20,13 @@ void SlidingWindow::add(const io::StreamEdge& edge, int sign) {
     }
 }
 
-WindowBatches SlidingWindow::collect() {
-    WindowBatches out;
+void SlidingWindow::collect(WindowBatches& out) {
+    out.insert.clear();
+    out.erase.clear();
+    out.update.clear();
     for (const auto& [key, before] : touched_) {
-        const auto src = static_cast<graph::Vertex>(key >> 32);
-        const auto dst = static_cast<graph::Vertex>(key & 0xffffffffU);
+        const graph::Vertex src = graph::key_src(key);
+        const graph::Vertex dst = graph::key_dst(key);
         const auto it = tally_.find(key);
         if (it == tally_.end()) {
             if (before) out.erase.push_back({src, dst});
@@ -39,12 +35,13 @@ WindowBatches SlidingWindow::collect() {
         }
     }
     touched_.clear();
-    return out;
 }
 
 WindowBatches SlidingWindow::fill() {
     for (; end_ < size_; ++end_) add(stream_[end_], +1);
-    return collect();
+    WindowBatches out;
+    collect(out);
+    return out;
 }
 
 bool SlidingWindow::slide(std::size_t step, WindowBatches& out) {
@@ -57,7 +54,7 @@ bool SlidingWindow::slide(std::size_t step, WindowBatches& out) {
     for (std::size_t i = std::max(end_, begin_ + k); i < end_ + k; ++i) add(stream_[i], +1);
     begin_ += k;
     end_ += k;
-    out = collect();
+    collect(out);  // into the caller's buffers, reused slide after slide
     return true;
 }
 

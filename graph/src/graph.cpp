@@ -11,10 +11,7 @@ Graph Graph::from_edges(Vertex vertices, std::span<const std::pair<Vertex, Verte
     both.reserve(edges.size() * 2);
     std::size_t loops = 0;
     for (const auto& [a, b] : edges) {
-        if (a >= vertices || b >= vertices) {
-            throw Error("edge (" + std::to_string(a) + ", " + std::to_string(b) + ") names a vertex beyond the " +
-                        std::to_string(vertices) + " declared");
-        }
+        check_edge(a, b, vertices);
         if (a == b) {
             ++loops;
             continue;
@@ -33,6 +30,13 @@ Graph Graph::from_edges(Vertex vertices, std::span<const std::pair<Vertex, Verte
     graph.neighbors_.reserve(both.size());
     for (const auto& edge : both) graph.neighbors_.push_back(edge.second);
     return graph;
+}
+
+void check_edge(Vertex src, Vertex dst, Vertex vertices) {
+    if (src >= vertices || dst >= vertices) {
+        throw Error("edge (" + std::to_string(src) + ", " + std::to_string(dst) + ") names a vertex beyond the " +
+                    std::to_string(vertices) + " declared");
+    }
 }
 
 bool Graph::adjacent(Vertex a, Vertex b) const {

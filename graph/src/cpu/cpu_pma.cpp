@@ -8,27 +8,6 @@
 #include <cmath>
 
 namespace spikeminer::graph {
-namespace {
-
-std::uint64_t key_of(Vertex src, Vertex dst) { return (std::uint64_t{src} << 32) | dst; }
-Vertex row_of(std::uint64_t key) { return static_cast<Vertex>(key >> 32); }
-
-// The batch sorted by key, keeping the last update of each key.
-template <typename Update>
-std::vector<Update> last_per_key(std::span<const Update> batch) {
-    std::vector<std::pair<std::uint64_t, std::size_t>> order(batch.size());  // (key, position in the batch)
-    for (std::size_t i = 0; i < batch.size(); ++i) order[i] = {key_of(batch[i].src, batch[i].dst), i};
-    std::sort(order.begin(), order.end());
-    std::vector<Update> unique;
-    unique.reserve(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        if (i + 1 == order.size() || order[i].first != order[i + 1].first) unique.push_back(batch[order[i].second]);
-    }
-    return unique;
-}
-
-}  // namespace
-
 std::size_t PmaDensity::segment_size(std::size_t capacity) {
     const auto log = static_cast<std::size_t>(std::bit_width(capacity) - 1);
     return std::max<std::size_t>(8, std::bit_ceil(log));
@@ -84,7 +63,7 @@ std::optional<std::size_t> CpuPma::position(std::uint64_t key) const {
 
 std::optional<float> CpuPma::find(Vertex src, Vertex dst) const {
     if (src >= vertices_ || dst >= vertices_) return std::nullopt;
-    const auto p = position(key_of(src, dst));
+    const auto p = position(edge_key(src, dst));
     return p ? std::optional<float>(values_[*p]) : std::nullopt;
 }
 
@@ -231,7 +210,7 @@ void CpuPma::refresh_starts(std::size_t first, std::size_t last) {
     Vertex lo = 0;
     for (std::size_t s = first; s-- > 0;) {
         if (counts_[s] != 0) {
-            lo = row_of(keys_[s * segment_ + counts_[s] - 1]) + 1;
+            lo = key_src(keys_[s * segment_ + counts_[s] - 1]) + 1;
             break;
         }
     }
@@ -239,7 +218,7 @@ void CpuPma::refresh_starts(std::size_t first, std::size_t last) {
     std::size_t next_position = keys_.size();
     for (std::size_t s = last; s < segments(); ++s) {
         if (counts_[s] != 0) {
-            hi = row_of(keys_[s * segment_]);
+            hi = key_src(keys_[s * segment_]);
             next_position = s * segment_;
             break;
         }
@@ -248,7 +227,7 @@ void CpuPma::refresh_starts(std::size_t first, std::size_t last) {
     for (std::size_t s = first; s < last; ++s) {
         for (std::size_t i = 0; i < counts_[s]; ++i) {
             const std::size_t p = s * segment_ + i;
-            while (r <= row_of(keys_[p])) row_start_[r++] = p;
+            while (r <= key_src(keys_[p])) row_start_[r++] = p;
         }
     }
     while (r <= hi) row_start_[r++] = next_position;
@@ -260,7 +239,7 @@ BatchResult CpuPma::insert_edges(std::span<const EdgeUpdate> batch) {
     BatchResult result;
     if (updates.size() < std::max<std::size_t>(edges_, kMinCapacity)) {
         for (const EdgeUpdate& u : updates) {
-            if (insert(key_of(u.src, u.dst), u.value)) ++result.applied; else ++result.ignored;
+            if (insert(edge_key(u.src, u.dst), u.value)) ++result.applied; else ++result.ignored;
         }
         return result;
     }
@@ -273,7 +252,7 @@ BatchResult CpuPma::insert_edges(std::span<const EdgeUpdate> batch) {
     merged.values.reserve(merged.keys.capacity());
     std::size_t i = 0;
     for (const EdgeUpdate& u : updates) {
-        const std::uint64_t key = key_of(u.src, u.dst);
+        const std::uint64_t key = edge_key(u.src, u.dst);
         for (; i < old.keys.size() && old.keys[i] < key; ++i) {
             merged.keys.push_back(old.keys[i]);
             merged.values.push_back(old.values[i]);
@@ -297,7 +276,7 @@ BatchResult CpuPma::erase_edges(std::span<const EdgeRef> batch) {
     for (const EdgeRef& e : batch) check_edge(e.src, e.dst, vertices_);
     BatchResult result;
     for (const EdgeRef& e : last_per_key(batch)) {
-        if (erase(key_of(e.src, e.dst))) ++result.applied; else ++result.ignored;
+        if (erase(edge_key(e.src, e.dst))) ++result.applied; else ++result.ignored;
     }
     return result;
 }
@@ -306,7 +285,7 @@ BatchResult CpuPma::update_values(std::span<const EdgeUpdate> batch) {
     for (const EdgeUpdate& u : batch) check_edge(u.src, u.dst, vertices_);
     BatchResult result;
     for (const EdgeUpdate& u : last_per_key(batch)) {
-        const auto p = position(key_of(u.src, u.dst));
+        const auto p = position(edge_key(u.src, u.dst));
         if (p) {
             values_[*p] = u.value;
             ++result.applied;

@@ -47,7 +47,7 @@ private:
         std::uint32_t count = 0;
     };
     void add(const io::StreamEdge& edge, int sign);
-    WindowBatches collect();
+    void collect(WindowBatches& out);
 
     std::span<const io::StreamEdge> stream_;
     std::size_t size_;

@@ -55,7 +55,7 @@ public:
     template <typename F>
     void for_each_neighbor(Vertex v, F&& f) const {
         for (std::size_t p = row_start_[v]; p < row_start_[v + 1]; ++p) {
-            if (keys_[p] != kEmpty) f(static_cast<Vertex>(keys_[p] & 0xffffffffU), values_[p]);
+            if (keys_[p] != kEmpty) f(key_dst(keys_[p]), values_[p]);
         }
     }
     [[nodiscard]] WeightedCsr to_csr() const { return compact_copy(*this); }

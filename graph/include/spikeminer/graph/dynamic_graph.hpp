@@ -2,7 +2,9 @@
 
 #include "spikeminer/graph/graph.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace spikeminer::graph {
@@ -43,6 +45,26 @@ struct BatchResult {
     std::size_t ignored = 0;  ///< absent edges named by erase/update, or overwrites by insert
 };
 
+/// An edge as one sortable key: (src << 32) | dst, ordered by source then target.
+constexpr std::uint64_t edge_key(Vertex src, Vertex dst) { return (std::uint64_t{src} << 32) | dst; }
+constexpr Vertex key_src(std::uint64_t key) { return static_cast<Vertex>(key >> 32); }
+constexpr Vertex key_dst(std::uint64_t key) { return static_cast<Vertex>(key & 0xffffffffU); }
+
+/// A batch in key order with only the last update of each key (the rule every dynamic
+/// graph applies; Update has src and dst).
+template <typename Update>
+std::vector<Update> last_per_key(std::span<const Update> batch) {
+    std::vector<std::pair<std::uint64_t, std::size_t>> order(batch.size());  // (key, position in the batch)
+    for (std::size_t i = 0; i < batch.size(); ++i) order[i] = {edge_key(batch[i].src, batch[i].dst), i};
+    std::sort(order.begin(), order.end());
+    std::vector<Update> unique;
+    unique.reserve(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (i + 1 == order.size() || order[i].first != order[i + 1].first) unique.push_back(batch[order[i].second]);
+    }
+    return unique;
+}
+
 /// A compact copy of any dynamic graph (num_vertices, num_edges, for_each_neighbor).
 template <typename Dynamic>
 WeightedCsr compact_copy(const Dynamic& graph) {
@@ -60,9 +82,5 @@ WeightedCsr compact_copy(const Dynamic& graph) {
     }
     return csr;
 }
-
-/// Throws Error when src or dst is not below `vertices` (every dynamic graph checks a
-/// whole batch before changing anything).
-void check_edge(Vertex src, Vertex dst, Vertex vertices);
 
 }  // namespace spikeminer::graph

@@ -15,6 +15,9 @@ struct EdgeListCleanup {
     std::size_t duplicates = 0;  ///< repeated edges, in either direction
 };
 
+/// Throws Error when src or dst is not below `vertices`.
+void check_edge(Vertex src, Vertex dst, Vertex vertices);
+
 /// An undirected simple graph in compressed sparse rows: each vertex's neighbours sorted.
 class Graph {
 public:
