@@ -130,7 +130,7 @@ void level_table(const std::string& name, const SpikeTrains& trains, const minin
             csw = time_counter(*counters.csw, candidates, expected);
             atomic = time_counter(*counters.atomic, candidates, expected);
         }
-        const std::uint64_t threshold = options.min_counts[std::min(level, options.min_counts.size()) - 1];
+        const std::uint64_t threshold = mining::level_threshold(options, level);
         std::vector<mining::Episode> frequent;
         for (std::size_t i = 0; i < candidates.size(); ++i) {
             if (expected[i] >= threshold) frequent.push_back(candidates[i]);
@@ -142,16 +142,7 @@ void level_table(const std::string& name, const SpikeTrains& trains, const minin
                     csw.seconds > 0 ? std::to_string(two_step.seconds / csw.seconds).substr(0, 6).c_str() : "-",
                     csw.seconds > 0 ? std::to_string(events / csw.seconds / 1e9).substr(0, 6).c_str() : "-", floor_ms);
         std::fflush(stdout);
-        if (level == 1) {
-            candidates.clear();
-            for (const auto& a : frequent) {
-                for (const auto& b : frequent) {
-                    for (const auto& gap : options.intervals) candidates.push_back(mining::Episode{{a.neurons[0], b.neurons[0]}, {gap}});
-                }
-            }
-        } else {
-            candidates = mining::join_candidates(frequent);
-        }
+        candidates = mining::next_candidates(level, frequent, options.intervals);
     }
     mining::MiningOptions whole = base;
     whole.count.backend = setup.gpu ? Backend::Cuda : Backend::Cpu;
@@ -220,9 +211,7 @@ int main(int argc, char** argv) {
             if (recording.empty()) recording = ".bench-data/Maccione2014_P10_8Dec11_spont3_SpkTs_bursts_filtered.h5";
         }
         if (setup.gpu && bandwidth == 0) {
-            const DeviceSelfTest test = run_device_self_test(0, std::size_t{1} << 26);
-            // "... matches the CPU; X GB/s": the scan moves 12 bytes per element.
-            bandwidth = std::stod(test.detail.substr(test.detail.rfind("; ") + 2));
+            bandwidth = run_device_self_test(0, std::size_t{1} << 26).bandwidth_gbs;  // 0 when it failed
         }
         setup.bandwidth_gbs = bandwidth;
         std::printf("bench_mining: %s, %d CPU threads%s\n", setup.gpu ? devices.devices[0].name.c_str() : "no GPU",

@@ -57,7 +57,7 @@ MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
         LevelReport report;
         report.level = level;
         report.candidates = candidates.size();
-        report.threshold = options.min_counts[std::min(level, options.min_counts.size()) - 1];
+        report.threshold = level_threshold(options, level);
         const CountResult counted = counter.count(candidates);
         report.counter = counted.counter;
         report.backend = counted.backend;
@@ -73,9 +73,17 @@ MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
         result.levels.push_back(report);
         if (on_level) on_level(report);
         if (options.count.progress != nullptr) options.count.progress->check_cancelled();
-        candidates = level == 1 ? pair_candidates(frequent, options.intervals) : join_candidates(frequent);
+        candidates = next_candidates(level, frequent, options.intervals);
     }
     return result;
+}
+
+std::vector<Episode> next_candidates(std::size_t level, const std::vector<Episode>& frequent, const std::vector<Interval>& intervals) {
+    return level == 1 ? pair_candidates(frequent, intervals) : join_candidates(frequent);
+}
+
+std::uint64_t level_threshold(const MiningOptions& options, std::size_t level) {
+    return options.min_counts[std::min(level, options.min_counts.size()) - 1];
 }
 
 }  // namespace spikeminer::mining

@@ -2,9 +2,11 @@
 // tiny random streams batched per seed (mixed lengths), bursty streams, simulated data
 // with every level-2 candidate, and a tiny memory budget that forces chunk splitting.
 #include "catch.hpp"
+#include "mining_test_helpers.hpp"
 #include "random_streams.hpp"
 
 #include "spikeminer/mining/count.hpp"
+#include "spikeminer/mining/mine.hpp"
 #include "spikeminer/simulator/simulate.hpp"
 
 #include <string>
@@ -16,13 +18,6 @@ using mining::Interval;
 
 namespace {
 
-std::vector<std::uint64_t> two_step(const SpikeTrains& trains, const std::vector<Episode>& episodes) {
-    mining::CountOptions options;
-    options.counter = Counter::TwoStep;
-    options.backend = Backend::Cpu;
-    return mining::count_episodes(trains, episodes, options).counts;
-}
-
 mining::CountResult on_gpu(const SpikeTrains& trains, const std::vector<Episode>& episodes, Counter counter,
                            std::size_t budget = 0) {
     mining::CountOptions options;
@@ -32,22 +27,11 @@ mining::CountResult on_gpu(const SpikeTrains& trains, const std::vector<Episode>
     return mining::count_episodes(trains, episodes, options);
 }
 
-std::string describe(const Episode& episode) {
-    std::string text;
-    for (std::size_t k = 0; k < episode.neurons.size(); ++k) {
-        if (k > 0) {
-            text += " -(" + std::to_string(episode.gaps[k - 1].lo) + "," + std::to_string(episode.gaps[k - 1].hi) + "]-> ";
-        }
-        text += std::to_string(episode.neurons[k]);
-    }
-    return text;
-}
-
 // Every GPU count equals the CPU two-step count; `fallback_ok` allows the documented
 // fallback to the CPU when one end event needs more than the memory budget.
 void check_gpu_equals_cpu(const SpikeTrains& trains, const std::vector<Episode>& episodes, std::size_t budget = 0,
                           bool fallback_ok = false) {
-    const auto expected = two_step(trains, episodes);
+    const auto expected = test::cpu_counts(trains, episodes, Counter::TwoStep);
     for (const Counter counter : {Counter::CountScanWrite, Counter::AtomicCompact}) {
         const mining::CountResult result = on_gpu(trains, episodes, counter, budget);
         INFO("counter " << mining::counter_name(counter) << ", budget " << budget << ", note '" << result.note << "'");
@@ -61,7 +45,7 @@ void check_gpu_equals_cpu(const SpikeTrains& trains, const std::vector<Episode>&
         for (std::size_t i = 0; i < episodes.size(); ++i) {
             if (result.counts[i] == expected[i]) continue;
             if (++wrong <= 5) {  // the first few, in detail
-                INFO("episode " << i << ": " << describe(episodes[i]));
+                INFO("episode " << i << ": " << test::describe(episodes[i]));
                 CHECK(result.counts[i] == expected[i]);
             }
         }
@@ -163,4 +147,37 @@ TEST_CASE("GPU counters equal two-step on a wide batch (one thread per episode f
         }
     }
     check_gpu_equals_cpu(sim.trains, episodes);
+}
+
+TEST_CASE("Whole mining on the GPU equals mining on the CPU (one counter reused level after level)", "[gpu][mining][simulated]") {
+    simulator::NetworkConfig config = simulator::scenario("paper");
+    config.duration_s = 30.0;
+    const simulator::Simulation sim = simulator::simulate(config);
+    const Tick ms = sim.trains.time_base().ticks_per_second / 1000;
+    mining::MiningOptions options;
+    options.intervals = {{ms, 2 * ms}, {2 * ms, 3 * ms}, {3 * ms, 4 * ms}, {4 * ms, 5 * ms}, {5 * ms, 6 * ms}};
+    options.min_counts = {30, 30, 5};
+    options.max_level = 5;
+    options.count.backend = Backend::Cpu;
+    options.count.counter = Counter::TwoStep;
+    const mining::MiningResult cpu = mining::mine(sim.trains, options);
+    REQUIRE(cpu.levels.size() >= 3);
+    const auto as_list = [](const mining::MiningResult& r) {
+        std::vector<std::pair<std::string, std::uint64_t>> list;
+        for (const auto& f : r.episodes) list.emplace_back(test::describe(f.episode), f.count);
+        std::sort(list.begin(), list.end());
+        return list;
+    };
+    for (const Counter counter : {Counter::Auto, Counter::CountScanWrite, Counter::AtomicCompact}) {
+        mining::MiningOptions gpu = options;
+        gpu.count.backend = Backend::Cuda;
+        gpu.count.counter = counter;
+        const mining::MiningResult result = mining::mine(sim.trains, gpu);
+        INFO("counter " << mining::counter_name(counter));
+        CHECK(as_list(result) == as_list(cpu));
+        REQUIRE(result.levels.size() == cpu.levels.size());
+        bool any_on_gpu = false;
+        for (const auto& level : result.levels) any_on_gpu = any_on_gpu || level.backend == Backend::Cuda;
+        CHECK(any_on_gpu);
+    }
 }

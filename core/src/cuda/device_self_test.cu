@@ -56,7 +56,8 @@ DeviceSelfTest run_device_self_test(int device, std::size_t n) {
     std::ostringstream detail;
     detail << "CUB exclusive scan of " << n << " counts (32-bit in, 64-bit out) ";
     if (result.passed) {
-        detail << "matches the CPU; " << (static_cast<double>(n) * 12.0 / seconds / 1e9) << " GB/s";
+        result.bandwidth_gbs = static_cast<double>(n) * 12.0 / seconds / 1e9;
+        detail << "matches the CPU; " << result.bandwidth_gbs << " GB/s";
     } else {
         const auto at = static_cast<std::size_t>(mismatch.first - offsets.begin());
         detail << "differs from the CPU at element " << at << ": " << offsets[at] << " != " << expected[at];

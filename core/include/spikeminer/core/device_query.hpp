@@ -31,7 +31,8 @@ DeviceReport query_devices();
 /// Result of a tiny end-to-end kernel check on one device.
 struct DeviceSelfTest {
     bool passed = false;
-    std::string detail;  ///< what was run and what was compared
+    double bandwidth_gbs = 0;  ///< the scan's rate (12 bytes per element moved), when it passed
+    std::string detail;        ///< what was run and what was compared
 };
 
 /// Runs an exclusive scan of pseudo-random counts on the device (CUB) and compares it

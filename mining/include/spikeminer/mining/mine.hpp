@@ -51,4 +51,11 @@ MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
 /// Level k+1 candidates from the frequent episodes of level k (k >= 2), sorted.
 std::vector<Episode> join_candidates(const std::vector<Episode>& frequent);
 
+/// The candidates after level `level`: every ordered pair of the frequent neurons with
+/// every interval after level 1, join_candidates after the others.
+std::vector<Episode> next_candidates(std::size_t level, const std::vector<Episode>& frequent, const std::vector<Interval>& intervals);
+
+/// The minimum count at `level` (1-based): its own entry of min_counts, else the last one.
+std::uint64_t level_threshold(const MiningOptions& options, std::size_t level);
+
 }  // namespace spikeminer::mining
