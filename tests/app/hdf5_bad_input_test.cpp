@@ -549,3 +549,25 @@ TEST_CASE("a 2-D table whose claimed element count wraps around 64 bits is refus
     }
     check_refused_in_child(path, dataset, dir, "");
 }
+
+TEST_CASE("observation intervals that belong to no unit are refused (spikeminer and NWB alike)", "[hdf5][bad-input]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("leftover.h5");
+    std::string dataset;
+    SECTION("spikeminer observed_intervals") {
+        dataset = "/neurons/observed_intervals_index";
+        H5Fixture file(path);
+        good_spikeminer(file);
+        file.int64_pairs("/neurons/observed_intervals", {0, 10, 0, 20, 5, 30});
+        file.int64s(dataset, {1, 2});
+    }
+    SECTION("NWB obs_intervals") {
+        dataset = "/units/obs_intervals_index";
+        H5Fixture file(path);
+        good_units(file);
+        file.int64_pairs("/units/obs_intervals", {0, 1, 0, 2, 1, 3});
+        file.int64s(dataset, {1, 2});
+    }
+    REQUIRE_THROWS_AS(io::read_spikes(path), Error);
+    REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains(dataset) && contains("belong to no entry"));
+}

@@ -26,31 +26,6 @@ std::vector<std::int64_t> cumulative_ends(const std::vector<Item>& items, Get si
     return ends;
 }
 
-// Splits `values` by the cumulative `ends` stored at `index_path`, checking them.
-template <typename T>
-std::vector<std::vector<T>> split(const H5Reader& file, const std::vector<T>& values, const std::string& index_path,
-                                  std::size_t expected_groups, std::size_t width = 1) {
-    const auto ends = file.read_integers(index_path);
-    if (ends.size() != expected_groups) {
-        throw Error(file.where(index_path) + " has " + std::to_string(ends.size()) + " entries, expected " +
-                    std::to_string(expected_groups));
-    }
-    std::vector<std::vector<T>> groups;
-    std::int64_t start = 0;
-    for (const std::int64_t end : ends) {
-        if (end < start || static_cast<std::size_t>(end) * width > values.size()) {
-            throw Error(file.where(index_path) + " is not monotone or points past its data");
-        }
-        groups.emplace_back(values.begin() + start * static_cast<std::int64_t>(width),
-                            values.begin() + end * static_cast<std::int64_t>(width));
-        start = end;
-    }
-    if (static_cast<std::size_t>(start) * width != values.size()) {
-        throw Error(file.where(index_path) + " leaves values that belong to no entry");
-    }
-    return groups;
-}
-
 std::vector<NeuronId> to_neurons(const std::vector<std::int64_t>& values, const H5Reader& file, const std::string& path) {
     std::vector<NeuronId> neurons;
     for (const std::int64_t v : values) {
@@ -112,9 +87,9 @@ simulator::GroundTruth read_ground_truth_group(const H5Reader& file) {
     truth.config_json = file.string_attribute(kGroup, "config_json").value_or("");
     const auto loopback = file.read_integers(at("chain_loopback"));
     const std::size_t chains = loopback.size();
-    const auto chain_neurons = split(file, file.read_integers(at("chain_neurons")), at("chain_neurons_index"), chains);
-    const auto strengths = split(file, file.read_numbers(at("chain_strengths")), at("chain_links_index"), chains);
-    const auto delays = split(file, file.read_integer_pairs(at("chain_delays")), at("chain_links_index"), chains, 2);
+    const auto chain_neurons = split_by_index(file, file.read_integers(at("chain_neurons")), at("chain_neurons_index"), chains);
+    const auto strengths = split_by_index(file, file.read_numbers(at("chain_strengths")), at("chain_links_index"), chains);
+    const auto delays = split_by_index(file, file.read_integer_pairs(at("chain_delays")), at("chain_links_index"), chains, 2);
     for (std::size_t c = 0; c < chains; ++c) {
         simulator::GroundTruth::ChainTruth chain;
         chain.neurons = to_neurons(chain_neurons[c], file, at("chain_neurons"));
@@ -127,8 +102,8 @@ simulator::GroundTruth read_ground_truth_group(const H5Reader& file) {
     const std::size_t assemblies = rates.size();
     const auto jitter = file.read_integers(at("assembly_jitter"));
     if (jitter.size() != assemblies) throw Error(file.where(at("assembly_jitter")) + " does not have one entry per assembly");
-    const auto members = split(file, file.read_integers(at("assembly_members")), at("assembly_members_index"), assemblies);
-    const auto times = split(file, file.read_integers(at("activation_times")), at("activation_times_index"), assemblies);
+    const auto members = split_by_index(file, file.read_integers(at("assembly_members")), at("assembly_members_index"), assemblies);
+    const auto times = split_by_index(file, file.read_integers(at("activation_times")), at("activation_times_index"), assemblies);
     for (std::size_t a = 0; a < assemblies; ++a) {
         truth.assemblies.push_back(simulator::GroundTruth::AssemblyTruth{
             to_neurons(members[a], file, at("assembly_members")), rates[a], jitter[a], times[a]});

@@ -2,6 +2,8 @@
 
 #include "hdf5_handle.hpp"
 
+#include "spikeminer/core/error.hpp"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -63,6 +65,33 @@ private:
     std::string name_;
     H5Handle file_;
 };
+
+/// Splits `values` (rows of `width` values) into `expected_groups` groups by the
+/// cumulative ends stored at `index_path` (NWB's VectorIndex), checking that they are
+/// monotone, stay within the data and cover all of it; throws Error naming the dataset.
+template <typename T>
+std::vector<std::vector<T>> split_by_index(const H5Reader& file, const std::vector<T>& values, const std::string& index_path,
+                                  std::size_t expected_groups, std::size_t width = 1) {
+    const auto ends = file.read_integers(index_path);
+    if (ends.size() != expected_groups) {
+        throw Error(file.where(index_path) + " has " + std::to_string(ends.size()) + " entries, expected " +
+                    std::to_string(expected_groups));
+    }
+    std::vector<std::vector<T>> groups;
+    std::int64_t start = 0;
+    for (const std::int64_t end : ends) {
+        if (end < start || static_cast<std::size_t>(end) * width > values.size()) {
+            throw Error(file.where(index_path) + " is not monotone or points past its data");
+        }
+        groups.emplace_back(values.begin() + start * static_cast<std::int64_t>(width),
+                            values.begin() + end * static_cast<std::int64_t>(width));
+        start = end;
+    }
+    if (static_cast<std::size_t>(start) * width != values.size()) {
+        throw Error(file.where(index_path) + " leaves values that belong to no entry");
+    }
+    return groups;
+}
 
 /// Silences the HDF5 library's own error printing; errors are reported by the caller.
 void silence_hdf5_errors();

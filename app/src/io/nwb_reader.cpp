@@ -14,27 +14,16 @@ namespace {
 // Optional per-unit observation intervals (obs_intervals + obs_intervals_index).
 std::vector<std::vector<TimeSpan>> read_observed(const H5Reader& file, std::size_t units, const TimeBase& time_base) {
     if (!file.exists("/units/obs_intervals")) return {};
-    const std::string index_path = "/units/obs_intervals_index";
-    const auto pairs = file.read_pairs("/units/obs_intervals");
-    const auto ends = file.read_integers(index_path);
-    if (ends.size() != units) {
-        throw Error(file.where(index_path) + " has " + std::to_string(ends.size()) + " entries for " +
-                    std::to_string(units) + " units");
-    }
+    const auto groups = split_by_index(file, file.read_pairs("/units/obs_intervals"), "/units/obs_intervals_index", units, 2);
     std::vector<std::vector<TimeSpan>> observed(units);
-    std::int64_t start = 0;
+    std::size_t row = 0;
     for (std::size_t n = 0; n < units; ++n) {
-        if (ends[n] < start || static_cast<std::size_t>(ends[n]) > pairs.size() / 2) {
-            throw Error(file.where(index_path) + " element " + std::to_string(n) + " (" + std::to_string(ends[n]) +
-                        ") is not monotone or points past the intervals");
-        }
-        for (auto i = static_cast<std::size_t>(start); i < static_cast<std::size_t>(ends[n]); ++i) {
-            const auto where = [&] { return file.where("/units/obs_intervals") + " row " + std::to_string(i); };
-            const TimeSpan span{to_tick(time_base, pairs[2 * i], where), to_tick(time_base, pairs[2 * i + 1], where)};
+        for (std::size_t i = 0; i + 1 < groups[n].size(); i += 2, ++row) {
+            const auto where = [&] { return file.where("/units/obs_intervals") + " row " + std::to_string(row); };
+            const TimeSpan span{to_tick(time_base, groups[n][i], where), to_tick(time_base, groups[n][i + 1], where)};
             if (span.end < span.start) throw Error(where() + " ends before it starts");
             observed[n].push_back(span);
         }
-        start = ends[n];
     }
     return observed;
 }

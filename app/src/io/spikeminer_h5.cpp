@@ -64,21 +64,11 @@ Recording read_spikeminer_h5(const std::string& path, Progress* progress) {
     if (progress != nullptr) progress->update(1);
 
     if (file.exists("/neurons/observed_intervals")) {
-        const std::string index_path = "/neurons/observed_intervals_index";
-        const auto rows = file.read_integer_pairs("/neurons/observed_intervals");
-        const auto ends = file.read_integers(index_path);
-        if (ends.size() != num_neurons) throw Error(file.where(index_path) + " does not have one entry per neuron");
-        recording.neurons.observed.resize(num_neurons);
-        std::int64_t start = 0;
-        for (std::size_t n = 0; n < num_neurons; ++n) {
-            if (ends[n] < start || static_cast<std::size_t>(ends[n]) * 2 > rows.size()) {
-                throw Error(file.where(index_path) + " element " + std::to_string(n) +
-                            " is not monotone or points past the intervals");
-            }
-            for (auto i = start; i < ends[n]; ++i) {
-                recording.neurons.observed[n].push_back(TimeSpan{rows[2 * i], rows[2 * i + 1]});
-            }
-            start = ends[n];
+        const auto groups = split_by_index(file, file.read_integer_pairs("/neurons/observed_intervals"),
+                                           "/neurons/observed_intervals_index", num_neurons, 2);
+        for (const auto& rows : groups) {
+            auto& spans = recording.neurons.observed.emplace_back();
+            for (std::size_t i = 0; i + 1 < rows.size(); i += 2) spans.push_back(TimeSpan{rows[i], rows[i + 1]});
         }
     }
     const auto span_start = file.integer_attribute("/", "span_start");
