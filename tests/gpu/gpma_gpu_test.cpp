@@ -1,0 +1,114 @@
+// GPMA+ against the CPU PMA (itself checked against a map model in graph_tests): the same
+// random batches of inserts, erasures and value updates (duplicates, absent keys, growth
+// past several doublings, shrinking back, emptying) give the same edges, values, batch
+// counts and the same reading through the vertex starts; the layout keeps its bounds.
+#include "catch.hpp"
+
+#include "spikeminer/core/error.hpp"
+#include "spikeminer/graph/cpu_pma.hpp"
+#include "spikeminer/graph/gpu_pma.hpp"
+
+#include <random>
+
+using namespace spikeminer;
+using graph::BatchResult;
+using graph::CpuPma;
+using graph::EdgeRef;
+using graph::EdgeUpdate;
+using graph::GpuPma;
+using graph::Vertex;
+
+namespace {
+
+void check_same(const CpuPma& cpu, const GpuPma& gpu, const std::string& what) {
+    INFO(what);
+    const graph::WeightedCsr a = cpu.to_csr();
+    const graph::WeightedCsr b = gpu.to_csr();
+    REQUIRE(gpu.num_edges() == cpu.num_edges());
+    REQUIRE(b.offsets == a.offsets);
+    REQUIRE(b.targets == a.targets);
+    REQUIRE(b.values == a.values);
+    const auto limit = static_cast<std::uint32_t>(graph::PmaDensity::kLeafUpper * static_cast<double>(gpu.segment_size()));
+    std::size_t total = 0;
+    for (const std::uint32_t c : gpu.segment_counts()) {
+        REQUIRE(c <= limit);
+        total += c;
+    }
+    REQUIRE(total == gpu.num_edges());
+    REQUIRE(gpu.segment_size() == graph::PmaDensity::segment_size(gpu.capacity()));
+}
+
+}  // namespace
+
+TEST_CASE("GPMA+ equals the CPU PMA after every random batch", "[gpu][gpma]") {
+    const std::uint64_t seed = GENERATE(1, 2, 3);
+    std::mt19937_64 random(seed);
+    const Vertex n = seed == 2 ? 50 : 5000;
+    CpuPma cpu(n);
+    GpuPma gpu(n);
+    std::size_t largest = 0;
+    for (int round = 0; round < 80; ++round) {
+        const bool growing = round < 40;
+        const int kind = static_cast<int>(random() % 10);
+        const std::size_t size = 1 + random() % (round % 5 == 0 ? 20000 : 300);
+        std::vector<EdgeUpdate> updates;
+        const graph::WeightedCsr now = cpu.to_csr();
+        for (std::size_t i = 0; i < size; ++i) {
+            if (!now.targets.empty() && random() % 2 == 0) {  // an existing edge
+                const std::size_t e = random() % now.targets.size();
+                const auto src = static_cast<Vertex>(std::upper_bound(now.offsets.begin(), now.offsets.end(), e) - now.offsets.begin() - 1);
+                updates.push_back({src, now.targets[e], static_cast<float>(random() % 100)});
+            } else {
+                updates.push_back({static_cast<Vertex>(random() % n), static_cast<Vertex>(random() % n), static_cast<float>(random() % 100)});
+            }
+        }
+        std::string what = "seed " + std::to_string(seed) + " round " + std::to_string(round);
+        BatchResult a;
+        BatchResult b;
+        if ((growing && kind < 7) || (!growing && kind < 2)) {
+            a = cpu.insert_edges(updates);
+            b = gpu.insert_edges(updates);
+            what += " insert";
+        } else if (kind < 8 || !growing) {
+            std::vector<EdgeRef> refs;
+            for (const auto& u : updates) refs.push_back({u.src, u.dst});
+            a = cpu.erase_edges(refs);
+            b = gpu.erase_edges(refs);
+            what += " erase";
+        } else {
+            a = cpu.update_values(updates);
+            b = gpu.update_values(updates);
+            what += " update";
+        }
+        INFO(what);
+        CHECK(b.applied == a.applied);
+        CHECK(b.ignored == a.ignored);
+        check_same(cpu, gpu, what);
+        largest = std::max(largest, gpu.capacity());
+        for (int probe = 0; probe < 10; ++probe) {
+            const auto s = static_cast<Vertex>(random() % n);
+            const auto d = static_cast<Vertex>(random() % n);
+            REQUIRE(gpu.find(s, d) == cpu.find(s, d));
+        }
+    }
+    CHECK(largest >= 8 * CpuPma::kMinCapacity);
+    const graph::WeightedCsr rest = cpu.to_csr();
+    std::vector<EdgeRef> all;
+    for (Vertex v = 0; v < n; ++v) {
+        for (std::uint64_t e = rest.offsets[v]; e < rest.offsets[v + 1]; ++e) all.push_back({v, rest.targets[e]});
+    }
+    CHECK(gpu.erase_edges(all).applied == all.size());
+    CHECK(gpu.num_edges() == 0);
+    CHECK(gpu.capacity() == CpuPma::kMinCapacity);
+    CHECK(gpu.to_csr().targets.empty());
+}
+
+TEST_CASE("GPMA+ refuses a vertex beyond the declared count, changing nothing", "[gpu][gpma]") {
+    GpuPma gpu(10);
+    gpu.insert_edges(std::vector<EdgeUpdate>{{1, 2, 1.0F}});
+    CHECK_THROWS_AS(gpu.insert_edges(std::vector<EdgeUpdate>{{3, 4, 1.0F}, {5, 10, 1.0F}}), Error);
+    CHECK_THROWS_AS(gpu.erase_edges(std::vector<EdgeRef>{{10, 0}}), Error);
+    CHECK(gpu.num_edges() == 1);
+    CHECK(gpu.find(1, 2) == 1.0F);
+    CHECK(!gpu.find(3, 4));
+}
