@@ -1,0 +1,160 @@
+// Analytics kernels over GPMA+'s view: one thread per vertex walks its slots
+// [row_start[v], row_start[v+1]), skipping empty ones (simple; load-balanced variants
+// come with measurements).
+#include "cub_calls.cuh"
+
+#include "spikeminer/graph/gpu_analytics.hpp"
+
+#include <cub/device/device_reduce.cuh>
+
+namespace spikeminer::graph {
+namespace {
+
+using detail::gpu::blocks_for;
+using spikeminer::detail::allocate_or_oom;
+
+constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+constexpr int kThreads = 256;
+
+unsigned grid(std::size_t n) { return blocks_for(n, kThreads); }
+
+template <typename F>
+__device__ void for_each_target(const GpmaView& g, Vertex v, F f) {
+    for (std::uint64_t p = g.row_start[v]; p < g.row_start[v + 1]; ++p) {
+        if (g.keys[p] != kEmpty) f(static_cast<Vertex>(g.keys[p] & 0xffffffffU));
+    }
+}
+
+__global__ void bfs_step(GpmaView g, std::uint32_t depth, std::uint32_t* level, int* changed) {
+    const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= g.vertices || level[v] != depth) return;
+    for_each_target(g, v, [&](Vertex t) {
+        if (level[t] == kUnreached && atomicCAS(&level[t], kUnreached, depth + 1) == kUnreached) *changed = 1;
+    });
+}
+
+__global__ void init_labels(Vertex n, Vertex* label) {
+    const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n) label[v] = v;
+}
+
+// Each edge pulls both ends to the smaller label, in both directions (the undirected view).
+__global__ void cc_step(GpmaView g, Vertex* label, int* changed) {
+    const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= g.vertices) return;
+    for_each_target(g, v, [&](Vertex t) {
+        const Vertex a = label[v];
+        const Vertex b = label[t];
+        if (a < b && atomicMin(&label[t], a) > a) *changed = 1;
+        if (b < a && atomicMin(&label[v], b) > b) *changed = 1;
+    });
+}
+
+__global__ void out_degrees(GpmaView g, std::uint32_t* degree) {
+    const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= g.vertices) return;
+    std::uint32_t d = 0;
+    for_each_target(g, v, [&](Vertex) { ++d; });
+    degree[v] = d;
+}
+
+__global__ void dangling_mass(Vertex n, const std::uint32_t* degree, const double* rank, double* dangling) {
+    const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n) dangling[v] = degree[v] == 0 ? rank[v] : 0.0;
+}
+
+__global__ void fill(Vertex n, double value, double* out) {
+    const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n) out[v] = value;
+}
+
+__global__ void push_rank(GpmaView g, double damping, const std::uint32_t* degree, const double* rank, double* next) {
+    const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= g.vertices || degree[v] == 0) return;
+    const double share = damping * rank[v] / degree[v];
+    for_each_target(g, v, [&](Vertex t) { atomicAdd(&next[t], share); });
+}
+
+__global__ void change_of(Vertex n, const double* a, const double* b, double* diff) {
+    const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n) diff[v] = fabs(a[v] - b[v]);
+}
+
+double sum(const double* values, Vertex n, cudaStream_t stream) {
+    auto out = allocate_or_oom<double>(1, "analytics");
+    detail::gpu::run_cub([&](void* t, std::size_t& b) { return cub::DeviceReduce::Sum(t, b, values, out.get(), n, stream); }, stream);
+    double host = 0;
+    SPIKEMINER_CUDA_CHECK(cudaMemcpy(&host, out.get(), sizeof host, cudaMemcpyDeviceToHost));
+    return host;
+}
+
+int read_and_clear(int* flag) {
+    int host = 0;
+    SPIKEMINER_CUDA_CHECK(cudaMemcpy(&host, flag, sizeof host, cudaMemcpyDeviceToHost));
+    SPIKEMINER_CUDA_CHECK(cudaMemset(flag, 0, sizeof host));
+    return host;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> bfs_levels_gpu(const GpuPma& graph, Vertex root) {
+    const GpmaView g = graph.view();
+    std::vector<std::uint32_t> level(g.vertices, kUnreached);
+    if (root >= g.vertices) return level;
+    level[root] = 0;
+    auto d_level = detail::gpu::upload(level.data(), level.size(), "BFS", nullptr);
+    auto changed = allocate_or_oom<int>(1, "BFS");
+    SPIKEMINER_CUDA_CHECK(cudaMemset(changed.get(), 0, sizeof(int)));
+    for (std::uint32_t depth = 0;; ++depth) {
+        bfs_step<<<grid(g.vertices), kThreads>>>(g, depth, d_level.get(), changed.get());
+        SPIKEMINER_CUDA_CHECK(cudaGetLastError());
+        if (read_and_clear(changed.get()) == 0) break;
+    }
+    SPIKEMINER_CUDA_CHECK(cudaMemcpy(level.data(), d_level.get(), level.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    return level;
+}
+
+std::vector<Vertex> connected_components_gpu(const GpuPma& graph) {
+    const GpmaView g = graph.view();
+    auto label = allocate_or_oom<Vertex>(g.vertices, "components");
+    auto changed = allocate_or_oom<int>(1, "components");
+    SPIKEMINER_CUDA_CHECK(cudaMemset(changed.get(), 0, sizeof(int)));
+    init_labels<<<grid(g.vertices), kThreads>>>(g.vertices, label.get());
+    do {
+        cc_step<<<grid(g.vertices), kThreads>>>(g, label.get(), changed.get());
+        SPIKEMINER_CUDA_CHECK(cudaGetLastError());
+    } while (read_and_clear(changed.get()) != 0);
+    std::vector<Vertex> out(g.vertices);
+    SPIKEMINER_CUDA_CHECK(cudaMemcpy(out.data(), label.get(), out.size() * sizeof(Vertex), cudaMemcpyDeviceToHost));
+    return out;
+}
+
+PageRankResult pagerank_gpu(const GpuPma& graph, const PageRankOptions& options) {
+    const GpmaView g = graph.view();
+    const Vertex n = g.vertices;
+    PageRankResult result;
+    if (n == 0) return result;
+    auto degree = allocate_or_oom<std::uint32_t>(n, "PageRank");
+    auto rank = allocate_or_oom<double>(n, "PageRank");
+    auto next = allocate_or_oom<double>(n, "PageRank");
+    auto scratch = allocate_or_oom<double>(n, "PageRank");
+    out_degrees<<<grid(n), kThreads>>>(g, degree.get());
+    fill<<<grid(n), kThreads>>>(n, 1.0 / n, rank.get());
+    const unsigned limit = options.fixed_iterations > 0 ? options.fixed_iterations : options.max_iterations;
+    while (result.iterations < limit) {
+        dangling_mass<<<grid(n), kThreads>>>(n, degree.get(), rank.get(), scratch.get());
+        const double dangling = sum(scratch.get(), n, nullptr);
+        fill<<<grid(n), kThreads>>>(n, (1.0 - options.damping) / n + options.damping * dangling / n, next.get());
+        push_rank<<<grid(n), kThreads>>>(g, options.damping, degree.get(), rank.get(), next.get());
+        change_of<<<grid(n), kThreads>>>(n, next.get(), rank.get(), scratch.get());
+        const double change = sum(scratch.get(), n, nullptr);
+        std::swap(rank, next);
+        ++result.iterations;
+        if (options.fixed_iterations == 0 && change < options.tolerance) break;
+    }
+    result.rank.resize(n);
+    SPIKEMINER_CUDA_CHECK(cudaMemcpy(result.rank.data(), rank.get(), n * sizeof(double), cudaMemcpyDeviceToHost));
+    return result;
+}
+
+}  // namespace spikeminer::graph
