@@ -113,14 +113,21 @@ enum class Op : int { Insert, Update, Erase };
 // Each unique key of a batch: an existing key gets its value (insert, update) or is
 // removed (erase); absent[i] says whether it did not exist; leaf[i] where it belongs.
 __global__ void apply_existing(std::size_t n, Layout layout, Op op, const std::uint64_t* keys, const float* values,
-                               unsigned char* absent, std::uint64_t* leaf) {
+                               unsigned char* absent, std::uint64_t* leaf, std::uint64_t* erased = nullptr) {
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (i >= n) return;
     const std::uint64_t slot = layout.find(keys[i]);
     absent[i] = slot == kEmpty;
     if (leaf != nullptr) leaf[i] = layout.leaf(keys[i]);
     if (slot == kEmpty) return;
-    if (op == Op::Erase) layout.keys[slot] = kEmpty; else layout.values[slot] = values[i];
+    // Erasing here would race with the other threads' binary searches in the same
+    // segment: erasures only record the slot (in values' place), erase_slots empties it.
+    if (op == Op::Erase) erased[i] = slot; else layout.values[slot] = values[i];
+}
+
+__global__ void erase_slots(std::size_t n, const unsigned char* absent, const std::uint64_t* slot, std::uint64_t* keys) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i < n && !absent[i]) keys[slot[i]] = kEmpty;
 }
 
 // slot[i]: where keys[i] is, or kEmpty.
@@ -597,7 +604,10 @@ BatchResult GpuPma::erase_edges(std::span<const EdgeRef> batch) {
     BatchResult result;
     if (b.n == 0) return result;
     auto absent = allocate_or_oom<unsigned char>(b.n, "GPMA batch");
-    apply_existing<<<grid(b.n), kThreads, 0, s.stream>>>(b.n, s.layout(), Op::Erase, b.keys.get(), nullptr, absent.get(), nullptr);
+    auto slots = allocate_or_oom<std::uint64_t>(b.n, "GPMA batch");
+    apply_existing<<<grid(b.n), kThreads, 0, s.stream>>>(b.n, s.layout(), Op::Erase, b.keys.get(), nullptr, absent.get(), nullptr,
+                                                         slots.get());
+    erase_slots<<<grid(b.n), kThreads, 0, s.stream>>>(b.n, absent.get(), slots.get(), s.keys.get());
     SPIKEMINER_CUDA_CHECK(cudaGetLastError());
     result.ignored = count_flags(absent.get(), b.n, s.stream);
     result.applied = b.n - result.ignored;
