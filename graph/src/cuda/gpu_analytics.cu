@@ -1,7 +1,7 @@
 // Analytics kernels over GPMA+'s view: one thread per vertex walks its slots
 // [row_start[v], row_start[v+1]), skipping empty ones (simple; load-balanced variants
 // come with measurements).
-#include "cub_calls.cuh"
+#include "device_calls.cuh"
 
 #include "spikeminer/graph/gpu_analytics.hpp"
 
@@ -10,7 +10,7 @@
 namespace spikeminer::graph {
 namespace {
 
-using detail::gpu::blocks_for;
+using spikeminer::detail::blocks_for;
 using spikeminer::detail::allocate_or_oom;
 
 constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
@@ -82,7 +82,7 @@ __global__ void change_of(Vertex n, const double* a, const double* b, double* di
 
 double sum(const double* values, Vertex n, cudaStream_t stream) {
     auto out = allocate_or_oom<double>(1, "analytics");
-    detail::gpu::run_cub([&](void* t, std::size_t& b) { return cub::DeviceReduce::Sum(t, b, values, out.get(), n, stream); }, stream);
+    spikeminer::detail::run_cub([&](void* t, std::size_t& b) { return cub::DeviceReduce::Sum(t, b, values, out.get(), n, stream); }, stream);
     double host = 0;
     SPIKEMINER_CUDA_CHECK(cudaMemcpy(&host, out.get(), sizeof host, cudaMemcpyDeviceToHost));
     return host;
@@ -102,7 +102,7 @@ std::vector<std::uint32_t> bfs_levels_gpu(const GpuPma& graph, Vertex root) {
     std::vector<std::uint32_t> level(g.vertices, kUnreached);
     if (root >= g.vertices) return level;
     level[root] = 0;
-    auto d_level = detail::gpu::upload(level.data(), level.size(), "BFS", nullptr);
+    auto d_level = spikeminer::detail::upload(level.data(), level.size(), "BFS", nullptr);
     auto changed = allocate_or_oom<int>(1, "BFS");
     SPIKEMINER_CUDA_CHECK(cudaMemset(changed.get(), 0, sizeof(int)));
     for (std::uint32_t depth = 0;; ++depth) {
