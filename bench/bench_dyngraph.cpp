@@ -4,7 +4,13 @@
 // and the table gives the update latency per slide and the graph updates per second.
 // After the slides, BFS, components and PageRank (10 iterations) run on the structure
 // read in place and on its compact copy: the price of the gaps. Streams: R-MAT and
-// Erdős–Rényi (generated) and edge-stream files. GPU columns come with GPMA+.
+// Erdős–Rényi (generated) and edge-stream files.
+//
+// On a machine with a GPU, GPMA+ and the GPU-rebuild baseline slide too, with each
+// step's batches copied to the device before the clock starts (a stream kept on the
+// device, as in GPMA's setup), and the GPU analytics run on GPMA+ in place and on the
+// rebuilt compact CSR (same kernels). --gpu-only skips the CPU structures (for graphs
+// too large for them).
 #include "spikeminer/app/io/edge_stream.hpp"
 #include "spikeminer/app/sliding_window.hpp"
 #include "spikeminer/core/error.hpp"
@@ -12,6 +18,14 @@
 #include "spikeminer/graph/analytics.hpp"
 #include "spikeminer/graph/cpu_pma.hpp"
 #include "spikeminer/graph/generators.hpp"
+#if SPIKEMINER_HAVE_CUDA
+#include "spikeminer/core/device_query.hpp"
+#include "spikeminer/graph/gpu_analytics.hpp"
+#include "spikeminer/graph/gpu_pma.hpp"
+#include "spikeminer/graph/gpu_rebuild.hpp"
+
+#include "device_buffer.hpp"
+#endif
 
 #include "bench_timing.hpp"
 
@@ -22,6 +36,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 using namespace spikeminer;
 
@@ -66,51 +81,146 @@ Row slide(Dynamic& structure, app::SlidingWindow& window, std::size_t k, int sli
 }
 
 // The best of three runs (the first pays for cold caches).
-template <typename View>
-double analytics_ms(const View& g, const char* which) {
-    graph::PageRankOptions ten;
-    ten.fixed_iterations = 10;
+double best_ms(const std::function<void()>& work) {
     double best = 1e300;
-    for (int run = 0; run < 3; ++run) {
-        best = std::min(best, 1e3 * seconds_of([&] {
-            if (std::string(which) == "bfs") (void)graph::bfs_levels(g, 0);
-            if (std::string(which) == "cc") (void)graph::connected_components(g);
-            if (std::string(which) == "pagerank") (void)graph::pagerank(g, ten);
-        }));
-    }
+    for (int run = 0; run < 3; ++run) best = std::min(best, 1e3 * seconds_of(work));
     return best;
 }
 
-void run(const Dataset& d, std::size_t max_batch) {
+graph::PageRankOptions ten_iterations() {
+    graph::PageRankOptions ten;
+    ten.fixed_iterations = 10;
+    return ten;
+}
+
+template <typename View>
+double analytics_ms(const View& g, const std::string& which) {
+    return best_ms([&] {
+        if (which == "bfs") (void)graph::bfs_levels(g, 0);
+        if (which == "cc") (void)graph::connected_components(g);
+        if (which == "pagerank") (void)graph::pagerank(g, ten_iterations());
+    });
+}
+
+#if SPIKEMINER_HAVE_CUDA
+template <typename T>
+detail::DeviceBuffer<T> on_device(const std::vector<T>& host) {
+    detail::DeviceBuffer<T> out(host.size());
+    SPIKEMINER_CUDA_CHECK(cudaMemcpy(out.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return out;
+}
+
+// Slides a GPU structure: each step's batches go to the device first, untimed.
+template <typename Gpu>
+Row slide_gpu(Gpu& structure, app::SlidingWindow& window, std::size_t k, int slides) {
+    std::size_t updates = 0;
+    double seconds = 0;
+    int done = 0;
+    app::WindowBatches batches;
+    for (; done < slides && window.slide(k, batches); ++done) {
+        updates += batches.insert.size() + batches.erase.size() + batches.update.size();
+        const auto insert = on_device(batches.insert);
+        const auto erase = on_device(batches.erase);
+        const auto update = on_device(batches.update);
+        seconds += seconds_of([&] {
+            structure.erase_edges_device(erase.get(), batches.erase.size());
+            structure.insert_edges_device(insert.get(), batches.insert.size());
+            structure.update_values_device(update.get(), batches.update.size());
+        });
+    }
+    if (done == 0) return {};
+    return {1e3 * seconds / done, static_cast<double>(updates) / seconds};
+}
+
+double gpu_analytics_ms(const graph::GpmaView& g, const std::string& which) {
+    return best_ms([&] {
+        if (which == "bfs") (void)graph::bfs_levels_gpu(g, 0);
+        if (which == "cc") (void)graph::connected_components_gpu(g);
+        if (which == "pagerank") (void)graph::pagerank_gpu(g, ten_iterations());
+    });
+}
+
+bool have_gpu() { return !query_devices().devices.empty(); }
+#else
+bool have_gpu() { return false; }
+#endif
+
+std::string ms_and_rate(const Row& r) {
+    return cell(r.latency_ms, "%.4f") + " | " + cell(r.updates_per_s / 1e6, "%.2f");
+}
+
+void run(const Dataset& d, std::size_t max_batch, bool cpu) {
     const std::size_t window_size = d.stream.edges.size() / 2;
+    const bool gpu = have_gpu();
     std::printf("\n### %s: %zu stream edges, %u vertices, window %zu\n\n", d.name.c_str(), d.stream.edges.size(),
                 d.stream.vertices, window_size);
-    graph::CpuPma pma(d.stream.vertices);
-    graph::AdjacencySets sets(d.stream.vertices);
+    std::optional<graph::CpuPma> pma;
+    std::optional<graph::AdjacencySets> sets;
     app::SlidingWindow pma_window(d.stream.edges, window_size);
     app::SlidingWindow sets_window(d.stream.edges, window_size);
-    const double fill_pma = seconds_of([&] { apply(pma, pma_window.fill()); });
-    const double fill_sets = seconds_of([&] { apply(sets, sets_window.fill()); });
-    std::printf("first window: %zu edges; PMA %.3f s, adjacency sets %.3f s\n\n", pma.num_edges(), fill_pma, fill_sets);
-    std::printf("| k | PMA (CPU) ms/slide | PMA M updates/s | AdjLists (CPU) ms/slide | AdjLists M updates/s |\n");
-    std::printf("|---:|---:|---:|---:|---:|\n");
+    if (cpu) {
+        pma.emplace(d.stream.vertices);
+        sets.emplace(d.stream.vertices);
+        const double fill_pma = seconds_of([&] { apply(*pma, pma_window.fill()); });
+        const double fill_sets = seconds_of([&] { apply(*sets, sets_window.fill()); });
+        std::printf("first window: %zu edges; PMA %.3f s, adjacency sets %.3f s\n", pma->num_edges(), fill_pma, fill_sets);
+    }
+#if SPIKEMINER_HAVE_CUDA
+    std::optional<graph::GpuPma> gpma;
+    std::optional<graph::GpuRebuildCsr> rebuild;
+    app::SlidingWindow gpma_window(d.stream.edges, window_size);
+    app::SlidingWindow rebuild_window(d.stream.edges, window_size);
+    if (gpu) {
+        gpma.emplace(d.stream.vertices);
+        rebuild.emplace(d.stream.vertices);
+        const double fill_gpma = seconds_of([&] { apply(*gpma, gpma_window.fill()); });
+        const double fill_rebuild = seconds_of([&] { apply(*rebuild, rebuild_window.fill()); });
+        std::printf("first window: %zu edges; GPMA+ %.3f s, GPU rebuild %.3f s (from host memory); copy bandwidth %.0f GB/s\n",
+                    gpma->num_edges(), fill_gpma, fill_rebuild, run_device_self_test(0, std::size_t{1} << 24).bandwidth_gbs);
+    }
+#endif
+    std::printf("\n| k | PMA (CPU) ms/slide | PMA M updates/s | AdjLists (CPU) ms/slide | AdjLists M updates/s | "
+                "GPMA+ ms/slide | GPMA+ M updates/s | GPU rebuild ms/slide | GPU rebuild M updates/s |\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::size_t consumed = window_size;  // every structure's window moves alike
     for (std::size_t k = 1; k <= max_batch; k *= 2) {
         // Enough slides to time small batches, few for large ones; the stream's second
         // half has to last for every k.
         const int slides = static_cast<int>(std::clamp<std::size_t>((std::size_t{1} << 14) / k, 1, 64));
-        if (pma_window.remaining() < k * static_cast<std::size_t>(slides)) break;
-        const Row a = slide(pma, pma_window, k, slides);
-        const Row b = slide(sets, sets_window, k, slides);
-        std::printf("| %zu | %s | %s | %s | %s |\n", k, cell(a.latency_ms, "%.4f").c_str(), cell(a.updates_per_s / 1e6, "%.2f").c_str(),
-                    cell(b.latency_ms, "%.4f").c_str(), cell(b.updates_per_s / 1e6, "%.2f").c_str());
+        if (d.stream.edges.size() - consumed < k * static_cast<std::size_t>(slides)) break;
+        consumed += k * static_cast<std::size_t>(slides);
+        Row a, b, c, e;
+        if (cpu) {
+            a = slide(*pma, pma_window, k, slides);
+            b = slide(*sets, sets_window, k, slides);
+        }
+#if SPIKEMINER_HAVE_CUDA
+        if (gpu) {
+            c = slide_gpu(*gpma, gpma_window, k, slides);
+            e = slide_gpu(*rebuild, rebuild_window, k, slides);
+        }
+#endif
+        std::printf("| %zu | %s | %s | %s | %s |\n", k, ms_and_rate(a).c_str(), ms_and_rate(b).c_str(), ms_and_rate(c).c_str(),
+                    ms_and_rate(e).c_str());
         std::fflush(stdout);
     }
-    const graph::WeightedCsr compact = pma.to_csr();
-    std::printf("\n| analytics after the slides | PMA in place ms | compact CSR ms | ratio |\n|---|---:|---:|---:|\n");
-    for (const char* which : {"bfs", "cc", "pagerank"}) {
-        const double in_place = analytics_ms(pma, which);
-        const double on_csr = analytics_ms(compact, which);
-        std::printf("| %s | %.3f | %.3f | %.2f |\n", which, in_place, on_csr, on_csr > 0 ? in_place / on_csr : 0.0);
+    std::printf("\n| analytics after the slides | PMA (CPU) in place ms | compact CSR (CPU) ms | ratio | GPMA+ in place ms | "
+                "compact CSR (GPU) ms | ratio |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    const std::optional<graph::WeightedCsr> compact = cpu ? std::optional(pma->to_csr()) : std::nullopt;
+    for (const std::string which : {"bfs", "cc", "pagerank"}) {
+        const double in_place = cpu ? analytics_ms(*pma, which) : -1;
+        const double on_csr = cpu ? analytics_ms(*compact, which) : -1;
+        double gpu_in_place = -1;
+        double gpu_csr = -1;
+#if SPIKEMINER_HAVE_CUDA
+        if (gpu) {
+            gpu_in_place = gpu_analytics_ms(gpma->view(), which);
+            gpu_csr = gpu_analytics_ms(rebuild->view(), which);
+        }
+#endif
+        std::printf("| %s | %s | %s | %s | %s | %s | %s |\n", which.c_str(), cell(in_place, "%.3f").c_str(), cell(on_csr, "%.3f").c_str(),
+                    cell(on_csr > 0 ? in_place / on_csr : -1, "%.2f").c_str(), cell(gpu_in_place, "%.3f").c_str(),
+                    cell(gpu_csr, "%.3f").c_str(), cell(gpu_csr > 0 ? gpu_in_place / gpu_csr : -1, "%.2f").c_str());
     }
 }
 
@@ -124,12 +234,15 @@ int main(int argc, char** argv) {
     std::vector<std::string> files;
     std::string columns = "src,dst,time";
     bool gpu_check = false;
+    bool gpu_only = false;
     app.add_option("--rmat-scale", rmat_scale, "R-MAT vertices = 2^scale (0: no R-MAT stream)");
     app.add_option("--edges", edges, "edges in each generated stream (0: none)");
     app.add_option("--max-batch", max_batch, "largest k");
     app.add_option("STREAMS", files, "edge-stream files");
     app.add_option("--columns", columns, "the files' columns");
-    app.add_flag("--gpu-check", gpu_check, "the GPU machine's run: also the streams in .bench-data/temporal/");
+    app.add_flag("--gpu-check", gpu_check,
+                 "the GPU machine's run: also the streams in .bench-data/temporal/ and a GPU-only R-MAT of scale 22, 32M edges");
+    app.add_flag("--gpu-only", gpu_only, "only the GPU structures");
     CLI11_PARSE(app, argc, argv);
     if (gpu_check && std::filesystem::is_directory(".bench-data/temporal")) {
         for (const auto& entry : std::filesystem::directory_iterator(".bench-data/temporal")) files.push_back(entry.path().string());
@@ -139,14 +252,19 @@ int main(int argc, char** argv) {
         std::printf("## bench_dyngraph\n");
         if (edges != 0 && rmat_scale != 0) {
             run(generated("R-MAT scale " + std::to_string(rmat_scale), graph::rmat_edges(rmat_scale, edges, 1), graph::Vertex{1} << rmat_scale),
-                max_batch);
+                max_batch, !gpu_only);
             const graph::Vertex n = graph::Vertex{1} << rmat_scale;
-            run(generated("Erdős–Rényi, " + std::to_string(n) + " vertices", graph::erdos_renyi_edges(n, edges, 2), n), max_batch);
+            run(generated("Erdős–Rényi, " + std::to_string(n) + " vertices", graph::erdos_renyi_edges(n, edges, 2), n), max_batch, !gpu_only);
         }
         io::EdgeStreamOptions options;
         options.columns = io::parse_stream_columns(columns);
         for (const std::string& file : files) {
-            run({std::filesystem::path(file).filename().string(), io::read_edge_stream(file, options)}, max_batch);
+            run({std::filesystem::path(file).filename().string(), io::read_edge_stream(file, options)}, max_batch, !gpu_only);
+        }
+        if (gpu_check && have_gpu()) {
+            const unsigned scale = 22;
+            run(generated("R-MAT scale 22 (GPU only)", graph::rmat_edges(scale, std::size_t{32} << 20, 3), graph::Vertex{1} << scale),
+                max_batch, false);
         }
     } catch (const Error& e) {
         std::fprintf(stderr, "bench_dyngraph: %s\n", e.what());

@@ -21,7 +21,9 @@ status=0
 step() {  # step NAME COMMAND...: run, append to the log, remember failures
   local name="$1"; shift
   echo "=== $name: $*" | tee -a "$log"
-  if "$@" 2>&1 | tee -a "$log"; then echo "=== $name: ok" | tee -a "$log"; else echo "=== $name: FAILED" | tee -a "$log"; status=1; fi
+  local start=$SECONDS
+  if "$@" 2>&1 | tee -a "$log"; then echo "=== $name: ok ($((SECONDS - start)) s)" | tee -a "$log"
+  else echo "=== $name: FAILED ($((SECONDS - start)) s)" | tee -a "$log"; status=1; fi
 }
 
 prefixes=()
@@ -44,7 +46,9 @@ prefix_path=$(IFS=';'; echo "${prefixes[*]:-}")
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv; } | tee -a "$log" "$tables"
 step configure cmake --preset gpu -DCMAKE_PREFIX_PATH="$prefix_path"
 step build cmake --build --preset gpu -j "$(nproc)"
-step test env SPIKEMINER_REQUIRE_GPU=1 ctest --preset gpu -j 4
+step test env SPIKEMINER_REQUIRE_GPU=1 ctest --preset gpu -j 4 -E gpu_tests
+# Directly, with each test case's duration.
+step gpu-tests env SPIKEMINER_REQUIRE_GPU=1 build/gpu/tests/gpu/gpu_tests -d yes
 step devices build/gpu/app/spikeminer info --devices --self-test
 if command -v compute-sanitizer >/dev/null; then
   # At small sizes: the simulated-data case and the larger clique cases are left to the plain run above.

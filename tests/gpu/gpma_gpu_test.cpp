@@ -1,13 +1,19 @@
-// GPMA+ against the CPU PMA (itself checked against a map model in graph_tests): the same
-// random batches of inserts, erasures and value updates (duplicates, absent keys, growth
-// past several doublings, shrinking back, emptying) give the same edges, values, batch
-// counts and the same reading through the vertex starts; the layout keeps its bounds.
+// GPMA+ and the GPU-rebuild baseline against the CPU PMA (itself checked against a map
+// model in graph_tests): the same random batches of inserts, erasures and value updates
+// (duplicates, absent keys, small batches that settle in windows and large ones that
+// rebuild, growth past several doublings, shrinking back, emptying) give the same edges,
+// values, batch counts and the same reading through the vertex starts; GPMA+'s layout
+// keeps its bounds. Batches given in device memory act as host ones.
 #include "catch.hpp"
 
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/cpu_pma.hpp"
 #include "spikeminer/graph/gpu_analytics.hpp"
 #include "spikeminer/graph/gpu_pma.hpp"
+#include "spikeminer/graph/gpu_rebuild.hpp"
+
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
 
 #include <cmath>
 #include <random>
@@ -18,6 +24,7 @@ using graph::CpuPma;
 using graph::EdgeRef;
 using graph::EdgeUpdate;
 using graph::GpuPma;
+using graph::GpuRebuildCsr;
 using graph::Vertex;
 
 namespace {
@@ -40,6 +47,23 @@ void check_same(const CpuPma& cpu, const GpuPma& gpu, const std::string& what) {
     REQUIRE(gpu.segment_size() == graph::PmaDensity::segment_size(gpu.capacity()));
 }
 
+void check_same(const CpuPma& cpu, const GpuRebuildCsr& gpu, const std::string& what) {
+    INFO(what << " (GPU rebuild)");
+    const graph::WeightedCsr a = cpu.to_csr();
+    const graph::WeightedCsr b = gpu.to_csr();
+    REQUIRE(gpu.num_edges() == cpu.num_edges());
+    REQUIRE(b.offsets == a.offsets);
+    REQUIRE(b.targets == a.targets);
+    REQUIRE(b.values == a.values);
+}
+
+template <typename T>
+detail::DeviceBuffer<T> on_device(const std::vector<T>& host) {
+    detail::DeviceBuffer<T> out(host.size());
+    SPIKEMINER_CUDA_CHECK(cudaMemcpy(out.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return out;
+}
+
 }  // namespace
 
 TEST_CASE("GPMA+ equals the CPU PMA after every random batch", "[gpu][gpma]") {
@@ -48,6 +72,7 @@ TEST_CASE("GPMA+ equals the CPU PMA after every random batch", "[gpu][gpma]") {
     const Vertex n = seed == 2 ? 50 : 5000;
     CpuPma cpu(n);
     GpuPma gpu(n);
+    GpuRebuildCsr rebuild(n);
     std::size_t largest = 0;
     for (int round = 0; round < 80; ++round) {
         const bool growing = round < 40;
@@ -70,22 +95,32 @@ TEST_CASE("GPMA+ equals the CPU PMA after every random batch", "[gpu][gpma]") {
         if ((growing && kind < 7) || (!growing && kind < 2)) {
             a = cpu.insert_edges(updates);
             b = gpu.insert_edges(updates);
+            const BatchResult c = rebuild.insert_edges(updates);
+            CHECK(c.applied == a.applied);
+            CHECK(c.ignored == a.ignored);
             what += " insert";
         } else if (kind < 8 || !growing) {
             std::vector<EdgeRef> refs;
             for (const auto& u : updates) refs.push_back({u.src, u.dst});
             a = cpu.erase_edges(refs);
             b = gpu.erase_edges(refs);
+            const BatchResult c = rebuild.erase_edges(refs);
+            CHECK(c.applied == a.applied);
+            CHECK(c.ignored == a.ignored);
             what += " erase";
         } else {
             a = cpu.update_values(updates);
             b = gpu.update_values(updates);
+            const BatchResult c = rebuild.update_values(updates);
+            CHECK(c.applied == a.applied);
+            CHECK(c.ignored == a.ignored);
             what += " update";
         }
         INFO(what);
         CHECK(b.applied == a.applied);
         CHECK(b.ignored == a.ignored);
         check_same(cpu, gpu, what);
+        check_same(cpu, rebuild, what);
         largest = std::max(largest, gpu.capacity());
         for (int probe = 0; probe < 10; ++probe) {
             const auto s = static_cast<Vertex>(random() % n);
@@ -108,11 +143,46 @@ TEST_CASE("GPMA+ equals the CPU PMA after every random batch", "[gpu][gpma]") {
 TEST_CASE("GPMA+ refuses a vertex beyond the declared count, changing nothing", "[gpu][gpma]") {
     GpuPma gpu(10);
     gpu.insert_edges(std::vector<EdgeUpdate>{{1, 2, 1.0F}});
-    CHECK_THROWS_AS(gpu.insert_edges(std::vector<EdgeUpdate>{{3, 4, 1.0F}, {5, 10, 1.0F}}), Error);
+    CHECK_THROWS_WITH(gpu.insert_edges(std::vector<EdgeUpdate>{{3, 4, 1.0F}, {5, 10, 1.0F}, {11, 0, 1.0F}}),
+                      test::contains("(5, 10)"));
     CHECK_THROWS_AS(gpu.erase_edges(std::vector<EdgeRef>{{10, 0}}), Error);
+    const auto bad = on_device(std::vector<EdgeUpdate>{{3, 4, 1.0F}, {0, 12, 1.0F}});
+    CHECK_THROWS_WITH(gpu.insert_edges_device(bad.get(), 2), test::contains("(0, 12)"));
     CHECK(gpu.num_edges() == 1);
     CHECK(gpu.find(1, 2) == 1.0F);
     CHECK(!gpu.find(3, 4));
+    GpuRebuildCsr rebuild(10);
+    CHECK_THROWS_AS(rebuild.insert_edges(std::vector<EdgeUpdate>{{3, 4, 1.0F}, {5, 10, 1.0F}}), Error);
+    CHECK(rebuild.num_edges() == 0);
+}
+
+TEST_CASE("GPMA+ and the GPU rebuild take batches in device memory as host ones", "[gpu][gpma]") {
+    std::mt19937_64 random(7);
+    const Vertex n = 2000;
+    CpuPma cpu(n);
+    GpuPma gpu(n);
+    GpuRebuildCsr rebuild(n);
+    for (int round = 0; round < 12; ++round) {
+        std::vector<EdgeUpdate> in;
+        std::vector<EdgeRef> out;
+        for (int i = 0; i < 4000; ++i) {
+            in.push_back({static_cast<Vertex>(random() % n), static_cast<Vertex>(random() % n), static_cast<float>(random() % 9)});
+        }
+        for (int i = 0; i < 1500; ++i) out.push_back({in[random() % in.size()].src, in[random() % in.size()].dst});
+        const auto d_in = on_device(in);
+        const auto d_out = on_device(out);
+        const BatchResult a = cpu.insert_edges(in);
+        CHECK(gpu.insert_edges_device(d_in.get(), in.size()).applied == a.applied);
+        CHECK(rebuild.insert_edges_device(d_in.get(), in.size()).applied == a.applied);
+        const BatchResult e = cpu.erase_edges(out);
+        CHECK(gpu.erase_edges_device(d_out.get(), out.size()).applied == e.applied);
+        CHECK(rebuild.erase_edges_device(d_out.get(), out.size()).applied == e.applied);
+        const BatchResult u = cpu.update_values(in);
+        CHECK(gpu.update_values_device(d_in.get(), in.size()).applied == u.applied);
+        CHECK(rebuild.update_values_device(d_in.get(), in.size()).applied == u.applied);
+        check_same(cpu, gpu, "round " + std::to_string(round));
+        check_same(cpu, rebuild, "round " + std::to_string(round));
+    }
 }
 
 TEST_CASE("GPMA+ analytics equal the CPU's on the same graph after updates", "[gpu][gpma][analytics]") {
@@ -129,12 +199,12 @@ TEST_CASE("GPMA+ analytics equal the CPU's on the same graph after updates", "[g
         for (int i = 0; i < 1000; ++i) gone.push_back({batch[static_cast<std::size_t>(i)].src, batch[static_cast<std::size_t>(i)].dst});
         cpu.erase_edges(gone);
         gpu.erase_edges(gone);
-        for (const Vertex root : {Vertex{0}, Vertex{1234}}) CHECK(graph::bfs_levels_gpu(gpu, root) == graph::bfs_levels(cpu, root));
-        CHECK(graph::connected_components_gpu(gpu) == graph::connected_components(cpu));
+        for (const Vertex root : {Vertex{0}, Vertex{1234}}) CHECK(graph::bfs_levels_gpu(gpu.view(), root) == graph::bfs_levels(cpu, root));
+        CHECK(graph::connected_components_gpu(gpu.view()) == graph::connected_components(cpu));
         graph::PageRankOptions twenty;
         twenty.fixed_iterations = 20;
         const auto a = graph::pagerank(cpu, twenty);
-        const auto b = graph::pagerank_gpu(gpu, twenty);
+        const auto b = graph::pagerank_gpu(gpu.view(), twenty);
         REQUIRE(b.rank.size() == a.rank.size());
         double worst = 0;
         for (std::size_t v = 0; v < a.rank.size(); ++v) worst = std::max(worst, std::abs(a.rank[v] - b.rank[v]));

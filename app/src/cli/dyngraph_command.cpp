@@ -1,6 +1,8 @@
 // `spikeminer dyngraph STREAM`: a time window slides over a timestamped edge stream; the
 // graph of the window is kept in a dynamic structure, updated in batches, and analysed
-// after every slide (GPMA's setup, on the user's own stream).
+// after every slide (GPMA's setup, on the user's own stream). On the GPU the structure is
+// GPMA+ and the analytics read it in place there; on the CPU, the packed memory array or
+// the adjacency sets.
 #include "commands.hpp"
 #include "terminal_progress.hpp"
 
@@ -12,6 +14,10 @@
 #include "spikeminer/graph/adjacency_sets.hpp"
 #include "spikeminer/graph/analytics.hpp"
 #include "spikeminer/graph/cpu_pma.hpp"
+#if SPIKEMINER_HAVE_CUDA
+#include "spikeminer/graph/gpu_analytics.hpp"
+#include "spikeminer/graph/gpu_pma.hpp"
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -68,18 +74,32 @@ struct Step {
     unsigned iterations = 0;
 };
 
+// The analytics of each structure: CPU structures are read in place on the CPU, GPMA+
+// on the GPU.
+template <typename Dynamic>
+std::vector<std::uint32_t> run_bfs(const Dynamic& g, graph::Vertex root) { return graph::bfs_levels(g, root); }
+template <typename Dynamic>
+std::vector<graph::Vertex> run_components(const Dynamic& g) { return graph::connected_components(g); }
+template <typename Dynamic>
+graph::PageRankResult run_pagerank(const Dynamic& g) { return graph::pagerank(g); }
+#if SPIKEMINER_HAVE_CUDA
+std::vector<std::uint32_t> run_bfs(const graph::GpuPma& g, graph::Vertex root) { return graph::bfs_levels_gpu(g.view(), root); }
+std::vector<graph::Vertex> run_components(const graph::GpuPma& g) { return graph::connected_components_gpu(g.view()); }
+graph::PageRankResult run_pagerank(const graph::GpuPma& g) { return graph::pagerank_gpu(g.view()); }
+#endif
+
 template <typename Dynamic>
 Step analyse(const Dynamic& g, const Analytics& a, graph::Vertex root, Step step) {
     step.edges = g.num_edges();
     if (a.bfs) {
         const auto start = std::chrono::steady_clock::now();
-        const auto levels = graph::bfs_levels(g, root);
+        const auto levels = run_bfs(g, root);
         step.bfs_s = seconds_since(start);
         step.reached = static_cast<std::size_t>(std::count_if(levels.begin(), levels.end(), [](std::uint32_t l) { return l != graph::kUnreached; }));
     }
     if (a.cc) {
         const auto start = std::chrono::steady_clock::now();
-        const auto labels = graph::connected_components(g);
+        const auto labels = run_components(g);
         step.cc_s = seconds_since(start);
         // Each component is labelled with its smallest vertex: one label per component.
         graph::Vertex v = 0;
@@ -87,7 +107,7 @@ Step analyse(const Dynamic& g, const Analytics& a, graph::Vertex root, Step step
     }
     if (a.pagerank) {
         const auto start = std::chrono::steady_clock::now();
-        step.iterations = graph::pagerank(g).iterations;
+        step.iterations = run_pagerank(g).iterations;
         step.pagerank_s = seconds_since(start);
     }
     return step;
@@ -133,9 +153,10 @@ void write_steps(const std::string& path, const std::vector<Step>& rows) {
 void run_dyngraph(const DyngraphArguments& args) {
     if (args.batch == 0) throw UsageError("--batch must be at least 1");
     if (args.structure != "pma" && args.structure != "sets") throw UsageError("--structure: choose pma or sets");
-    if (parse_backend(args.backend) == Backend::Cuda) {
-        throw Error("--backend gpu: the GPMA+ GPU structure is not built yet; the CPU structures run with --backend cpu");
-    }
+    const Backend requested = parse_backend(args.backend);
+    if (args.structure == "sets" && requested == Backend::Cuda) throw UsageError("--structure sets runs on the CPU only");
+    // GPMA+ is the GPU's packed memory array; the adjacency sets exist on the CPU only.
+    const Backend backend = args.structure == "sets" ? Backend::Cpu : resolve_backend(requested);
     const Analytics analytics = parse_analytics(args.analytics);
     io::EdgeStreamOptions options;
     options.columns = io::parse_stream_columns(args.columns);
@@ -151,13 +172,29 @@ void run_dyngraph(const DyngraphArguments& args) {
                  static_cast<unsigned long long>(run.window), static_cast<unsigned long long>(run.batch));
     TerminalProgress terminal;
     std::vector<Step> rows;
-    if (run.structure == "pma") {
-        graph::CpuPma g(stream.vertices);
-        rows = run_window(g, stream, run, analytics, terminal.progress());
-    } else {
-        graph::AdjacencySets g(stream.vertices);
-        rows = run_window(g, stream, run, analytics, terminal.progress());
+    bool on_gpu = false;
+#if SPIKEMINER_HAVE_CUDA
+    if (backend == Backend::Cuda) {
+        try {
+            graph::GpuPma g(stream.vertices);
+            rows = run_window(g, stream, run, analytics, terminal.progress());
+            on_gpu = true;
+        } catch (const GpuOutOfMemory& e) {
+            std::fprintf(stderr, "warning: the GPU ran out of memory (%s); running on the CPU instead\n", e.what());
+        }
     }
+#endif
+    if (!on_gpu) {
+        if (run.structure == "pma") {
+            graph::CpuPma g(stream.vertices);
+            rows = run_window(g, stream, run, analytics, terminal.progress());
+        } else {
+            graph::AdjacencySets g(stream.vertices);
+            rows = run_window(g, stream, run, analytics, terminal.progress());
+        }
+    }
+    const std::string where = on_gpu ? "GPMA+ on the GPU"
+                              : run.structure == "pma" ? "packed memory array on the CPU" : "adjacency sets on the CPU";
     Step sum;
     for (const Step& r : rows) {
         sum.inserted += r.inserted;
@@ -170,8 +207,7 @@ void run_dyngraph(const DyngraphArguments& args) {
     }
     const double n = rows.empty() ? 1.0 : static_cast<double>(rows.size());
     const std::size_t updates = sum.inserted + sum.erased + sum.updated;
-    std::printf("%zu slides of %llu stream edges on the CPU %s (cpu)\n", rows.size(), static_cast<unsigned long long>(run.batch),
-                run.structure == "pma" ? "packed memory array" : "adjacency sets");
+    std::printf("%zu slides of %llu stream edges, %s\n", rows.size(), static_cast<unsigned long long>(run.batch), where.c_str());
     std::printf("graph updates: %zu (%zu inserted, %zu erased, %zu values changed) in %.4f s: %.2f M/s, %.3f ms a slide\n", updates,
                 sum.inserted, sum.erased, sum.updated, sum.update_s, sum.update_s > 0 ? static_cast<double>(updates) / sum.update_s / 1e6 : 0.0,
                 1e3 * sum.update_s / n);
@@ -200,7 +236,7 @@ void add_dyngraph_command(CLI::App& app) {
     command->add_option("--batch", args->batch, "stream edges a slide drops and takes (default 1024)");
     command->add_option("--steps", args->max_steps, "stop after this many slides");
     command->add_option("--structure", args->structure, "pma (packed memory array) or sets (ordered adjacency sets)");
-    command->add_option("--backend", args->backend, "auto or cpu (the GPU structure, GPMA+, is not built yet)");
+    command->add_option("--backend", args->backend, "auto (the GPU when there is one), cpu or gpu (GPMA+)");
     command->add_option("--analytics", args->analytics, "after each slide: any of bfs,cc,pagerank");
     command->add_option("--root", args->root, "BFS root vertex (default 0)");
     command->add_option("-o,--output", args->output, "write one CSV row per slide");

@@ -30,11 +30,12 @@ DeviceBuffer<T> upload(const std::vector<T>& host, const char* what, cudaStream_
     return upload(host.data(), host.size(), what, stream);
 }
 
-/// One value from device memory (waits for the copy).
+/// One value from device memory, read after the work queued on `stream` (waits for it).
 template <typename T>
-T read_one(const T* device_value) {
+T read_one(const T* device_value, cudaStream_t stream = nullptr) {
     T value{};
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(&value, device_value, sizeof(T), cudaMemcpyDeviceToHost));
+    SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(&value, device_value, sizeof(T), cudaMemcpyDeviceToHost, stream));
+    SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
     return value;
 }
 

@@ -1,6 +1,5 @@
-// Analytics kernels over GPMA+'s view: one thread per vertex walks its slots
-// [row_start[v], row_start[v+1]), skipping empty ones (simple; load-balanced variants
-// come with measurements).
+// Analytics kernels over a GpmaView (GPMA+ in place, or the rebuilt compact CSR): one
+// thread per vertex walks its slots [row_start[v], row_start[v+1]), skipping empty ones.
 #include "device_calls.cuh"
 
 #include "spikeminer/graph/gpu_analytics.hpp"
@@ -97,8 +96,7 @@ int read_and_clear(int* flag) {
 
 }  // namespace
 
-std::vector<std::uint32_t> bfs_levels_gpu(const GpuPma& graph, Vertex root) {
-    const GpmaView g = graph.view();
+std::vector<std::uint32_t> bfs_levels_gpu(const GpmaView& g, Vertex root) {
     std::vector<std::uint32_t> level(g.vertices, kUnreached);
     if (root >= g.vertices) return level;
     level[root] = 0;
@@ -114,8 +112,7 @@ std::vector<std::uint32_t> bfs_levels_gpu(const GpuPma& graph, Vertex root) {
     return level;
 }
 
-std::vector<Vertex> connected_components_gpu(const GpuPma& graph) {
-    const GpmaView g = graph.view();
+std::vector<Vertex> connected_components_gpu(const GpmaView& g) {
     auto label = allocate_or_oom<Vertex>(g.vertices, "components");
     auto changed = allocate_or_oom<int>(1, "components");
     SPIKEMINER_CUDA_CHECK(cudaMemset(changed.get(), 0, sizeof(int)));
@@ -129,8 +126,7 @@ std::vector<Vertex> connected_components_gpu(const GpuPma& graph) {
     return out;
 }
 
-PageRankResult pagerank_gpu(const GpuPma& graph, const PageRankOptions& options) {
-    const GpmaView g = graph.view();
+PageRankResult pagerank_gpu(const GpmaView& g, const PageRankOptions& options) {
     const Vertex n = g.vertices;
     PageRankResult result;
     if (n == 0) return result;

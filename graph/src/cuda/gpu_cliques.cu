@@ -277,8 +277,9 @@ private:
         std::size_t chunk_words;
     };
 
-    // Hands every ready chunk, in ticket order, to the sink; after a sink failure the
-    // chunks are still taken (so that the kernel never waits for space) but dropped.
+    // Hands every ready chunk, in ticket order, to the sink; after a sink failure or a
+    // cancel the chunks are still taken (so that the kernel never waits for space) but
+    // dropped, and the failure (Cancelled for a cancel) is rethrown after the kernel.
     bool drain(const Ring& ring, std::exception_ptr& failure) {
         if (ring.slots == 0) return false;
         bool worked = false;
@@ -297,6 +298,9 @@ private:
                         std::sort(clique.begin(), clique.end());
                         shared_.sink(clique);
                     }
+                    // A cancel asked for by the sink (or anyone) stops the delivery here,
+                    // even when the kernel has already written everything.
+                    if (shared_.options.progress != nullptr) shared_.options.progress->check_cancelled();
                 } catch (...) {
                     failure = std::current_exception();
                     *shared_.cancel.host() = 1;

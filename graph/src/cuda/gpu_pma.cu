@@ -1,104 +1,82 @@
-// GPMA+ on the device (see gpu_pma.hpp). Host code orchestrates the levels of the
-// implicit tree; each level is a handful of kernels and CUB calls over all the windows
-// that have work at that level.
+// GPMA+ on the device (see gpu_pma.hpp). The host orchestrates each batch as a fixed
+// handful of kernels and CUB calls with four or five small read-backs, whatever the
+// batch's size and the tree's height; scratch comes from an arena (no cudaMalloc/cudaFree
+// per batch).
+//
+// Rebalancing. GPMA+ settles a batch level by level: at each level every window that can
+// take its pending keys within its bound merges and spreads them, the rest move up. The
+// decision for a window depends only on its keys before the batch and the batch's keys
+// that fall in it, so each pending key (or, for erasures, each leaf under its bound) can
+// find its own level at once: the smallest window around its leaf that fits. Two such
+// windows are nested or disjoint; processing only the maximal ones gives the same result
+// as the level-by-level loop (a window that settles at a lower level is inside a larger
+// one that takes the same keys, and the larger one's count is the same before and after
+// the smaller one's spread). So one pass: climb, keep the maximal windows, merge each
+// window's keys with its pending ones (every key's place found by binary search), spread.
+#include "device_arena.hpp"
 #include "device_calls.cuh"
+#include "edge_batch.hpp"
 
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/cpu_pma.hpp"
 #include "spikeminer/graph/gpu_pma.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_reduce.cuh>
-#include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
-#include <cub/device/device_segmented_sort.cuh>
 #include <cub/device/device_select.cuh>
 #include <cuda/functional>
 
 #include <algorithm>
 #include <bit>
-#include <climits>
 #include <cmath>
 
 namespace spikeminer::graph {
 namespace {
 
-using spikeminer::detail::blocks_for;
-using spikeminer::detail::run_cub;
+using detail::gpu::SortedBatch;
 using spikeminer::detail::allocate_or_oom;
+using spikeminer::detail::blocks_for;
+using spikeminer::detail::DeviceArena;
 using spikeminer::detail::DeviceBuffer;
+using spikeminer::detail::run_cub_queued;
 
 constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
 constexpr int kThreads = 256;
+constexpr int kMaxLevels = 48;
 
 unsigned grid(std::size_t n) { return blocks_for(n, kThreads); }
 
-// ---- kernels -------------------------------------------------------------------------
+__device__ std::size_t thread_index() { return blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; }
 
-__global__ void make_keys(std::size_t n, const EdgeUpdate* updates, std::uint64_t* keys, std::uint32_t* index) {
-    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (i >= n) return;
-    keys[i] = (std::uint64_t{updates[i].src} << 32) | updates[i].dst;
-    index[i] = static_cast<std::uint32_t>(i);
-}
-
-// Flags the last of each run of equal sorted keys (the batch's last update of that key).
-__global__ void flag_last(std::size_t n, const std::uint64_t* keys, unsigned char* flag) {
-    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (i < n) flag[i] = i + 1 == n || keys[i] != keys[i + 1];
-}
-
-__global__ void gather_values(std::size_t n, const std::uint32_t* index, const EdgeUpdate* updates, float* values) {
-    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (i < n) values[i] = updates[index[i]].value;
-}
-
-// reversed[j] = the segment segs-1-j if it holds keys, else segs (for a suffix minimum).
-__global__ void nonempty_reversed(std::size_t segs, const std::uint32_t* counts, std::uint64_t* reversed) {
-    const std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (j < segs) reversed[j] = counts[segs - 1 - j] > 0 ? segs - 1 - j : segs;
-}
-
-// first_key[s]: the first key of the first non-empty segment at or after s (kEmpty past
-// the last one); next[s]: that segment.
-__global__ void first_keys(std::size_t segs, std::size_t segment, const std::uint64_t* scanned, const std::uint64_t* keys,
-                           std::uint64_t* next, std::uint64_t* first_key) {
-    const std::size_t s = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (s > segs) return;
-    const std::uint64_t t = s == segs ? segs : scanned[segs - 1 - s];
-    next[s] = t;
-    first_key[s] = t < segs ? keys[t * segment] : kEmpty;
+// The first position in sorted [lo, hi) whose value is >= x.
+template <typename T>
+__device__ std::size_t lower_bound(const T* a, std::size_t lo, std::size_t hi, T x) {
+    while (lo < hi) {
+        const std::size_t mid = (lo + hi) / 2;
+        if (a[mid] < x) lo = mid + 1; else hi = mid;
+    }
+    return lo;
 }
 
 struct Layout {
     std::uint64_t* keys;
     float* values;
     std::uint32_t* counts;
-    const std::uint64_t* first_key;  // segs + 1
-    const std::uint64_t* next;       // segs + 1
+    const std::uint64_t* first_key;  // segs + 1: first key of the first non-empty segment at or after s
+    const std::uint64_t* next;       // segs + 1: that segment (segs when none)
     std::size_t segs;
     std::size_t segment;
 
-    // The leaf that holds or would hold `key`: the last segment whose first key is <= key.
-    __device__ std::size_t leaf(std::uint64_t key) const {
-        std::size_t lo = 0;
-        std::size_t hi = segs;
-        while (lo < hi) {
-            const std::size_t mid = (lo + hi) / 2;
-            if (first_key[mid] <= key) lo = mid + 1; else hi = mid;
-        }
-        return lo == 0 ? 0 : lo - 1;
+    // The last segment in [lo, hi) whose first_key is <= key (lo when none is).
+    __device__ std::size_t leaf_in(std::uint64_t key, std::size_t lo, std::size_t hi) const {
+        const std::size_t first_above = lo + 1 + lower_bound(first_key + lo + 1, 0, hi - lo - 1, key + 1);
+        return first_above - 1;
     }
-    // The slot of the first key >= `key` in `leaf` (its count when none is).
-    __device__ std::size_t lower(std::size_t leaf_segment, std::uint64_t key) const {
-        std::size_t lo = 0;
-        std::size_t hi = counts[leaf_segment];
-        const std::uint64_t* run = keys + leaf_segment * segment;
-        while (lo < hi) {
-            const std::size_t mid = (lo + hi) / 2;
-            if (run[mid] < key) lo = mid + 1; else hi = mid;
-        }
-        return lo;
+    // The leaf that holds or would hold `key`.
+    __device__ std::size_t leaf(std::uint64_t key) const { return leaf_in(key, 0, segs); }
+    // The slot of the first key >= `key` in the segment (its count when none is).
+    __device__ std::size_t lower(std::size_t s, std::uint64_t key) const {
+        return lower_bound(keys + s * segment, 0, counts[s], key);
     }
     // The slot holding `key`, or kEmpty.
     __device__ std::uint64_t find(std::uint64_t key) const {
@@ -108,46 +86,71 @@ struct Layout {
     }
 };
 
+// Density bounds per level as whole keys per window (PmaDensity's, for this height).
+struct Bounds {
+    std::uint64_t upper[kMaxLevels];
+    std::uint64_t lower[kMaxLevels];
+    std::uint64_t leaf_cap;  // no leaf may end up above this
+    int height;
+};
+
+// A window being rebalanced: segments [first, last) of the layout it is read from,
+// holding `existing` keys (ranks existing_from.. in the whole array) and taking the
+// pending keys [pending_from, pending_from + pending); its merged keys go to `out`.
+struct Window {
+    std::uint64_t first, last;
+    std::uint64_t existing_from, existing;
+    std::uint64_t pending_from, pending;
+    std::uint64_t out;
+};
+
+// ---- kernels -------------------------------------------------------------------------
+
 enum class Op : int { Insert, Update, Erase };
 
-// Each unique key of a batch: an existing key gets its value (insert, update) or is
-// removed (erase); absent[i] says whether it did not exist; leaf[i] where it belongs.
+// Each unique key of a batch: an existing key gets its value (insert, update) or its slot
+// recorded (erase: emptied by erase_slots, so that no thread's binary search sees a
+// segment change under it); `slot` is kEmpty for an absent key; inserts get the leaf
+// and an absent flag.
 __global__ void apply_existing(std::size_t n, Layout layout, Op op, const std::uint64_t* keys, const float* values,
-                               unsigned char* absent, std::uint64_t* leaf, std::uint64_t* erased = nullptr) {
-    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+                               std::uint64_t* slot, std::uint64_t* leaf = nullptr, unsigned char* absent = nullptr) {
+    const std::size_t i = thread_index();
     if (i >= n) return;
-    const std::uint64_t slot = layout.find(keys[i]);
-    absent[i] = slot == kEmpty;
+    const std::uint64_t at = layout.find(keys[i]);
+    slot[i] = at;
     if (leaf != nullptr) leaf[i] = layout.leaf(keys[i]);
-    if (slot == kEmpty) return;
-    // Erasing here would race with the other threads' binary searches in the same
-    // segment: erasures only record the slot (in values' place), erase_slots empties it.
-    if (op == Op::Erase) erased[i] = slot; else layout.values[slot] = values[i];
+    if (absent != nullptr) absent[i] = at == kEmpty;
+    if (at != kEmpty && op != Op::Erase) layout.values[at] = values[i];
 }
 
-__global__ void erase_slots(std::size_t n, const unsigned char* absent, const std::uint64_t* slot, std::uint64_t* keys) {
-    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (i < n && !absent[i]) keys[slot[i]] = kEmpty;
+// Empties the erased slots; leaf[i] = the erased key's segment, kEmpty where the
+// previous erased key was in the same segment (one entry per touched segment) and past
+// the `n` erased keys.
+__global__ void erase_slots(std::size_t bound, const unsigned long long* n, const std::uint64_t* slot, std::size_t segment,
+                            std::uint64_t* keys, std::uint64_t* leaf) {
+    const std::size_t i = thread_index();
+    if (i >= bound) return;
+    if (i >= *n) {
+        leaf[i] = kEmpty;
+        return;
+    }
+    keys[slot[i]] = kEmpty;
+    const std::uint64_t s = slot[i] / segment;
+    leaf[i] = i > 0 && slot[i - 1] / segment == s ? kEmpty : s;
 }
 
-// slot[i]: where keys[i] is, or kEmpty.
-__global__ void find_slots(std::size_t n, Layout layout, const std::uint64_t* keys, std::uint64_t* slot) {
-    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (i < n) slot[i] = layout.find(keys[i]);
-}
-
-// One warp per segment: packs the keys left after erasures to the segment's front.
-__global__ void repack(Layout layout) {
-    const std::size_t s = (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x) / 32;
+// One warp per touched segment: packs the keys left after erasures to the front.
+__global__ void repack(Layout layout, const unsigned long long* n, const std::uint64_t* leaf) {
+    const std::size_t w = thread_index() / 32;
     const unsigned lane = threadIdx.x % 32;
-    if (s >= layout.segs) return;
+    if (w >= *n || leaf[w] == kEmpty) return;
+    const std::size_t s = leaf[w];
     std::uint64_t* run = layout.keys + s * layout.segment;
     float* vals = layout.values + s * layout.segment;
     const bool mine = lane < layout.segment && lane < layout.counts[s];
     const std::uint64_t key = mine ? run[lane] : kEmpty;
     const float value = mine ? vals[lane] : 0.0F;
     const unsigned kept = __ballot_sync(0xffffffffU, key != kEmpty);
-    __syncwarp();
     if (lane < layout.segment) run[lane] = kEmpty;
     __syncwarp();
     if (key != kEmpty) {
@@ -158,103 +161,166 @@ __global__ void repack(Layout layout) {
     if (lane == 0) layout.counts[s] = __popc(kept);
 }
 
-__global__ void under_lower(std::size_t segs, const std::uint32_t* counts, std::uint32_t bound, unsigned char* flag) {
-    const std::size_t s = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (s < segs) flag[s] = counts[s] < bound;
-}
+struct UnderBound {
+    const std::uint32_t* counts;
+    std::uint32_t bound;
+    __device__ bool operator()(std::uint64_t leaf) const { return leaf != kEmpty && counts[leaf] < bound; }
+};
 
-__global__ void iota64(std::size_t n, std::uint64_t* out) {
-    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (i < n) out[i] = i;
-}
+struct Present {
+    __device__ bool operator()(std::uint64_t slot) const { return slot != kEmpty; }
+};
 
-__global__ void shift_right(std::size_t n, const std::uint64_t* in, int level, std::uint64_t* out) {
-    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (i < n) out[i] = in[i] >> level;
-}
-
-// Per window with work: whether it can take its keys plus `pending` of them within its
-// bound (upper for inserts: total <= bound; lower for erasures: total >= bound).
-__global__ void decide(std::size_t runs, const std::uint64_t* window, const std::uint32_t* pending, const std::uint64_t* prefix,
-                       int level, double bound_slots, bool upper, unsigned char* ok, std::uint64_t* merged) {
-    const std::size_t r = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (r >= runs) return;
-    const std::size_t first = window[r] << level;
-    const std::size_t last = first + (std::size_t{1} << level);
-    const std::uint64_t total = prefix[last] - prefix[first] + pending[r];
-    ok[r] = upper ? static_cast<double>(total) <= bound_slots : static_cast<double>(total) >= bound_slots;
-    merged[r] = ok[r] ? total : 0;
-}
-
-// One block per window that settles: its keys, then its pending keys, into the scratch.
-__global__ void gather_window(Layout layout, int level, const std::uint64_t* window, const std::uint64_t* prefix,
-                              const std::uint64_t* scratch_at, const std::uint64_t* pending_at, const std::uint32_t* pending_count,
-                              const std::uint64_t* pending_keys, const float* pending_values, std::uint64_t* scratch_keys,
-                              float* scratch_values) {
-    const std::size_t r = blockIdx.x;
-    const std::size_t first = window[r] << level;
-    const std::size_t slots = (std::size_t{1} << level) * layout.segment;
-    const std::uint64_t at = scratch_at[r];
-    for (std::size_t p = threadIdx.x; p < slots; p += blockDim.x) {
-        const std::size_t s = first + p / layout.segment;
-        const std::size_t i = p % layout.segment;
-        if (i < layout.counts[s]) {
-            const std::uint64_t rank = prefix[s] - prefix[first] + i;
-            scratch_keys[at + rank] = layout.keys[first * layout.segment + p];
-            scratch_values[at + rank] = layout.values[first * layout.segment + p];
-        }
-    }
-    if (pending_keys == nullptr) return;
-    const std::uint64_t existing = prefix[first + (std::size_t{1} << level)] - prefix[first];
-    for (std::size_t t = threadIdx.x; t < pending_count[r]; t += blockDim.x) {
-        scratch_keys[at + existing + t] = pending_keys[pending_at[r] + t];
-        scratch_values[at + existing + t] = pending_values[pending_at[r] + t];
-    }
-}
-
-// One block per settling window: its sorted keys spread evenly over its segments.
-__global__ void spread_window(Layout layout, int level, const std::uint64_t* window, const std::uint64_t* scratch_at,
-                              const std::uint64_t* total, const std::uint64_t* sorted_keys, const float* sorted_values) {
-    const std::size_t r = blockIdx.x;
-    const std::size_t first = window[r] << level;
-    const std::size_t m = std::size_t{1} << level;
-    const std::uint64_t n = total[r];
-    const std::uint64_t base = n / m;
-    const std::uint64_t extra = n % m;
-    for (std::size_t p = threadIdx.x; p < m * layout.segment; p += blockDim.x) {
-        const std::size_t k = p / layout.segment;
-        const std::size_t i = p % layout.segment;
-        const std::uint64_t share = base + (k < extra ? 1 : 0);
-        const std::uint64_t from = scratch_at[r] + k * base + min(static_cast<std::uint64_t>(k), extra) + i;
-        const std::size_t slot = first * layout.segment + p;
-        if (i < share) {
-            layout.keys[slot] = sorted_keys[from];
-            layout.values[slot] = sorted_values[from];
-        } else {
-            layout.keys[slot] = kEmpty;
-        }
-        if (i == 0) layout.counts[first + k] = static_cast<std::uint32_t>(share);
-    }
-}
-
-// Keeps the pending keys whose window did not settle.
-__global__ void still_pending(std::size_t n, const std::uint64_t* leaf, int level, const std::uint64_t* settled_window,
-                              std::size_t settled, unsigned char* keep) {
-    const std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+// Each seed (a pending key's leaf, or a leaf under its bound) climbs to the smallest
+// window that fits: code = first segment * 64 + (63 - level), so that sorted codes list
+// windows by start, larger first.
+__global__ void climb(std::size_t n, const std::uint64_t* seed, const std::uint64_t* pending_leaf, std::size_t pending,
+                      const std::uint64_t* prefix, Bounds bounds, bool inserting, std::uint64_t* code) {
+    const std::size_t j = thread_index();
     if (j >= n) return;
-    const std::uint64_t w = leaf[j] >> level;
+    const std::uint64_t leaf = seed[j];
+    for (int level = 0;; ++level) {
+        const std::uint64_t first = leaf >> level << level;
+        const std::uint64_t last = first + (std::uint64_t{1} << level);
+        const std::uint64_t existing = prefix[last] - prefix[first];
+        bool fits = false;
+        if (inserting) {
+            const std::uint64_t total = existing + lower_bound(pending_leaf, 0, pending, last) - lower_bound(pending_leaf, 0, pending, first);
+            const std::uint64_t widest = (total + (last - first) - 1) / (last - first);
+            fits = total <= bounds.upper[level] && widest <= bounds.leaf_cap;
+        } else {
+            fits = existing >= bounds.lower[level];
+        }
+        if (fits || level == bounds.height) {
+            code[j] = first * 64 + static_cast<std::uint64_t>(63 - level);
+            return;
+        }
+    }
+}
+
+// end = the window's last segment + 1.
+__global__ void window_ends(std::size_t n, const std::uint64_t* code, std::uint64_t* end) {
+    const std::size_t j = thread_index();
+    if (j < n) end[j] = (code[j] / 64) + (std::uint64_t{1} << (63 - code[j] % 64));
+}
+
+// A window is kept when no earlier (or equal) one covers it.
+__global__ void maximal(std::size_t n, const std::uint64_t* code, const std::uint64_t* end_before, unsigned char* keep) {
+    const std::size_t j = thread_index();
+    if (j < n) keep[j] = code[j] / 64 >= end_before[j];
+}
+
+__global__ void make_windows(const unsigned long long* n, const std::uint64_t* code, const std::uint64_t* prefix,
+                             const std::uint64_t* pending_leaf, std::size_t pending, std::size_t segment, Window* windows,
+                             std::uint64_t* slots) {
+    const std::size_t w = thread_index();
+    if (w >= *n) return;
+    Window win;
+    win.first = code[w] / 64;
+    win.last = win.first + (std::uint64_t{1} << (63 - code[w] % 64));
+    win.existing_from = prefix[win.first];
+    win.existing = prefix[win.last] - prefix[win.first];
+    win.pending_from = lower_bound(pending_leaf, 0, pending, win.first);
+    win.pending = lower_bound(pending_leaf, 0, pending, win.last) - win.pending_from;
+    win.out = win.first * segment;
+    windows[w] = win;
+    slots[w] = (win.last - win.first) * segment;
+}
+
+// The window holding flat position t (slot_at: each window's first flat position).
+__device__ std::size_t window_at(const std::uint64_t* slot_at, std::size_t windows, std::uint64_t t) {
+    return lower_bound(slot_at, 0, windows + 1, t + 1) - 1;
+}
+
+// One thread per slot of the windows: each existing key goes to its rank among the
+// window's keys and pending keys.
+__global__ void gather_existing(std::uint64_t slots, const Window* windows, std::size_t count, const std::uint64_t* slot_at,
+                                Layout layout, const std::uint64_t* prefix, const std::uint64_t* pending_keys, std::uint64_t* out_keys,
+                                float* out_values) {
+    const std::uint64_t t = thread_index();
+    if (t >= slots) return;
+    const std::size_t w = window_at(slot_at, count, t);
+    const Window win = windows[w];
+    const std::uint64_t local = t - slot_at[w];
+    const std::size_t s = win.first + local / layout.segment;
+    const std::size_t i = local % layout.segment;
+    if (i >= layout.counts[s]) return;
+    const std::uint64_t key = layout.keys[s * layout.segment + i];
+    const std::uint64_t before = win.pending == 0 ? 0
+        : lower_bound(pending_keys, win.pending_from, win.pending_from + win.pending, key) - win.pending_from;
+    const std::uint64_t at = win.out + (prefix[s] - win.existing_from + i) + before;
+    out_keys[at] = key;
+    out_values[at] = layout.values[s * layout.segment + i];
+}
+
+// One thread per pending key: to its rank among its window's keys.
+__global__ void gather_pending(std::size_t n, const std::uint64_t* pending_keys, const float* pending_values,
+                               const std::uint64_t* pending_leaf, const Window* windows, std::size_t count, Layout layout,
+                               const std::uint64_t* prefix, std::uint64_t* out_keys, float* out_values) {
+    const std::size_t j = thread_index();
+    if (j >= n) return;
+    // The last window starting at or before the key's leaf holds it.
     std::size_t lo = 0;
-    std::size_t hi = settled;
+    std::size_t hi = count;
     while (lo < hi) {
         const std::size_t mid = (lo + hi) / 2;
-        if (settled_window[mid] < w) lo = mid + 1; else hi = mid;
+        if (windows[mid].first <= pending_leaf[j]) lo = mid + 1; else hi = mid;
     }
-    keep[j] = !(lo < settled && settled_window[lo] == w);
+    const Window win = windows[lo - 1];
+    const std::uint64_t key = pending_keys[j];
+    // Existing keys below it: all of those before the last segment (of the window) that
+    // starts at or below it, plus those below it in that segment. An empty segment's
+    // first_key is the next non-empty one's, so the search stays monotone.
+    const std::size_t s = layout.leaf_in(key, win.first, win.last);
+    const std::uint64_t below = layout.first_key[s] <= key ? prefix[s] - win.existing_from + layout.lower(s, key) : 0;
+    const std::uint64_t at = win.out + (j - win.pending_from) + below;
+    out_keys[at] = key;
+    out_values[at] = pending_values[j];
+}
+
+// One thread per slot of the windows: the window's merged keys spread evenly over its
+// segments (the first total % m segments take one more), each segment packed at the front.
+__global__ void spread(std::uint64_t slots, const Window* windows, std::size_t count, const std::uint64_t* slot_at, Layout layout,
+                       const std::uint64_t* in_keys, const float* in_values) {
+    const std::uint64_t t = thread_index();
+    if (t >= slots) return;
+    const std::size_t w = window_at(slot_at, count, t);
+    const Window win = windows[w];
+    const std::uint64_t local = t - slot_at[w];
+    const std::uint64_t k = local / layout.segment;
+    const std::uint64_t i = local % layout.segment;
+    const std::uint64_t m = win.last - win.first;
+    const std::uint64_t total = win.existing + win.pending;
+    const std::uint64_t share = total / m + (k < total % m ? 1 : 0);
+    const std::uint64_t from = win.out + k * (total / m) + min(k, total % m) + i;
+    const std::size_t slot = (win.first + k) * layout.segment + i;
+    if (i < share) {
+        layout.keys[slot] = in_keys[from];
+        layout.values[slot] = in_values[from];
+    } else {
+        layout.keys[slot] = kEmpty;
+    }
+    if (i == 0) layout.counts[win.first + k] = static_cast<std::uint32_t>(share);
+}
+
+// reversed[j] = the segment segs-1-j if it holds keys, else segs (for a suffix minimum).
+__global__ void nonempty_reversed(std::size_t segs, const std::uint32_t* counts, std::uint64_t* reversed) {
+    const std::size_t j = thread_index();
+    if (j < segs) reversed[j] = counts[segs - 1 - j] > 0 ? segs - 1 - j : segs;
+}
+
+__global__ void first_keys(std::size_t segs, std::size_t segment, const std::uint64_t* scanned, const std::uint64_t* keys,
+                           std::uint64_t* next, std::uint64_t* first_key) {
+    const std::size_t s = thread_index();
+    if (s > segs) return;
+    const std::uint64_t t = s == segs ? segs : scanned[segs - 1 - s];
+    next[s] = t;
+    first_key[s] = t < segs ? keys[t * segment] : kEmpty;
 }
 
 // row_start[v]: the slot of v's first key, or of the first key after it.
 __global__ void row_starts(std::size_t vertices, Layout layout, std::uint64_t capacity, std::uint64_t* row_start) {
-    const std::size_t v = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    const std::size_t v = thread_index();
     if (v > vertices) return;
     if (v == vertices) {
         row_start[v] = capacity;
@@ -271,6 +337,14 @@ __global__ void row_starts(std::size_t vertices, Layout layout, std::uint64_t ca
     }
 }
 
+__global__ void find_slot(Layout layout, std::uint64_t key, std::uint64_t* slot) { *slot = layout.find(key); }
+
+std::size_t smallest_capacity(std::size_t edges) {
+    std::size_t capacity = CpuPma::kMinCapacity;
+    while (static_cast<double>(edges) > PmaDensity::kRootUpper * static_cast<double>(capacity)) capacity *= 2;
+    return capacity;
+}
+
 }  // namespace
 
 struct GpuPma::State {
@@ -281,391 +355,315 @@ struct GpuPma::State {
     DeviceBuffer<std::uint64_t> keys;
     DeviceBuffer<float> values;
     DeviceBuffer<std::uint32_t> counts;
-    DeviceBuffer<std::uint64_t> first_key;  // segs + 1
-    DeviceBuffer<std::uint64_t> next;       // segs + 1
+    DeviceBuffer<std::uint64_t> first_key;
+    DeviceBuffer<std::uint64_t> next;
     DeviceBuffer<std::uint64_t> row_start;  // vertices + 1
+    DeviceArena arena;
     cudaStream_t stream = nullptr;
 
     [[nodiscard]] std::size_t segs() const { return capacity / segment; }
     [[nodiscard]] int height() const { return static_cast<int>(std::bit_width(segs())) - 1; }
     Layout layout() { return {keys.get(), values.get(), counts.get(), first_key.get(), next.get(), segs(), segment}; }
 
-    // Counts' exclusive prefix (segs + 1 entries).
-    DeviceBuffer<std::uint64_t> prefix() {
-        auto out = allocate_or_oom<std::uint64_t>(segs() + 1, "GPMA prefix");
-        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(out.get(), 0, sizeof(std::uint64_t), stream));
-        run_cub([&](void* t, std::size_t& b) {
-            return cub::DeviceScan::InclusiveSum(t, b, counts.get(), out.get() + 1, segs(), stream);
-        }, stream);
+    template <typename T>
+    T* take(std::size_t n) { return arena.take<T>(n, "GPMA+ scratch"); }
+
+    template <typename T>
+    T read(const T* device_value) { return spikeminer::detail::read_one(device_value, stream); }
+
+    void check() { SPIKEMINER_CUDA_CHECK(cudaGetLastError()); }
+
+    [[nodiscard]] Bounds bounds() const {
+        Bounds b{};
+        b.height = height();
+        for (int level = 0; level <= b.height; ++level) {
+            const double slots = static_cast<double>((std::size_t{1} << level) * segment);
+            b.upper[level] = static_cast<std::uint64_t>(std::floor(PmaDensity::upper(level, b.height) * slots));
+            b.lower[level] = static_cast<std::uint64_t>(std::ceil(PmaDensity::lower(level, b.height) * slots));
+        }
+        b.leaf_cap = static_cast<std::uint64_t>(std::floor(PmaDensity::kLeafUpper * static_cast<double>(segment)));
+        return b;
+    }
+
+    // Counts' exclusive prefix (segs + 1 entries), in the arena.
+    std::uint64_t* prefix() {
+        auto* out = take<std::uint64_t>(segs() + 1);
+        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(std::uint64_t), stream));
+        run_cub_queued(arena, [&](void* t, std::size_t& b) {
+            return cub::DeviceScan::InclusiveSum(t, b, counts.get(), out + 1, segs(), stream);
+        });
         return out;
     }
 
     // The segment index (first keys, next non-empty segments) and the vertex starts.
     void reindex() {
         const std::size_t n = segs();
-        auto reversed = allocate_or_oom<std::uint64_t>(n, "GPMA index");
-        auto scanned = allocate_or_oom<std::uint64_t>(n, "GPMA index");
-        nonempty_reversed<<<grid(n), kThreads, 0, stream>>>(n, counts.get(), reversed.get());
-        run_cub([&](void* t, std::size_t& b) {
-            return cub::DeviceScan::InclusiveScan(t, b, reversed.get(), scanned.get(), cuda::minimum<>{}, n, stream);
-        }, stream);
-        first_keys<<<grid(n + 1), kThreads, 0, stream>>>(n, segment, scanned.get(), keys.get(), next.get(), first_key.get());
-        row_starts<<<grid(static_cast<std::size_t>(vertices) + 1), kThreads, 0, stream>>>(vertices, layout(), capacity, row_start.get());
-        SPIKEMINER_CUDA_CHECK(cudaGetLastError());
-        SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
+        auto* reversed = take<std::uint64_t>(n);
+        auto* scanned = take<std::uint64_t>(n);
+        nonempty_reversed<<<grid(n), kThreads, 0, stream>>>(n, counts.get(), reversed);
+        run_cub_queued(arena, [&](void* t, std::size_t& b) {
+            return cub::DeviceScan::InclusiveScan(t, b, reversed, scanned, cuda::minimum<>{}, n, stream);
+        });
+        first_keys<<<grid(n + 1), kThreads, 0, stream>>>(n, segment, scanned, keys.get(), next.get(), first_key.get());
+        row_starts<<<grid(static_cast<std::size_t>(vertices) + 1), kThreads, 0, stream>>>(vertices, layout(), capacity,
+                                                                                           row_start.get());
+        check();
     }
 
     void allocate(std::size_t new_capacity) {
         capacity = new_capacity;
         segment = PmaDensity::segment_size(capacity);
-        if (segment > 32) throw Error("GPMA+: segments of more than 32 slots are not supported");
-        keys = allocate_or_oom<std::uint64_t>(capacity, "GPMA keys");
-        values = allocate_or_oom<float>(capacity, "GPMA values");
-        counts = allocate_or_oom<std::uint32_t>(segs(), "GPMA counts");
-        first_key = allocate_or_oom<std::uint64_t>(segs() + 1, "GPMA index");
-        next = allocate_or_oom<std::uint64_t>(segs() + 1, "GPMA index");
+        if (segment > 32) throw Error("GPMA+: segments of more than 32 slots (over 2^32 slots) are not supported");
+        keys = allocate_or_oom<std::uint64_t>(capacity, "GPMA+ keys");
+        values = allocate_or_oom<float>(capacity, "GPMA+ values");
+        counts = allocate_or_oom<std::uint32_t>(segs(), "GPMA+ counts");
+        first_key = allocate_or_oom<std::uint64_t>(segs() + 1, "GPMA+ index");
+        next = allocate_or_oom<std::uint64_t>(segs() + 1, "GPMA+ index");
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(keys.get(), 0xff, capacity * sizeof(std::uint64_t), stream));
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, segs() * sizeof(std::uint32_t), stream));
     }
 
-    // Resizes to `new_capacity` and spreads every key and the pending ones over it.
+    Window* upload_window(const Window& w, std::uint64_t** slot_at) {
+        auto* out = take<Window>(1);
+        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(out, &w, sizeof w, cudaMemcpyHostToDevice, stream));
+        *slot_at = take<std::uint64_t>(2);
+        const std::uint64_t at[2] = {0, (w.last - w.first) * segment};
+        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(*slot_at, at, sizeof at, cudaMemcpyHostToDevice, stream));
+        return out;
+    }
+
+    // Every key and the pending ones merged and spread evenly over `new_capacity` slots
+    // (the root as one window: growth, shrinking, and batches large against the graph).
     // `edges` already counts the pending keys.
-    void rebuild(std::size_t new_capacity, const std::uint64_t* pending_keys, const float* pending_values, std::size_t pending) {
-        auto all_keys = allocate_or_oom<std::uint64_t>(std::max<std::size_t>(edges, 1), "GPMA rebuild");
-        auto all_values = allocate_or_oom<float>(std::max<std::size_t>(edges, 1), "GPMA rebuild");
-        // Everything as one window over the old array at its root level.
-        const auto p = prefix();
-        std::uint64_t root = 0;
-        auto window = upload(&root, 1, stream);
-        const std::uint64_t at = 0;
-        auto scratch_at = upload(&at, 1, stream);
-        const std::uint64_t pending_at_value = 0;
-        auto pending_at = upload(&pending_at_value, 1, stream);
-        const auto pending_count_value = static_cast<std::uint32_t>(pending);
-        auto pending_count = upload(&pending_count_value, 1, stream);
-        gather_window<<<1, 1024, 0, stream>>>(layout(), height(), window.get(), p.get(), scratch_at.get(), pending_at.get(),
-                                              pending_count.get(), pending != 0 ? pending_keys : nullptr, pending_values,
-                                              all_keys.get(), all_values.get());
-        auto sorted_keys = allocate_or_oom<std::uint64_t>(std::max<std::size_t>(edges, 1), "GPMA rebuild");
-        auto sorted_values = allocate_or_oom<float>(std::max<std::size_t>(edges, 1), "GPMA rebuild");
-        run_cub([&](void* t, std::size_t& b) {
-            return cub::DeviceRadixSort::SortPairs(t, b, all_keys.get(), sorted_keys.get(), all_values.get(), sorted_values.get(),
-                                                   static_cast<int>(edges), 0, 64, stream);
-        }, stream);
-        allocate(new_capacity);
-        const std::uint64_t count = edges;
-        auto total_buffer = upload(&count, 1, stream);
-        spread_window<<<1, 1024, 0, stream>>>(layout(), height(), window.get(), scratch_at.get(), total_buffer.get(),
-                                              sorted_keys.get(), sorted_values.get());
-        SPIKEMINER_CUDA_CHECK(cudaGetLastError());
+    void rebuild(std::size_t new_capacity, const SortedBatch& pending, const std::uint64_t* pending_leaf) {
+        const std::uint64_t* p = prefix();
+        const std::uint64_t existing = edges - pending.n;
+        std::uint64_t* slot_at = nullptr;
+        const Window* root = upload_window({0, segs(), 0, existing, 0, pending.n, 0}, &slot_at);
+        auto* merged_keys = take<std::uint64_t>(edges);
+        auto* merged_values = take<float>(edges);
+        gather_existing<<<grid(capacity), kThreads, 0, stream>>>(capacity, root, 1, slot_at, layout(), p, pending.keys, merged_keys,
+                                                                 merged_values);
+        if (pending.n != 0) {
+            gather_pending<<<grid(pending.n), kThreads, 0, stream>>>(pending.n, pending.keys, pending.values, pending_leaf, root, 1,
+                                                                     layout(), p, merged_keys, merged_values);
+        }
+        check();
+        if (new_capacity != capacity) {
+            SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old arrays are read until here
+            allocate(new_capacity);
+        }
+        const Window* all = upload_window({0, segs(), 0, existing, 0, pending.n, 0}, &slot_at);
+        spread<<<grid(capacity), kThreads, 0, stream>>>(capacity, all, 1, slot_at, layout(), merged_keys, merged_values);
+        check();
+    }
+
+    // Rebalances the smallest fitting window around each seed leaf (sorted), merging the
+    // pending keys (sorted, with their leaves; none for erasures).
+    void settle(const std::uint64_t* seeds, std::size_t n, const SortedBatch& pending, const std::uint64_t* pending_leaf, bool inserting) {
+        const std::uint64_t* p = prefix();
+        auto* code = take<std::uint64_t>(n);
+        climb<<<grid(n), kThreads, 0, stream>>>(n, seeds, pending_leaf, pending.n, p, bounds(), inserting, code);
+        auto* sorted = take<std::uint64_t>(n);
+        const int bits = 6 + static_cast<int>(std::bit_width(segs()));
+        run_cub_queued(arena, [&](void* t, std::size_t& b) {
+            return cub::DeviceRadixSort::SortKeys(t, b, code, sorted, static_cast<int>(n), 0, bits, stream);
+        });
+        auto* end = take<std::uint64_t>(n);
+        window_ends<<<grid(n), kThreads, 0, stream>>>(n, sorted, end);
+        auto* end_before = take<std::uint64_t>(n);
+        run_cub_queued(arena, [&](void* t, std::size_t& b) {
+            return cub::DeviceScan::ExclusiveScan(t, b, end, end_before, cuda::maximum<>{}, std::uint64_t{0}, n, stream);
+        });
+        auto* keep = take<unsigned char>(n);
+        maximal<<<grid(n), kThreads, 0, stream>>>(n, sorted, end_before, keep);
+        auto* chosen = take<std::uint64_t>(n);
+        auto* count = take<unsigned long long>(1);
+        run_cub_queued(arena, [&](void* t, std::size_t& b) {
+            return cub::DeviceSelect::Flagged(t, b, sorted, keep, chosen, count, static_cast<int>(n), stream);
+        });
+        auto* windows = take<Window>(n);
+        auto* slots = take<std::uint64_t>(n);
+        make_windows<<<grid(n), kThreads, 0, stream>>>(count, chosen, p, pending_leaf, pending.n, segment, windows, slots);
+        check();
+        const std::size_t w = read(count);
+        auto* slot_at = take<std::uint64_t>(w + 1);
+        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(slot_at, 0, sizeof(std::uint64_t), stream));
+        run_cub_queued(arena, [&](void* t, std::size_t& b) {
+            return cub::DeviceScan::InclusiveSum(t, b, slots, slot_at + 1, w, stream);
+        });
+        const std::uint64_t total_slots = read(slot_at + w);
+        auto* merged_keys = take<std::uint64_t>(capacity);
+        auto* merged_values = take<float>(capacity);
+        gather_existing<<<grid(total_slots), kThreads, 0, stream>>>(total_slots, windows, w, slot_at, layout(), p, pending.keys,
+                                                                    merged_keys, merged_values);
+        if (pending.n != 0) {
+            gather_pending<<<grid(pending.n), kThreads, 0, stream>>>(pending.n, pending.keys, pending.values, pending_leaf, windows, w,
+                                                                     layout(), p, merged_keys, merged_values);
+        }
+        spread<<<grid(total_slots), kThreads, 0, stream>>>(total_slots, windows, w, slot_at, layout(), merged_keys, merged_values);
+        check();
+    }
+
+    void finish() {
         reindex();
+        SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
 
-    template <typename T>
-    static DeviceBuffer<T> upload(const T* host, std::size_t n, cudaStream_t s) {
-        return spikeminer::detail::upload(host, n, "GPMA", s);
-    }
-
-    // Settles windows level by level from the leaves: `items` (sorted by leaf) are the
-    // pending keys (inserts) or the leaves under their bound (erasures, keys == nullptr).
-    // Returns how many pending keys no level could take (inserts only).
-    std::size_t settle(DeviceBuffer<std::uint64_t>& leaf, DeviceBuffer<std::uint64_t>& pkeys, DeviceBuffer<float>& pvalues,
-                       std::size_t n, bool inserting);
+    BatchResult insert(const EdgeUpdate* batch, std::size_t n);
+    BatchResult erase(const EdgeRef* batch, std::size_t n);
+    BatchResult update(const EdgeUpdate* batch, std::size_t n);
 };
 
-std::size_t GpuPma::State::settle(DeviceBuffer<std::uint64_t>& leaf, DeviceBuffer<std::uint64_t>& pkeys,
-                                  DeviceBuffer<float>& pvalues, std::size_t n, bool inserting) {
-    for (int level = inserting ? 0 : 1; level <= height() && n > 0; ++level) {
-        const auto p = prefix();
-        auto window_of = allocate_or_oom<std::uint64_t>(n, "GPMA level");
-        shift_right<<<grid(n), kThreads, 0, stream>>>(n, leaf.get(), level, window_of.get());
-        auto windows = allocate_or_oom<std::uint64_t>(n, "GPMA level");
-        auto run_length = allocate_or_oom<std::uint32_t>(n, "GPMA level");
-        auto runs_buffer = allocate_or_oom<std::uint64_t>(1, "GPMA level");
-        run_cub([&](void* t, std::size_t& b) {
-            return cub::DeviceRunLengthEncode::Encode(t, b, window_of.get(), windows.get(), run_length.get(), runs_buffer.get(),
-                                                      static_cast<int>(n), stream);
-        }, stream);
-        std::uint64_t runs = 0;
-        SPIKEMINER_CUDA_CHECK(cudaMemcpy(&runs, runs_buffer.get(), sizeof runs, cudaMemcpyDeviceToHost));
-        // Erasures count leaves, not keys: nothing is added to a window.
-        auto added = allocate_or_oom<std::uint32_t>(runs, "GPMA level");
-        if (inserting) {
-            SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(added.get(), run_length.get(), runs * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream));
-        } else {
-            SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(added.get(), 0, runs * sizeof(std::uint32_t), stream));
-        }
-        const double slots = static_cast<double>((std::size_t{1} << level) * segment);
-        const double bound = inserting ? PmaDensity::upper(level, height()) * slots : PmaDensity::lower(level, height()) * slots;
-        auto ok = allocate_or_oom<unsigned char>(runs, "GPMA level");
-        auto merged = allocate_or_oom<std::uint64_t>(runs, "GPMA level");
-        decide<<<grid(runs), kThreads, 0, stream>>>(runs, windows.get(), added.get(), p.get(), level, bound, inserting, ok.get(),
-                                                    merged.get());
-        // Where each run's pending keys start.
-        auto pending_at = allocate_or_oom<std::uint64_t>(runs, "GPMA level");
-        run_cub([&](void* t, std::size_t& b) {
-            return cub::DeviceScan::ExclusiveSum(t, b, run_length.get(), pending_at.get(), runs, stream);
-        }, stream);
-        // The settling runs, compacted.
-        auto s_window = allocate_or_oom<std::uint64_t>(runs, "GPMA level");
-        auto s_added = allocate_or_oom<std::uint32_t>(runs, "GPMA level");
-        auto s_pending_at = allocate_or_oom<std::uint64_t>(runs, "GPMA level");
-        auto s_total = allocate_or_oom<std::uint64_t>(runs, "GPMA level");
-        auto settled_buffer = allocate_or_oom<std::uint64_t>(1, "GPMA level");
-        const auto select = [&](auto* in, auto* out) {
-            run_cub([&](void* t, std::size_t& b) {
-                return cub::DeviceSelect::Flagged(t, b, in, ok.get(), out, settled_buffer.get(), static_cast<int>(runs), stream);
-            }, stream);
-        };
-        select(windows.get(), s_window.get());
-        select(added.get(), s_added.get());
-        select(pending_at.get(), s_pending_at.get());
-        select(merged.get(), s_total.get());
-        std::uint64_t settled = 0;
-        SPIKEMINER_CUDA_CHECK(cudaMemcpy(&settled, settled_buffer.get(), sizeof settled, cudaMemcpyDeviceToHost));
-        if (settled == 0) continue;
-        auto scratch_at = allocate_or_oom<std::uint64_t>(settled + 1, "GPMA level");
-        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(scratch_at.get(), 0, sizeof(std::uint64_t), stream));
-        run_cub([&](void* t, std::size_t& b) {
-            return cub::DeviceScan::InclusiveSum(t, b, s_total.get(), scratch_at.get() + 1, settled, stream);
-        }, stream);
-        std::uint64_t scratch_size = 0;
-        SPIKEMINER_CUDA_CHECK(cudaMemcpy(&scratch_size, scratch_at.get() + settled, sizeof scratch_size, cudaMemcpyDeviceToHost));
-        auto scratch_keys = allocate_or_oom<std::uint64_t>(std::max<std::uint64_t>(scratch_size, 1), "GPMA scratch");
-        auto scratch_values = allocate_or_oom<float>(std::max<std::uint64_t>(scratch_size, 1), "GPMA scratch");
-        gather_window<<<static_cast<unsigned>(settled), kThreads, 0, stream>>>(
-            layout(), level, s_window.get(), p.get(), scratch_at.get(), s_pending_at.get(), s_added.get(),
-            inserting ? pkeys.get() : nullptr, inserting ? pvalues.get() : nullptr, scratch_keys.get(), scratch_values.get());
-        auto sorted_keys = allocate_or_oom<std::uint64_t>(std::max<std::uint64_t>(scratch_size, 1), "GPMA scratch");
-        auto sorted_values = allocate_or_oom<float>(std::max<std::uint64_t>(scratch_size, 1), "GPMA scratch");
-        if (inserting) {
-            run_cub([&](void* t, std::size_t& b) {
-                return cub::DeviceSegmentedSort::SortPairs(t, b, scratch_keys.get(), sorted_keys.get(), scratch_values.get(),
-                                                           sorted_values.get(), static_cast<int>(scratch_size), static_cast<int>(settled),
-                                                           scratch_at.get(), scratch_at.get() + 1, stream);
-            }, stream);
-        }
-        // Erasures gather their windows in order already.
-        const std::uint64_t* from_keys = inserting ? sorted_keys.get() : scratch_keys.get();
-        const float* from_values = inserting ? sorted_values.get() : scratch_values.get();
-        spread_window<<<static_cast<unsigned>(settled), kThreads, 0, stream>>>(layout(), level, s_window.get(), scratch_at.get(),
-                                                                               s_total.get(), from_keys, from_values);
-        // Drop the items whose windows settled.
-        auto keep = allocate_or_oom<unsigned char>(n, "GPMA level");
-        still_pending<<<grid(n), kThreads, 0, stream>>>(n, leaf.get(), level, s_window.get(), settled, keep.get());
-        auto next_leaf = allocate_or_oom<std::uint64_t>(n, "GPMA level");
-        auto count_buffer = allocate_or_oom<std::uint64_t>(1, "GPMA level");
-        const auto keep_only = [&](auto* in, auto* out) {
-            run_cub([&](void* t, std::size_t& b) {
-                return cub::DeviceSelect::Flagged(t, b, in, keep.get(), out, count_buffer.get(), static_cast<int>(n), stream);
-            }, stream);
-        };
-        keep_only(leaf.get(), next_leaf.get());
-        if (inserting) {
-            auto next_keys = allocate_or_oom<std::uint64_t>(n, "GPMA level");
-            auto next_values = allocate_or_oom<float>(n, "GPMA level");
-            keep_only(pkeys.get(), next_keys.get());
-            keep_only(pvalues.get(), next_values.get());
-            pkeys = std::move(next_keys);
-            pvalues = std::move(next_values);
-        }
-        leaf = std::move(next_leaf);
-        std::uint64_t left = 0;
-        SPIKEMINER_CUDA_CHECK(cudaMemcpy(&left, count_buffer.get(), sizeof left, cudaMemcpyDeviceToHost));
-        n = left;
-        SPIKEMINER_CUDA_CHECK(cudaGetLastError());
+BatchResult GpuPma::State::insert(const EdgeUpdate* batch, std::size_t size) {
+    const SortedBatch b = detail::gpu::sorted_unique_batch(batch, size, vertices, arena, stream);
+    BatchResult result;
+    if (b.n == 0) return result;
+    auto* slot = take<std::uint64_t>(b.n);
+    auto* leaf = take<std::uint64_t>(b.n);
+    auto* absent = take<unsigned char>(b.n);
+    apply_existing<<<grid(b.n), kThreads, 0, stream>>>(b.n, layout(), Op::Insert, b.keys, b.values, slot, leaf, absent);
+    check();
+    // The new keys (in key order, so their leaves are in order).
+    auto* count = take<unsigned long long>(1);
+    SortedBatch fresh{take<std::uint64_t>(b.n), take<float>(b.n), 0};
+    auto* fresh_leaf = take<std::uint64_t>(b.n);
+    const auto keep_absent = [&](auto* in, auto* out) {
+        run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
+            return cub::DeviceSelect::Flagged(t, bytes, in, absent, out, count, static_cast<int>(b.n), stream);
+        });
+    };
+    keep_absent(b.keys, fresh.keys);
+    keep_absent(b.values, fresh.values);
+    keep_absent(leaf, fresh_leaf);
+    fresh.n = read(count);
+    result.applied = fresh.n;
+    result.ignored = b.n - fresh.n;
+    if (fresh.n == 0) return result;
+    edges += fresh.n;
+    if (static_cast<double>(edges) > PmaDensity::kRootUpper * static_cast<double>(capacity)) {
+        rebuild(std::max(2 * capacity, smallest_capacity(edges)), fresh, fresh_leaf);
+    } else if (fresh.n * 16 >= edges) {
+        rebuild(capacity, fresh, fresh_leaf);  // a batch this large touches most windows anyway
+    } else {
+        settle(fresh_leaf, fresh.n, fresh, fresh_leaf, true);
     }
-    return n;
+    finish();
+    return result;
 }
 
-namespace {
-
-// The batch on the device, sorted by key, the last update of each key kept.
-struct UniqueBatch {
-    DeviceBuffer<std::uint64_t> keys;
-    DeviceBuffer<float> values;
-    std::size_t n = 0;
-};
-
-UniqueBatch unique_batch(std::span<const EdgeUpdate> batch, cudaStream_t stream) {
-    UniqueBatch out;
-    const std::size_t n = batch.size();
-    if (n == 0) return out;
-    if (n > static_cast<std::size_t>(INT_MAX)) throw Error("GPMA+: a batch holds at most 2^31 - 1 updates");
-    auto updates = spikeminer::detail::upload(batch.data(), n, "GPMA batch", stream);
-    auto keys = allocate_or_oom<std::uint64_t>(n, "GPMA batch");
-    auto index = allocate_or_oom<std::uint32_t>(n, "GPMA batch");
-    make_keys<<<grid(n), kThreads, 0, stream>>>(n, updates.get(), keys.get(), index.get());
-    auto sorted_keys = allocate_or_oom<std::uint64_t>(n, "GPMA batch");
-    auto sorted_index = allocate_or_oom<std::uint32_t>(n, "GPMA batch");
-    run_cub([&](void* t, std::size_t& b) {
-        return cub::DeviceRadixSort::SortPairs(t, b, keys.get(), sorted_keys.get(), index.get(), sorted_index.get(),
-                                               static_cast<int>(n), 0, 64, stream);
-    }, stream);
-    auto flag = allocate_or_oom<unsigned char>(n, "GPMA batch");
-    flag_last<<<grid(n), kThreads, 0, stream>>>(n, sorted_keys.get(), flag.get());
-    auto all_values = allocate_or_oom<float>(n, "GPMA batch");
-    gather_values<<<grid(n), kThreads, 0, stream>>>(n, sorted_index.get(), updates.get(), all_values.get());
-    out.keys = allocate_or_oom<std::uint64_t>(n, "GPMA batch");
-    out.values = allocate_or_oom<float>(n, "GPMA batch");
-    auto count = allocate_or_oom<std::uint64_t>(1, "GPMA batch");
-    run_cub([&](void* t, std::size_t& b) {
-        return cub::DeviceSelect::Flagged(t, b, sorted_keys.get(), flag.get(), out.keys.get(), count.get(), static_cast<int>(n), stream);
-    }, stream);
-    run_cub([&](void* t, std::size_t& b) {
-        return cub::DeviceSelect::Flagged(t, b, all_values.get(), flag.get(), out.values.get(), count.get(), static_cast<int>(n), stream);
-    }, stream);
-    std::uint64_t unique = 0;
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(&unique, count.get(), sizeof unique, cudaMemcpyDeviceToHost));
-    out.n = unique;
-    return out;
+BatchResult GpuPma::State::erase(const EdgeRef* batch, std::size_t size) {
+    const SortedBatch b = detail::gpu::sorted_unique_batch(batch, size, vertices, arena, stream);
+    BatchResult result;
+    if (b.n == 0) return result;
+    auto* slot = take<std::uint64_t>(b.n);
+    apply_existing<<<grid(b.n), kThreads, 0, stream>>>(b.n, layout(), Op::Erase, b.keys, nullptr, slot);
+    auto* present = take<std::uint64_t>(b.n);
+    auto* count = take<unsigned long long>(1);
+    run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
+        return cub::DeviceSelect::If(t, bytes, slot, present, count, static_cast<int>(b.n), Present{}, stream);
+    });
+    auto* touched = take<std::uint64_t>(b.n);
+    erase_slots<<<grid(b.n), kThreads, 0, stream>>>(b.n, count, present, segment, keys.get(), touched);
+    repack<<<blocks_for(b.n * 32, kThreads), kThreads, 0, stream>>>(layout(), count, touched);
+    check();
+    // Touched leaves now under their bound are the seeds (untouched ones kept theirs).
+    auto* seeds = take<std::uint64_t>(b.n);
+    auto* seed_count = take<unsigned long long>(1);
+    const auto bound = static_cast<std::uint32_t>(bounds().lower[0]);
+    run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
+        return cub::DeviceSelect::If(t, bytes, touched, seeds, seed_count, static_cast<int>(b.n), UnderBound{counts.get(), bound}, stream);
+    });
+    result.applied = read(count);
+    result.ignored = b.n - result.applied;
+    if (result.applied == 0) return result;
+    edges -= result.applied;
+    const std::size_t n = read(seed_count);
+    std::size_t smaller = capacity;
+    while (smaller > CpuPma::kMinCapacity && static_cast<double>(edges) < PmaDensity::kRootLower * static_cast<double>(smaller)) {
+        smaller /= 2;
+    }
+    if (smaller != capacity) {
+        rebuild(smaller, {}, nullptr);
+    } else if (n != 0) {
+        settle(seeds, n, {}, nullptr, false);
+    }
+    finish();
+    return result;
 }
 
-std::size_t count_flags(const unsigned char* flags, std::size_t n, cudaStream_t stream) {
-    auto sum = allocate_or_oom<std::uint64_t>(1, "GPMA batch");
-    run_cub([&](void* t, std::size_t& b) {
-        return cub::DeviceReduce::Sum(t, b, flags, sum.get(), static_cast<int>(n), stream);
-    }, stream);
-    std::uint64_t host = 0;
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(&host, sum.get(), sizeof host, cudaMemcpyDeviceToHost));
-    return host;
+BatchResult GpuPma::State::update(const EdgeUpdate* batch, std::size_t size) {
+    const SortedBatch b = detail::gpu::sorted_unique_batch(batch, size, vertices, arena, stream);
+    BatchResult result;
+    if (b.n == 0) return result;
+    auto* slot = take<std::uint64_t>(b.n);
+    apply_existing<<<grid(b.n), kThreads, 0, stream>>>(b.n, layout(), Op::Update, b.keys, b.values, slot);
+    auto* present = take<std::uint64_t>(b.n);
+    auto* count = take<unsigned long long>(1);
+    run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
+        return cub::DeviceSelect::If(t, bytes, slot, present, count, static_cast<int>(b.n), Present{}, stream);
+    });
+    check();
+    result.applied = read(count);
+    result.ignored = b.n - result.applied;
+    return result;
 }
-
-}  // namespace
 
 GpuPma::GpuPma(Vertex vertices) : state_(std::make_unique<State>()) {
     if (vertices == ~Vertex{0}) throw Error("a dynamic graph holds at most 2^32 - 2 vertices");
-    state_->vertices = vertices;
-    SPIKEMINER_CUDA_CHECK(cudaStreamCreateWithFlags(&state_->stream, cudaStreamNonBlocking));
-    state_->row_start = allocate_or_oom<std::uint64_t>(static_cast<std::size_t>(vertices) + 1, "GPMA row starts");
-    state_->allocate(CpuPma::kMinCapacity);
-    state_->reindex();
+    State& s = *state_;
+    s.vertices = vertices;
+    SPIKEMINER_CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
+    s.row_start = allocate_or_oom<std::uint64_t>(static_cast<std::size_t>(vertices) + 1, "GPMA+ row starts");
+    s.allocate(CpuPma::kMinCapacity);
+    s.finish();
 }
 
 GpuPma::~GpuPma() {
     if (state_ && state_->stream != nullptr) cudaStreamDestroy(state_->stream);
 }
 
-// Keeps the items whose flag is set; returns how many.
-template <typename T>
-std::size_t keep_flagged(DeviceBuffer<T>& items, const unsigned char* flags, std::size_t n, cudaStream_t stream) {
-    auto out = allocate_or_oom<T>(std::max<std::size_t>(n, 1), "GPMA batch");
-    auto count = allocate_or_oom<std::uint64_t>(1, "GPMA batch");
-    run_cub([&](void* t, std::size_t& b) {
-        return cub::DeviceSelect::Flagged(t, b, items.get(), flags, out.get(), count.get(), static_cast<int>(n), stream);
-    }, stream);
-    std::uint64_t kept = 0;
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(&kept, count.get(), sizeof kept, cudaMemcpyDeviceToHost));
-    items = std::move(out);
-    return kept;
-}
-
-std::size_t smallest_capacity(std::size_t edges, double density) {
-    std::size_t capacity = CpuPma::kMinCapacity;
-    while (static_cast<double>(edges) > density * static_cast<double>(capacity)) capacity *= 2;
-    return capacity;
-}
-
+// Each call starts a fresh arena: the previous call waited for its stream before returning.
 BatchResult GpuPma::insert_edges(std::span<const EdgeUpdate> batch) {
-    for (const EdgeUpdate& u : batch) check_edge(u.src, u.dst, state_->vertices);
-    State& s = *state_;
-    UniqueBatch b = unique_batch(batch, s.stream);
-    BatchResult result;
-    if (b.n == 0) return result;
-    auto absent = allocate_or_oom<unsigned char>(b.n, "GPMA batch");
-    auto leaf = allocate_or_oom<std::uint64_t>(b.n, "GPMA batch");
-    apply_existing<<<grid(b.n), kThreads, 0, s.stream>>>(b.n, s.layout(), Op::Insert, b.keys.get(), b.values.get(), absent.get(),
-                                                         leaf.get());
-    SPIKEMINER_CUDA_CHECK(cudaGetLastError());
-    result.applied = count_flags(absent.get(), b.n, s.stream);
-    result.ignored = b.n - result.applied;
-    if (result.applied == 0) return result;
-    // The new keys (in key order, so their leaves are in order) climb from their leaves.
-    const std::size_t n = keep_flagged(b.keys, absent.get(), b.n, s.stream);
-    keep_flagged(b.values, absent.get(), b.n, s.stream);
-    keep_flagged(leaf, absent.get(), b.n, s.stream);
-    s.edges += n;
-    const std::size_t left = s.settle(leaf, b.keys, b.values, n, true);
-    if (left != 0) {
-        s.rebuild(std::max(2 * s.capacity, smallest_capacity(s.edges, PmaDensity::kRootUpper)), b.keys.get(), b.values.get(), left);
-    } else {
-        s.reindex();
-    }
-    return result;
+    state_->arena.reset();
+    return state_->insert(detail::gpu::upload_batch(batch.data(), batch.size(), state_->arena, state_->stream), batch.size());
 }
 
 BatchResult GpuPma::erase_edges(std::span<const EdgeRef> batch) {
-    for (const EdgeRef& e : batch) check_edge(e.src, e.dst, state_->vertices);
-    std::vector<EdgeUpdate> as_updates;
-    as_updates.reserve(batch.size());
-    for (const EdgeRef& e : batch) as_updates.push_back({e.src, e.dst, 0.0F});
-    State& s = *state_;
-    UniqueBatch b = unique_batch(as_updates, s.stream);
-    BatchResult result;
-    if (b.n == 0) return result;
-    auto absent = allocate_or_oom<unsigned char>(b.n, "GPMA batch");
-    auto slots = allocate_or_oom<std::uint64_t>(b.n, "GPMA batch");
-    apply_existing<<<grid(b.n), kThreads, 0, s.stream>>>(b.n, s.layout(), Op::Erase, b.keys.get(), nullptr, absent.get(), nullptr,
-                                                         slots.get());
-    erase_slots<<<grid(b.n), kThreads, 0, s.stream>>>(b.n, absent.get(), slots.get(), s.keys.get());
-    SPIKEMINER_CUDA_CHECK(cudaGetLastError());
-    result.ignored = count_flags(absent.get(), b.n, s.stream);
-    result.applied = b.n - result.ignored;
-    if (result.applied == 0) return result;
-    s.edges -= result.applied;
-    repack<<<blocks_for(s.segs() * 32, kThreads), kThreads, 0, s.stream>>>(s.layout());
-    // Leaves under their lower bound settle with the smallest window within its own.
-    const auto bound = static_cast<std::uint32_t>(std::ceil(PmaDensity::lower(0, s.height()) * static_cast<double>(s.segment)));
-    auto under = allocate_or_oom<unsigned char>(s.segs(), "GPMA batch");
-    under_lower<<<grid(s.segs()), kThreads, 0, s.stream>>>(s.segs(), s.counts.get(), bound, under.get());
-    auto leaves = allocate_or_oom<std::uint64_t>(s.segs(), "GPMA batch");
-    iota64<<<grid(s.segs()), kThreads, 0, s.stream>>>(s.segs(), leaves.get());
-    SPIKEMINER_CUDA_CHECK(cudaGetLastError());
-    const std::size_t n = keep_flagged(leaves, under.get(), s.segs(), s.stream);
-    DeviceBuffer<std::uint64_t> no_keys;
-    DeviceBuffer<float> no_values;
-    if (s.settle(leaves, no_keys, no_values, n, false) != 0) {
-        // Even the root is under its bound: shrink (or, at the smallest size, even out).
-        std::size_t capacity = s.capacity;
-        while (capacity > CpuPma::kMinCapacity && static_cast<double>(s.edges) < PmaDensity::kRootLower * static_cast<double>(capacity)) {
-            capacity /= 2;
-        }
-        s.rebuild(capacity, nullptr, nullptr, 0);
-    } else {
-        s.reindex();
-    }
-    return result;
+    state_->arena.reset();
+    return state_->erase(detail::gpu::upload_batch(batch.data(), batch.size(), state_->arena, state_->stream), batch.size());
 }
 
 BatchResult GpuPma::update_values(std::span<const EdgeUpdate> batch) {
-    for (const EdgeUpdate& u : batch) check_edge(u.src, u.dst, state_->vertices);
-    State& s = *state_;
-    UniqueBatch b = unique_batch(batch, s.stream);
-    BatchResult result;
-    if (b.n == 0) return result;
-    auto absent = allocate_or_oom<unsigned char>(b.n, "GPMA batch");
-    apply_existing<<<grid(b.n), kThreads, 0, s.stream>>>(b.n, s.layout(), Op::Update, b.keys.get(), b.values.get(), absent.get(),
-                                                         nullptr);
-    SPIKEMINER_CUDA_CHECK(cudaGetLastError());
-    result.ignored = count_flags(absent.get(), b.n, s.stream);
-    result.applied = b.n - result.ignored;
-    return result;
+    state_->arena.reset();
+    return state_->update(detail::gpu::upload_batch(batch.data(), batch.size(), state_->arena, state_->stream), batch.size());
+}
+
+BatchResult GpuPma::insert_edges_device(const EdgeUpdate* batch, std::size_t n) {
+    state_->arena.reset();
+    return state_->insert(batch, n);
+}
+
+BatchResult GpuPma::erase_edges_device(const EdgeRef* batch, std::size_t n) {
+    state_->arena.reset();
+    return state_->erase(batch, n);
+}
+
+BatchResult GpuPma::update_values_device(const EdgeUpdate* batch, std::size_t n) {
+    state_->arena.reset();
+    return state_->update(batch, n);
 }
 
 std::optional<float> GpuPma::find(Vertex src, Vertex dst) const {
     if (src >= state_->vertices || dst >= state_->vertices) return std::nullopt;
     State& s = *state_;
-    const std::uint64_t key = (std::uint64_t{src} << 32) | dst;
-    auto d_key = spikeminer::detail::upload(&key, 1, "GPMA find", s.stream);
-    auto slot = allocate_or_oom<std::uint64_t>(1, "GPMA find");
-    find_slots<<<1, 1, 0, s.stream>>>(1, s.layout(), d_key.get(), slot.get());
-    std::uint64_t host_slot = kEmpty;
-    SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(&host_slot, slot.get(), sizeof host_slot, cudaMemcpyDeviceToHost, s.stream));
-    SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s.stream));
-    if (host_slot == kEmpty) return std::nullopt;
-    float value = 0;
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(&value, s.values.get() + host_slot, sizeof value, cudaMemcpyDeviceToHost));
-    return value;
+    s.arena.reset();
+    auto* slot = s.take<std::uint64_t>(1);
+    find_slot<<<1, 1, 0, s.stream>>>(s.layout(), edge_key(src, dst), slot);
+    s.check();
+    const std::uint64_t at = s.read(slot);
+    if (at == kEmpty) return std::nullopt;
+    return s.read(s.values.get() + at);
 }
 
 // Read through the vertex starts, as kernels read the view, so that a wrong start shows.
@@ -683,7 +681,7 @@ WeightedCsr GpuPma::to_csr() const {
     for (Vertex v = 0; v < s.vertices; ++v) {
         for (std::uint64_t p = starts[v]; p < starts[v + 1]; ++p) {
             if (keys[p] == kEmpty) continue;
-            csr.targets.push_back(static_cast<Vertex>(keys[p] & 0xffffffffU));
+            csr.targets.push_back(key_dst(keys[p]));
             csr.values.push_back(values[p]);
         }
         csr.offsets.push_back(csr.targets.size());
@@ -703,10 +701,10 @@ std::size_t GpuPma::segment_size() const { return state_->segment; }
 
 std::vector<std::uint32_t> GpuPma::segment_counts() const {
     const State& s = *state_;
-    std::vector<std::uint32_t> counts(s.segs());
+    std::vector<std::uint32_t> out(s.segs());
     SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s.stream));
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(counts.data(), s.counts.get(), counts.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-    return counts;
+    SPIKEMINER_CUDA_CHECK(cudaMemcpy(out.data(), s.counts.get(), out.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    return out;
 }
 
 }  // namespace spikeminer::graph

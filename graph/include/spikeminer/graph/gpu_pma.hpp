@@ -24,13 +24,15 @@ struct GpmaView {
 
 /// The same layout, thresholds and semantics as CpuPma (left-packed leaf segments,
 /// PmaDensity, dynamic_graph.hpp's batch rules), kept in device memory on the current
-/// CUDA device. An insert batch is sorted and de-duplicated (CUB), keys already present
-/// get their values in place, and the new keys climb the implicit tree level by level
-/// from their leaves: every window that can absorb its pending keys within its upper
-/// bound merges them (one segmented sort for all such windows of a level) and spreads
-/// its keys evenly; the rest move up; the array grows when even the root cannot absorb.
-/// Erasures empty their slots, re-pack each segment with one warp, and windows under
-/// their lower bound are spread the same way (the array shrinks with the root).
+/// CUDA device. A batch is checked, sorted and de-duplicated on the device (CUB); keys
+/// already present get their values in place; the new keys are merged into the smallest
+/// window around their leaf that stays within its bound (all windows of the batch at
+/// once, see gpu_pma.cu), and the whole array is rebuilt at a larger size when the root
+/// would pass its upper bound, or in place when the batch is large against the graph.
+/// Erasures really remove (no lazy marks: kernels never skip dead keys and degrees stay
+/// exact): the slots are emptied, the touched segments re-packed by one warp each, and
+/// windows under their lower bound spread the same way (the array halves with the root).
+/// Every call returns when the structure is up to date (its stream is synchronized).
 class GpuPma {
 public:
     explicit GpuPma(Vertex vertices);
@@ -41,6 +43,11 @@ public:
     BatchResult insert_edges(std::span<const EdgeUpdate> batch);
     BatchResult erase_edges(std::span<const EdgeRef> batch);
     BatchResult update_values(std::span<const EdgeUpdate> batch);
+    /// The same for batches already in device memory (a stream uploaded once and slid
+    /// over, as the sliding-window benchmark does): no host copy, ids checked on the device.
+    BatchResult insert_edges_device(const EdgeUpdate* batch, std::size_t n);
+    BatchResult erase_edges_device(const EdgeRef* batch, std::size_t n);
+    BatchResult update_values_device(const EdgeUpdate* batch, std::size_t n);
 
     [[nodiscard]] std::optional<float> find(Vertex src, Vertex dst) const;
     [[nodiscard]] WeightedCsr to_csr() const;
