@@ -156,7 +156,7 @@ TEST_CASE("Whole mining on the GPU equals mining on the CPU (one counter reused 
     const Tick ms = sim.trains.time_base().ticks_per_second / 1000;
     mining::MiningOptions options;
     options.intervals = {{ms, 2 * ms}, {2 * ms, 3 * ms}, {3 * ms, 4 * ms}, {4 * ms, 5 * ms}, {5 * ms, 6 * ms}};
-    options.min_counts = {30, 30, 5};
+    options.min_counts = {100, 100, 25};  // about 16,000 candidates at levels 3 and 4, 7,000 at 5
     options.max_level = 5;
     options.count.backend = Backend::Cpu;
     options.count.counter = Counter::TwoStep;

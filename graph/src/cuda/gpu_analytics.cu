@@ -12,15 +12,25 @@ namespace {
 using spikeminer::detail::blocks_for;
 using spikeminer::detail::allocate_or_oom;
 
-constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
 constexpr int kThreads = 256;
 
 unsigned grid(std::size_t n) { return blocks_for(n, kThreads); }
 
+// Each out-neighbour of v: the keys at the front of each segment in v's range (the empty
+// slots behind them are never read).
 template <typename F>
 __device__ void for_each_target(const GpmaView& g, Vertex v, F f) {
-    for (std::uint64_t p = g.row_start[v]; p < g.row_start[v + 1]; ++p) {
-        if (g.keys[p] != kEmpty) f(static_cast<Vertex>(g.keys[p] & 0xffffffffU));
+    const std::uint64_t end = g.row_start[v + 1];
+    std::uint64_t p = g.row_start[v];
+    if (g.counts == nullptr) {
+        for (; p < end; ++p) f(static_cast<Vertex>(g.keys[p] & 0xffffffffU));
+        return;
+    }
+    while (p < end) {
+        const std::uint64_t s = p / g.segment;
+        const std::uint64_t filled = min(end, s * g.segment + g.counts[s]);
+        for (; p < filled; ++p) f(static_cast<Vertex>(g.keys[p] & 0xffffffffU));
+        p = (s + 1) * g.segment;
     }
 }
 

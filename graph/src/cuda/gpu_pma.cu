@@ -559,7 +559,8 @@ BatchResult GpuPma::State::erase(const EdgeRef* batch, std::size_t size) {
     auto* slot = take<std::uint64_t>(b.n);
     apply_existing<<<grid(b.n), kThreads, 0, stream>>>(b.n, layout(), Op::Erase, b.keys, nullptr, slot);
     auto* present = take<std::uint64_t>(b.n);
-    auto* count = take<unsigned long long>(1);
+    auto* count = take<unsigned long long>(2);  // erased keys, then seeds (one read for both)
+    auto* seed_count = count + 1;
     run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
         return cub::DeviceSelect::If(t, bytes, slot, present, count, static_cast<int>(b.n), Present{}, stream);
     });
@@ -569,22 +570,24 @@ BatchResult GpuPma::State::erase(const EdgeRef* batch, std::size_t size) {
     check();
     // Touched leaves now under their bound are the seeds (untouched ones kept theirs).
     auto* seeds = take<std::uint64_t>(b.n);
-    auto* seed_count = take<unsigned long long>(1);
     const auto bound = static_cast<std::uint32_t>(bounds().lower[0]);
     run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
         return cub::DeviceSelect::If(t, bytes, touched, seeds, seed_count, static_cast<int>(b.n), UnderBound{counts.get(), bound}, stream);
     });
-    result.applied = read(count);
+    unsigned long long counted[2] = {0, 0};
+    SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(counted, count, sizeof counted, cudaMemcpyDeviceToHost, stream));
+    SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
+    result.applied = counted[0];
     result.ignored = b.n - result.applied;
     if (result.applied == 0) return result;
     edges -= result.applied;
-    const std::size_t n = read(seed_count);
+    const std::size_t n = counted[1];
     std::size_t smaller = capacity;
     while (smaller > CpuPma::kMinCapacity && static_cast<double>(edges) < PmaDensity::kRootLower * static_cast<double>(smaller)) {
         smaller /= 2;
     }
-    if (smaller != capacity) {
-        rebuild(smaller, {}, nullptr);
+    if (smaller != capacity || result.applied * 16 >= edges) {
+        rebuild(smaller, {}, nullptr);  // shrinking, or a batch that touched most windows
     } else if (n != 0) {
         settle(seeds, n, {}, nullptr, false);
     }
@@ -691,7 +694,7 @@ WeightedCsr GpuPma::to_csr() const {
 
 GpmaView GpuPma::view() const {
     const State& s = *state_;
-    return {s.keys.get(), s.values.get(), s.row_start.get(), s.vertices, s.capacity};
+    return {s.keys.get(), s.values.get(), s.row_start.get(), s.vertices, s.capacity, s.counts.get(), s.segment};
 }
 
 Vertex GpuPma::num_vertices() const { return state_->vertices; }

@@ -13,13 +13,17 @@ namespace spikeminer::graph {
 
 /// What kernels read: the array with gaps and each vertex's first slot (a CSR with
 /// gaps: vertex v's edges are the non-empty slots in [row_start[v], row_start[v+1])).
-/// Trivially copyable; valid until the next update.
+/// Segments keep their keys at the front, so a reader takes the first counts[s] slots of
+/// each segment s and skips the rest without reading it. A compact CSR is the same view
+/// with counts == nullptr (no gaps). Trivially copyable; valid until the next update.
 struct GpmaView {
     const std::uint64_t* keys = nullptr;    ///< (src << 32 | dst), ~0 for an empty slot
     const float* values = nullptr;
     const std::uint64_t* row_start = nullptr;
     Vertex vertices = 0;
     std::uint64_t capacity = 0;
+    const std::uint32_t* counts = nullptr;  ///< keys at the front of each segment (nullptr: no gaps)
+    std::uint64_t segment = 0;              ///< slots per segment
 };
 
 /// The same layout, thresholds and semantics as CpuPma (left-packed leaf segments,
