@@ -60,9 +60,9 @@ Dataset generated(const std::string& name, const std::vector<std::pair<graph::Ve
     return d;
 }
 
-struct Row {
+struct Row {  // negative: not run
     double latency_ms = -1;
-    double updates_per_s = 0;
+    double updates_per_s = -1e6;
 };
 
 // Slides `structure` (already holding the window) `slides` times by k; the window moves on.
