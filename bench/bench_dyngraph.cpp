@@ -65,19 +65,25 @@ struct Row {  // negative: not run
     double updates_per_s = -1e6;
 };
 
-// Slides `structure` (already holding the window) `slides` times by k; the window moves on.
-template <typename Dynamic>
-Row slide(Dynamic& structure, app::SlidingWindow& window, std::size_t k, int slides) {
+// Slides the window `slides` times by k; `timed(batches)` applies one slide's batches to
+// a structure that already holds the window and returns the seconds it took.
+template <typename Timed>
+Row slide_with(app::SlidingWindow& window, std::size_t k, int slides, Timed timed) {
     std::size_t updates = 0;
     double seconds = 0;
     int done = 0;
     app::WindowBatches batches;
     for (; done < slides && window.slide(k, batches); ++done) {
         updates += batches.insert.size() + batches.erase.size() + batches.update.size();
-        seconds += seconds_of([&] { apply(structure, batches); });
+        seconds += timed(batches);
     }
     if (done == 0) return {};
     return {1e3 * seconds / done, static_cast<double>(updates) / seconds};
+}
+
+template <typename Dynamic>
+Row slide(Dynamic& structure, app::SlidingWindow& window, std::size_t k, int slides) {
+    return slide_with(window, k, slides, [&](const app::WindowBatches& b) { return seconds_of([&] { apply(structure, b); }); });
 }
 
 // The best of three runs (the first pays for cold caches).
@@ -113,23 +119,16 @@ detail::DeviceBuffer<T> on_device(const std::vector<T>& host) {
 // Slides a GPU structure: each step's batches go to the device first, untimed.
 template <typename Gpu>
 Row slide_gpu(Gpu& structure, app::SlidingWindow& window, std::size_t k, int slides) {
-    std::size_t updates = 0;
-    double seconds = 0;
-    int done = 0;
-    app::WindowBatches batches;
-    for (; done < slides && window.slide(k, batches); ++done) {
-        updates += batches.insert.size() + batches.erase.size() + batches.update.size();
-        const auto insert = on_device(batches.insert);
-        const auto erase = on_device(batches.erase);
-        const auto update = on_device(batches.update);
-        seconds += seconds_of([&] {
-            structure.erase_edges_device(erase.get(), batches.erase.size());
-            structure.insert_edges_device(insert.get(), batches.insert.size());
-            structure.update_values_device(update.get(), batches.update.size());
+    return slide_with(window, k, slides, [&](const app::WindowBatches& b) {
+        const auto insert = on_device(b.insert);
+        const auto erase = on_device(b.erase);
+        const auto update = on_device(b.update);
+        return seconds_of([&] {
+            structure.erase_edges_device(erase.get(), b.erase.size());
+            structure.insert_edges_device(insert.get(), b.insert.size());
+            structure.update_values_device(update.get(), b.update.size());
         });
-    }
-    if (done == 0) return {};
-    return {1e3 * seconds / done, static_cast<double>(updates) / seconds};
+    });
 }
 
 double gpu_analytics_ms(const graph::GpmaView& g, const std::string& which) {
@@ -144,6 +143,15 @@ bool have_gpu() { return !query_devices().devices.empty(); }
 #else
 bool have_gpu() { return false; }
 #endif
+
+// Loads the first window into two structures (the window's own bookkeeping untimed);
+// returns the seconds each took.
+template <typename A, typename B>
+std::pair<double, double> fill_both(A& a, app::SlidingWindow& window_a, B& b, app::SlidingWindow& window_b) {
+    const app::WindowBatches first = window_a.fill();
+    (void)window_b.fill();
+    return {seconds_of([&] { apply(a, first); }), seconds_of([&] { apply(b, first); })};
+}
 
 std::string ms_and_rate(const Row& r) {
     return cell(r.latency_ms, "%.4f") + " | " + cell(r.updates_per_s / 1e6, "%.2f");
@@ -161,10 +169,7 @@ void run(const Dataset& d, std::size_t max_batch, bool cpu) {
     if (cpu) {
         pma.emplace(d.stream.vertices);
         sets.emplace(d.stream.vertices);
-        const app::WindowBatches first = pma_window.fill();
-        (void)sets_window.fill();
-        const double fill_pma = seconds_of([&] { apply(*pma, first); });
-        const double fill_sets = seconds_of([&] { apply(*sets, first); });
+        const auto [fill_pma, fill_sets] = fill_both(*pma, pma_window, *sets, sets_window);
         std::printf("first window: %zu edges; PMA %.3f s, adjacency sets %.3f s\n", pma->num_edges(), fill_pma, fill_sets);
     }
 #if SPIKEMINER_HAVE_CUDA
@@ -175,10 +180,7 @@ void run(const Dataset& d, std::size_t max_batch, bool cpu) {
     if (gpu) {
         gpma.emplace(d.stream.vertices);
         rebuild.emplace(d.stream.vertices);
-        const app::WindowBatches first = gpma_window.fill();
-        (void)rebuild_window.fill();
-        const double fill_gpma = seconds_of([&] { apply(*gpma, first); });
-        const double fill_rebuild = seconds_of([&] { apply(*rebuild, first); });
+        const auto [fill_gpma, fill_rebuild] = fill_both(*gpma, gpma_window, *rebuild, rebuild_window);
         std::printf("first window: %zu edges; GPMA+ %.3f s, GPU rebuild %.3f s (from host memory); copy bandwidth %.0f GB/s\n",
                     gpma->num_edges(), fill_gpma, fill_rebuild, run_device_self_test(0, std::size_t{1} << 24).bandwidth_gbs);
     }

@@ -39,6 +39,10 @@ void check_edge(Vertex src, Vertex dst, Vertex vertices) {
     }
 }
 
+void check_vertex_count(Vertex vertices) {
+    if (vertices == ~Vertex{0}) throw Error("a dynamic graph holds at most 2^32 - 2 vertices");
+}
+
 bool Graph::adjacent(Vertex a, Vertex b) const {
     const auto list = neighbors(a);
     return std::binary_search(list.begin(), list.end(), b);

@@ -14,7 +14,7 @@ std::size_t PmaDensity::segment_size(std::size_t capacity) {
 }
 
 CpuPma::CpuPma(Vertex vertices) : vertices_(vertices) {
-    if (vertices == ~Vertex{0}) throw Error("a dynamic graph holds at most 2^32 - 2 vertices");
+    check_vertex_count(vertices);
     row_start_.assign(static_cast<std::size_t>(vertices) + 1, 0);
     rebuild(kMinCapacity, std::nullopt);
 }

@@ -6,6 +6,7 @@
 #include "../clique_engines.hpp"
 #include "clique_search.cuh"
 #include "device_calls.cuh"
+#include "device_stream.hpp"
 #include "gpu_ordering.hpp"
 
 #include "spikeminer/core/error.hpp"
@@ -52,18 +53,6 @@ public:
 
 private:
     T* ptr_ = nullptr;
-};
-
-class Stream {
-public:
-    Stream() { SPIKEMINER_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-    ~Stream() { cudaStreamDestroy(stream_); }
-    Stream(const Stream&) = delete;
-    Stream& operator=(const Stream&) = delete;
-    [[nodiscard]] cudaStream_t get() const { return stream_; }
-
-private:
-    cudaStream_t stream_{};
 };
 
 // What the device threads share.
@@ -335,7 +324,7 @@ private:
 
     int device_;
     Shared& shared_;
-    Stream stream_;
+    spikeminer::detail::DeviceStream stream_;
     DeviceGraphData graph_;
     DeviceItems items_;
 };

@@ -15,11 +15,13 @@
 // window's keys with its pending ones (every key's place found by binary search), spread.
 #include "device_arena.hpp"
 #include "device_calls.cuh"
+#include "device_stream.hpp"
 #include "edge_batch.hpp"
 
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/cpu_pma.hpp"
 #include "spikeminer/graph/gpu_pma.hpp"
+#include "spikeminer/graph/graph.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -359,7 +361,8 @@ struct GpuPma::State {
     DeviceBuffer<std::uint64_t> next;
     DeviceBuffer<std::uint64_t> row_start;  // vertices + 1
     DeviceArena arena;
-    cudaStream_t stream = nullptr;
+    spikeminer::detail::DeviceStream owned_stream;
+    cudaStream_t stream = owned_stream.get();
 
     [[nodiscard]] std::size_t segs() const { return capacity / segment; }
     [[nodiscard]] int height() const { return static_cast<int>(std::bit_width(segs())) - 1; }
@@ -505,6 +508,20 @@ struct GpuPma::State {
         check();
     }
 
+    // Applies a unique batch to the keys it names that exist (new values, or, for an
+    // erase, nothing yet) and lists their slots, in key order; *count (on the device)
+    // says how many.
+    std::uint64_t* existing_slots(const SortedBatch& b, Op op, unsigned long long* count) {
+        auto* slot = take<std::uint64_t>(b.n);
+        apply_existing<<<grid(b.n), kThreads, 0, stream>>>(b.n, layout(), op, b.keys, b.values, slot);
+        auto* present = take<std::uint64_t>(b.n);
+        run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
+            return cub::DeviceSelect::If(t, bytes, slot, present, count, static_cast<int>(b.n), Present{}, stream);
+        });
+        check();
+        return present;
+    }
+
     void finish() {
         reindex();
         SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -556,14 +573,9 @@ BatchResult GpuPma::State::erase(const EdgeRef* batch, std::size_t size) {
     const SortedBatch b = detail::gpu::sorted_unique_batch(batch, size, vertices, arena, stream);
     BatchResult result;
     if (b.n == 0) return result;
-    auto* slot = take<std::uint64_t>(b.n);
-    apply_existing<<<grid(b.n), kThreads, 0, stream>>>(b.n, layout(), Op::Erase, b.keys, nullptr, slot);
-    auto* present = take<std::uint64_t>(b.n);
     auto* count = take<unsigned long long>(2);  // erased keys, then seeds (one read for both)
     auto* seed_count = count + 1;
-    run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
-        return cub::DeviceSelect::If(t, bytes, slot, present, count, static_cast<int>(b.n), Present{}, stream);
-    });
+    const std::uint64_t* present = existing_slots(b, Op::Erase, count);
     auto* touched = take<std::uint64_t>(b.n);
     erase_slots<<<grid(b.n), kThreads, 0, stream>>>(b.n, count, present, segment, keys.get(), touched);
     repack<<<blocks_for(b.n * 32, kThreads), kThreads, 0, stream>>>(layout(), count, touched);
@@ -601,32 +613,23 @@ BatchResult GpuPma::State::update(const EdgeUpdate* batch, std::size_t size) {
     const SortedBatch b = detail::gpu::sorted_unique_batch(batch, size, vertices, arena, stream);
     BatchResult result;
     if (b.n == 0) return result;
-    auto* slot = take<std::uint64_t>(b.n);
-    apply_existing<<<grid(b.n), kThreads, 0, stream>>>(b.n, layout(), Op::Update, b.keys, b.values, slot);
-    auto* present = take<std::uint64_t>(b.n);
     auto* count = take<unsigned long long>(1);
-    run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
-        return cub::DeviceSelect::If(t, bytes, slot, present, count, static_cast<int>(b.n), Present{}, stream);
-    });
-    check();
+    existing_slots(b, Op::Update, count);
     result.applied = read(count);
     result.ignored = b.n - result.applied;
     return result;
 }
 
 GpuPma::GpuPma(Vertex vertices) : state_(std::make_unique<State>()) {
-    if (vertices == ~Vertex{0}) throw Error("a dynamic graph holds at most 2^32 - 2 vertices");
+    check_vertex_count(vertices);
     State& s = *state_;
     s.vertices = vertices;
-    SPIKEMINER_CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
     s.row_start = allocate_or_oom<std::uint64_t>(static_cast<std::size_t>(vertices) + 1, "GPMA+ row starts");
     s.allocate(CpuPma::kMinCapacity);
     s.finish();
 }
 
-GpuPma::~GpuPma() {
-    if (state_ && state_->stream != nullptr) cudaStreamDestroy(state_->stream);
-}
+GpuPma::~GpuPma() = default;
 
 // Each call starts a fresh arena: the previous call waited for its stream before returning.
 BatchResult GpuPma::insert_edges(std::span<const EdgeUpdate> batch) {

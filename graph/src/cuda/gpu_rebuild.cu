@@ -1,10 +1,12 @@
 // See gpu_rebuild.hpp.
 #include "device_arena.hpp"
 #include "device_calls.cuh"
+#include "device_stream.hpp"
 #include "edge_batch.hpp"
 
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/gpu_rebuild.hpp"
+#include "spikeminer/graph/graph.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
@@ -86,7 +88,8 @@ struct GpuRebuildCsr::State {
     DeviceBuffer<float> values;
     DeviceBuffer<std::uint64_t> row_start;
     DeviceArena arena;
-    cudaStream_t stream = nullptr;
+    spikeminer::detail::DeviceStream owned_stream;
+    cudaStream_t stream = owned_stream.get();
 
     template <typename T>
     T* take(std::size_t n) { return arena.take<T>(n, "GPU rebuild scratch"); }
@@ -161,18 +164,15 @@ struct GpuRebuildCsr::State {
 };
 
 GpuRebuildCsr::GpuRebuildCsr(Vertex vertices) : state_(std::make_unique<State>()) {
-    if (vertices == ~Vertex{0}) throw Error("a dynamic graph holds at most 2^32 - 2 vertices");
+    check_vertex_count(vertices);
     State& s = *state_;
     s.vertices = vertices;
-    SPIKEMINER_CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
     s.row_start = allocate_or_oom<std::uint64_t>(static_cast<std::size_t>(vertices) + 1, "GPU rebuild row starts");
     SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(s.row_start.get(), 0, s.row_start.size() * sizeof(std::uint64_t), s.stream));
     SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s.stream));
 }
 
-GpuRebuildCsr::~GpuRebuildCsr() {
-    if (state_ && state_->stream != nullptr) cudaStreamDestroy(state_->stream);
-}
+GpuRebuildCsr::~GpuRebuildCsr() = default;
 
 // Each call starts a fresh arena: the previous call waited for its stream before returning.
 BatchResult GpuRebuildCsr::insert_edges(std::span<const EdgeUpdate> batch) {

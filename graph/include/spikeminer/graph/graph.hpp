@@ -17,6 +17,9 @@ struct EdgeListCleanup {
 
 /// Throws Error when src or dst is not below `vertices`.
 void check_edge(Vertex src, Vertex dst, Vertex vertices);
+/// Throws Error when a dynamic graph is declared with 2^32 - 1 vertices (that id marks
+/// an empty slot's key half).
+void check_vertex_count(Vertex vertices);
 
 /// An undirected simple graph in compressed sparse rows: each vertex's neighbours sorted.
 class Graph {
