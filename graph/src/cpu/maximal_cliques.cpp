@@ -3,7 +3,10 @@
 // excluded X, so each maximal clique is found once, from its earliest vertex. A subproblem
 // lives on bitsets over its own vertices (at most the degeneracy in P, the degree in all),
 // and Bron–Kerbosch with Tomita's pivot (the vertex of P ∪ X with most neighbours in P)
-// branches only on P minus the pivot's neighbours.
+// branches only on P minus the pivot's neighbours. Candidates are numbered first, so P
+// only ever holds bits in the first p_words_ words: pivot counts and P's intersections
+// read those alone, and an excluded vertex's row holds only them (on a hub of a sparse
+// graph, degree in the thousands and degeneracy in the tens, that is a 16-fold saving).
 #include "spikeminer/core/error.hpp"
 #include "../clique_engines.hpp"
 
@@ -40,17 +43,19 @@ public:
         }
         const std::size_t d = members_.size();
         words_ = (d + 63) / 64;
+        p_words_ = std::max<std::size_t>(1, (candidates + 63) / 64);
+        candidates_ = candidates;
         for (std::size_t i = 0; i < d; ++i) local_[members_[i]] = static_cast<Vertex>(i);
         // Rows of the candidates in full; of an excluded vertex only its candidate columns
         // are ever read (pivot counts), and those are the candidates' lists read again:
         // walking only the candidates' lists fills both.
-        adjacency_.assign(d * words_, 0);
+        adjacency_.assign(candidates * words_ + (d - candidates) * p_words_, 0);
         for (std::size_t i = 0; i < candidates; ++i) {
             for (const Vertex w : graph_.neighbors(members_[i])) {
                 const Vertex j = local_[w];
                 if (j == kNone) continue;
                 adjacency_[i * words_ + j / 64] |= Word{1} << (j % 64);
-                if (j >= candidates) adjacency_[j * words_ + i / 64] |= Word{1} << (i % 64);
+                if (j >= candidates) adjacency_[excluded_row(j) + i / 64] |= Word{1} << (i % 64);
             }
         }
         for (const Vertex u : members_) local_[u] = kNone;
@@ -71,11 +76,16 @@ private:
     // deepest possible recursion, so references into it stay valid.
     std::vector<Word>& level(std::size_t depth, int which) {
         std::vector<Word>& bits = arena_[2 * depth + static_cast<std::size_t>(which)];
-        bits.resize(words_);
+        bits.resize(std::max(words_, p_words_));
         return bits;
     }
 
-    const Word* row(std::size_t i) const { return adjacency_.data() + i * words_; }
+    // Where excluded vertex j's row (p_words_ wide) starts.
+    std::size_t excluded_row(std::size_t j) const { return candidates_ * words_ + (j - candidates_) * p_words_; }
+    // Vertex i's row: all words_ for a candidate; the first p_words_ for any vertex.
+    const Word* row(std::size_t i) const {
+        return adjacency_.data() + (i < candidates_ ? i * words_ : excluded_row(i));
+    }
 
     template <typename Report>
     void expand(std::size_t depth, const std::atomic<bool>& stop, Report& report) {
@@ -83,12 +93,10 @@ private:
         std::vector<Word>& p = arena_[2 * depth];
         std::vector<Word>& x = arena_[2 * depth + 1];
         std::size_t p_count = 0;
-        bool x_empty = true;
-        for (std::size_t w = 0; w < words_; ++w) {
-            p_count += static_cast<std::size_t>(std::popcount(p[w]));
-            x_empty = x_empty && x[w] == 0;
-        }
+        for (std::size_t w = 0; w < p_words_; ++w) p_count += static_cast<std::size_t>(std::popcount(p[w]));
         if (p_count == 0) {
+            bool x_empty = true;
+            for (std::size_t w = 0; w < words_ && x_empty; ++w) x_empty = x[w] == 0;
             if (x_empty && clique_.size() >= options_.min_size) report(clique_);
             return;
         }
@@ -98,10 +106,11 @@ private:
         std::size_t best = 0;
         bool have_pivot = false;
         for (std::size_t w = 0; w < words_; ++w) {
-            for (Word bits = p[w] | x[w]; bits != 0; bits &= bits - 1) {
+            for (Word bits = (w < p_words_ ? p[w] : 0) | x[w]; bits != 0; bits &= bits - 1) {
                 const std::size_t u = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+                const Word* r = row(u);
                 std::size_t in_p = 0;
-                for (std::size_t k = 0; k < words_; ++k) in_p += static_cast<std::size_t>(std::popcount(p[k] & row(u)[k]));
+                for (std::size_t k = 0; k < p_words_; ++k) in_p += static_cast<std::size_t>(std::popcount(p[k] & r[k]));
                 if (!have_pivot || in_p > best) {
                     pivot = u;
                     best = in_p;
@@ -111,15 +120,14 @@ private:
         }
         std::vector<Word>& next_p = level(depth + 1, 0);
         std::vector<Word>& next_x = level(depth + 1, 1);
-        for (std::size_t w = 0; w < words_; ++w) {
+        for (std::size_t w = 0; w < p_words_; ++w) {
             Word branch = p[w] & ~row(pivot)[w];
             while (branch != 0) {
                 const std::size_t u = w * 64 + static_cast<std::size_t>(std::countr_zero(branch));
                 branch &= branch - 1;
-                for (std::size_t k = 0; k < words_; ++k) {
-                    next_p[k] = p[k] & row(u)[k];
-                    next_x[k] = x[k] & row(u)[k];
-                }
+                const Word* r = row(u);  // a candidate's: all words_
+                for (std::size_t k = 0; k < p_words_; ++k) next_p[k] = p[k] & r[k];
+                for (std::size_t k = 0; k < words_; ++k) next_x[k] = x[k] & r[k];
                 clique_.push_back(members_[u]);
                 expand(depth + 1, stop, report);
                 clique_.pop_back();
@@ -134,7 +142,9 @@ private:
     const CliqueOptions& options_;
     std::vector<Vertex> local_;    // global vertex -> index in members_, kNone elsewhere
     std::vector<Vertex> members_;  // the subproblem's vertices: candidates, then excluded
-    std::size_t words_ = 0;
+    std::size_t words_ = 0;       // bitset width over all members
+    std::size_t p_words_ = 0;     // ... over the candidates (P never reaches past them)
+    std::size_t candidates_ = 0;
     std::vector<Word> adjacency_;  // members x members, one bitset row each
     std::vector<std::vector<Word>> arena_;  // P and X per depth
     std::vector<Vertex> clique_;
