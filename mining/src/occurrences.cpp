@@ -18,12 +18,7 @@ std::vector<Occurrence> greedy_occurrences(const SpikeTrains& trains, const Neur
     latest_starts(times, episode, 0, ends.size(), starts);
 
     std::vector<Occurrence> occurrences;
-    bool any = false;
-    Tick last_end = 0;
-    for (std::size_t e = 0; e < ends.size(); ++e) {
-        if (starts[e] == kNoStart || (any && starts[e] <= last_end)) continue;
-        any = true;
-        last_end = ends[e];
+    greedy_select(ends, starts, [&](std::size_t e) {
         const auto sets = backward_sets(times, episode, e);
         // Forward: the latest start, then at each node the first event of the set that
         // follows the previous one by a gap in (lo, hi]; the set guarantees one exists.
@@ -42,7 +37,7 @@ std::vector<Occurrence> greedy_occurrences(const SpikeTrains& trains, const Neur
             occurrence.events.push_back(trains.spikes_of(episode.neurons[k])[index]);
         }
         occurrences.push_back(std::move(occurrence));
-    }
+    });
     return occurrences;
 }
 

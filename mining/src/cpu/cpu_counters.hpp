@@ -26,8 +26,22 @@ std::uint64_t count_fsm(const NeuronTimes& times, const Episode& episode);
 void latest_starts(const NeuronTimes& times, const Episode& episode, std::size_t first, std::size_t last,
                    std::span<Tick> starts);
 
-/// The greedy count over (start, end) pairs sorted by end: take an occurrence whenever it
-/// starts after the end of the last one taken. Optimal for interval scheduling.
+/// The greedy choice over (start, end) pairs sorted by end: take an occurrence whenever it
+/// starts after the end of the last one taken (optimal for interval scheduling); calls
+/// taken(e) for each end event e taken, in order.
+template <typename Taken>
+void greedy_select(std::span<const Tick> ends, std::span<const Tick> starts, Taken taken) {
+    bool any = false;
+    Tick last_end = 0;
+    for (std::size_t e = 0; e < ends.size(); ++e) {
+        if (starts[e] == kNoStart || (any && starts[e] <= last_end)) continue;
+        any = true;
+        last_end = ends[e];
+        taken(e);
+    }
+}
+
+/// How many greedy_select takes.
 std::uint64_t greedy_count(std::span<const Tick> ends, std::span<const Tick> starts);
 
 /// The two-step counter for many episodes, using `threads` threads (0 = all).

@@ -71,14 +71,7 @@ void latest_starts(const NeuronTimes& times, const Episode& episode, std::size_t
 
 std::uint64_t greedy_count(std::span<const Tick> ends, std::span<const Tick> starts) {
     std::uint64_t count = 0;
-    bool any = false;
-    Tick last_end = 0;
-    for (std::size_t i = 0; i < ends.size(); ++i) {
-        if (starts[i] == kNoStart || (any && starts[i] <= last_end)) continue;
-        ++count;
-        any = true;
-        last_end = ends[i];
-    }
+    greedy_select(ends, starts, [&count](std::size_t) { ++count; });
     return count;
 }
 
