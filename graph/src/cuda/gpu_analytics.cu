@@ -16,22 +16,10 @@ constexpr int kThreads = 256;
 
 unsigned grid(std::size_t n) { return blocks_for(n, kThreads); }
 
-// Each out-neighbour of v: the keys at the front of each segment in v's range (the empty
-// slots behind them are never read).
+// Each out-neighbour t of v: f(t).
 template <typename F>
 __device__ void for_each_target(const GpmaView& g, Vertex v, F f) {
-    const std::uint64_t end = g.row_start[v + 1];
-    std::uint64_t p = g.row_start[v];
-    if (g.counts == nullptr) {
-        for (; p < end; ++p) f(static_cast<Vertex>(g.keys[p] & 0xffffffffU));
-        return;
-    }
-    while (p < end) {
-        const std::uint64_t s = p / g.segment;
-        const std::uint64_t filled = min(end, s * g.segment + g.counts[s]);
-        for (; p < filled; ++p) f(static_cast<Vertex>(g.keys[p] & 0xffffffffU));
-        p = (s + 1) * g.segment;
-    }
+    g.for_each_neighbor(v, [&f](Vertex t, std::uint64_t) { f(t); });
 }
 
 __global__ void bfs_step(GpmaView g, std::uint32_t depth, std::uint32_t* level, int* changed) {
@@ -62,9 +50,7 @@ __global__ void cc_step(GpmaView g, Vertex* label, int* changed) {
 __global__ void out_degrees(GpmaView g, std::uint32_t* degree) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= g.vertices) return;
-    std::uint32_t d = 0;
-    for_each_target(g, v, [&](Vertex) { ++d; });
-    degree[v] = d;
+    degree[v] = g.degree(v);
 }
 
 __global__ void dangling_mass(Vertex n, const std::uint32_t* degree, const double* rank, double* dangling) {

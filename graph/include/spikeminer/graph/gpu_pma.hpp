@@ -24,6 +24,29 @@ struct GpmaView {
     std::uint64_t capacity = 0;
     const std::uint32_t* counts = nullptr;  ///< keys at the front of each segment (nullptr: no gaps)
     std::uint64_t segment = 0;              ///< slots per segment
+
+#if defined(__CUDACC__)
+    /// Calls f(target, slot) for each out-neighbour of v, in target order (device code;
+    /// the edge's value is values[slot]): the keys at the front of each segment in v's
+    /// range, the empty slots behind them never read.
+    template <typename F>
+    __device__ void for_each_neighbor(Vertex v, F f) const {
+        const std::uint64_t end = row_start[v + 1];
+        std::uint64_t p = row_start[v];
+        while (p < end) {
+            const std::uint64_t filled = counts == nullptr ? end : min(end, p / segment * segment + counts[p / segment]);
+            for (; p < filled; ++p) f(static_cast<Vertex>(keys[p] & 0xffffffffU), p);
+            p = counts == nullptr ? end : (p / segment + 1) * segment;
+        }
+    }
+
+    /// v's out-degree (device code).
+    __device__ std::uint32_t degree(Vertex v) const {
+        std::uint32_t d = 0;
+        for_each_neighbor(v, [&d](Vertex, std::uint64_t) { ++d; });
+        return d;
+    }
+#endif
 };
 
 /// The same layout, thresholds and semantics as CpuPma (left-packed leaf segments,
