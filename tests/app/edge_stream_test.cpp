@@ -153,6 +153,7 @@ TEST_CASE("cli: dyngraph slides over a stream, both structures alike, one CSV ro
     CHECK(std::count(csv[0].begin(), csv[0].end(), '\n') == 11);
     CHECK(shape(csv[0]) == shape(csv[1]));
     CHECK(test::run_cli({"dyngraph", path, "--batch", "0"}).status == 2);
+    CHECK(test::run_cli({"dyngraph", path, "--structure", "sets", "--backend", "gpu"}).status == 2);  // sets: CPU only
     CHECK(test::run_cli({"dyngraph", path, "--analytics", "diameter"}).status == 2);
     CHECK(test::run_cli({"dyngraph", dir.file("none.txt")}).status == 1);
 }

@@ -248,6 +248,62 @@ TEST_CASE("maximal cliques: subproblems wider than one 64-bit word", "[graph][cl
         check_against(n, edges, expected, 1, 1);
         check_against(n, edges, expected, 73, kTeam);
     }
+    SECTION("a near-complete core with many earlier neighbours: P over two words, rows over three") {
+        // Core 0..89: complete but for the pairs (0,1), (2,3), ..., (8,9). Outer 90..189:
+        // each adjacent to a random 60% of the core, not to each other. The outer vertices
+        // come first in the degeneracy order, so a core vertex's subproblem has up to 89
+        // candidates (P over 2 words) and about 148 members (3 words): the excluded rows are
+        // narrower than the candidates'. The maximal cliques, by construction: the core
+        // with one end of each missing pair (32), and for each outer vertex o, o with its
+        // core neighbours, one end of each missing pair inside them.
+        const std::uint64_t seed = GENERATE(1, 2);
+        std::mt19937_64 random(seed);
+        const Vertex core = 90;
+        const Vertex n = 190;
+        const auto missing = [](Vertex a, Vertex b) { return a < 10 && b < 10 && a / 2 == b / 2; };
+        std::vector<Edge> edges;
+        for (Vertex a = 0; a < core; ++a) {
+            for (Vertex b = a + 1; b < core; ++b) {
+                if (!missing(a, b)) edges.emplace_back(a, b);
+            }
+        }
+        std::vector<std::vector<Vertex>> core_neighbors(n);
+        for (Vertex o = core; o < n; ++o) {
+            for (Vertex c = 0; c < core; ++c) {
+                if (random() % 10 < 6) {
+                    edges.emplace_back(c, o);
+                    core_neighbors[o].push_back(c);
+                }
+            }
+        }
+        // Every way of keeping one end of each missing pair that lies inside `members`.
+        const auto choices = [&](const std::vector<Vertex>& members, CliqueSet& out, std::vector<Vertex> extra) {
+            std::vector<Vertex> pairs;  // first ends of the pairs fully inside
+            for (Vertex a = 0; a < 10; a += 2) {
+                const bool has_a = std::find(members.begin(), members.end(), a) != members.end();
+                const bool has_b = std::find(members.begin(), members.end(), a + 1) != members.end();
+                if (has_a && has_b) pairs.push_back(a);
+            }
+            for (std::uint32_t pick = 0; pick < (1U << pairs.size()); ++pick) {
+                std::vector<Vertex> clique = extra;
+                for (const Vertex v : members) {
+                    const auto at = std::find(pairs.begin(), pairs.end(), v - v % 2);
+                    if (at == pairs.end() || v % 2 == ((pick >> (at - pairs.begin())) & 1U)) clique.push_back(v);
+                }
+                std::sort(clique.begin(), clique.end());
+                out.insert(clique);
+            }
+        };
+        CliqueSet expected;
+        std::vector<Vertex> all_core(core);
+        for (Vertex v = 0; v < core; ++v) all_core[v] = v;
+        choices(all_core, expected, {});
+        for (Vertex o = core; o < n; ++o) choices(core_neighbors[o], expected, {o});
+        REQUIRE(expected.size() > 100 + 32);
+        check_against(n, edges, expected, 1, 1);
+        check_against(n, edges, expected, 1, kTeam);
+        check_against(n, edges, test::at_least(expected, 70), 70, kTeam);
+    }
     SECTION("random near-bipartite graphs of 150 vertices (degrees above 64)") {
         const std::uint64_t seed = GENERATE(1, 2, 3);
         const std::size_t n = 150;

@@ -150,13 +150,23 @@ void write_steps(const std::string& path, const std::vector<Step>& rows) {
     });
 }
 
+// GPMA+ is the GPU's packed memory array; the adjacency sets exist on the CPU only. Left
+// to choose, the GPU takes windows of at least 100,000 edges when analytics run after
+// each slide or a slide takes at least 1,024 edges: below that the CPU is faster (a GPU
+// slide costs about 0.1-0.5 ms of launches whatever its size; bench/RESULTS.md).
+Backend choose_backend(Backend requested, const DyngraphArguments& run, const Analytics& analytics) {
+    if (run.structure == "sets") return Backend::Cpu;
+    if (requested != Backend::Auto) return resolve_backend(requested);
+    const bool any_analytics = analytics.bfs || analytics.cc || analytics.pagerank;
+    if (run.window < 100'000 || (!any_analytics && run.batch < 1024)) return Backend::Cpu;
+    return resolve_backend(Backend::Auto);
+}
+
 void run_dyngraph(const DyngraphArguments& args) {
     if (args.batch == 0) throw UsageError("--batch must be at least 1");
     if (args.structure != "pma" && args.structure != "sets") throw UsageError("--structure: choose pma or sets");
     const Backend requested = parse_backend(args.backend);
     if (args.structure == "sets" && requested == Backend::Cuda) throw UsageError("--structure sets runs on the CPU only");
-    // GPMA+ is the GPU's packed memory array; the adjacency sets exist on the CPU only.
-    const Backend backend = args.structure == "sets" ? Backend::Cpu : resolve_backend(requested);
     const Analytics analytics = parse_analytics(args.analytics);
     io::EdgeStreamOptions options;
     options.columns = io::parse_stream_columns(args.columns);
@@ -166,6 +176,7 @@ void run_dyngraph(const DyngraphArguments& args) {
     if (args.root >= stream.vertices) throw UsageError("--root " + std::to_string(args.root) + " is not a vertex of the stream");
     DyngraphArguments run = args;
     if (run.window == 0) run.window = stream.edges.size() / 2;
+    const Backend backend = choose_backend(requested, run, analytics);
     std::fprintf(stderr, "%s: %zu edges over %u vertices%s; window %llu edges, batch %llu\n", args.file.c_str(),
                  stream.edges.size(), stream.vertices,
                  stream.out_of_order != 0 ? (", " + std::to_string(stream.out_of_order) + " lines out of time order (sorted)").c_str() : "",
@@ -180,7 +191,7 @@ void run_dyngraph(const DyngraphArguments& args) {
             rows = run_window(g, stream, run, analytics, terminal.progress());
             on_gpu = true;
         } catch (const GpuOutOfMemory& e) {
-            std::fprintf(stderr, "warning: the GPU ran out of memory (%s); running on the CPU instead\n", e.what());
+            std::fprintf(stderr, "\nwarning: the GPU ran out of memory (%s); starting again on the CPU\n", e.what());
         }
     }
 #endif
@@ -235,8 +246,10 @@ void add_dyngraph_command(CLI::App& app) {
     command->add_option("--window", args->window, "edges in the window (default: half the stream)");
     command->add_option("--batch", args->batch, "stream edges a slide drops and takes (default 1024)");
     command->add_option("--steps", args->max_steps, "stop after this many slides");
-    command->add_option("--structure", args->structure, "pma (packed memory array) or sets (ordered adjacency sets)");
-    command->add_option("--backend", args->backend, "auto (the GPU when there is one), cpu or gpu (GPMA+)");
+    command->add_option("--structure", args->structure,
+                        "pma (packed memory array: GPMA+ on the GPU, or on the CPU) or sets (ordered adjacency sets, CPU only)");
+    command->add_option("--backend", args->backend,
+                        "auto (the GPU for windows of 100,000+ edges with analytics or batches of 1,024+), cpu or gpu");
     command->add_option("--analytics", args->analytics, "after each slide: any of bfs,cc,pagerank");
     command->add_option("--root", args->root, "BFS root vertex (default 0)");
     command->add_option("-o,--output", args->output, "write one CSV row per slide");

@@ -19,4 +19,9 @@ private:
     cudaStream_t stream_{};
 };
 
+/// Makes the host wait for the work queued on the legacy default stream (a plain
+/// cudaMemcpy from pageable memory may return before its data has landed), so that work
+/// then queued on a non-blocking stream sees its results.
+inline void wait_for_legacy_stream() { SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy)); }
+
 }  // namespace spikeminer::detail

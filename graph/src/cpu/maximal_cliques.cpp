@@ -145,7 +145,7 @@ private:
     std::size_t words_ = 0;       // bitset width over all members
     std::size_t p_words_ = 0;     // ... over the candidates (P never reaches past them)
     std::size_t candidates_ = 0;
-    std::vector<Word> adjacency_;  // members x members, one bitset row each
+    std::vector<Word> adjacency_;  // candidate rows (words_ wide), then excluded rows (p_words_ wide)
     std::vector<std::vector<Word>> arena_;  // P and X per depth
     std::vector<Vertex> clique_;
 };

@@ -48,12 +48,16 @@ __global__ void keep_last(std::size_t n, const std::uint64_t* keys, const std::u
 
 }  // namespace
 
+void check_batch_size(std::size_t n) {
+    if (n > static_cast<std::size_t>(INT_MAX)) throw Error("a dynamic graph's batch holds at most 2^31 - 1 updates");
+}
+
 template <typename Edge>
 SortedBatch sorted_unique_batch(const Edge* edges, std::size_t n, Vertex vertices, spikeminer::detail::DeviceArena& arena,
                                 cudaStream_t stream) {
     SortedBatch out;
+    check_batch_size(n);
     if (n == 0) return out;
-    if (n > static_cast<std::size_t>(INT_MAX)) throw Error("a dynamic graph's batch holds at most 2^31 - 1 updates");
     // counters[0]: the first bad position (n when none); counters[1]: unique keys.
     auto* counters = arena.take<unsigned long long>(2, "edge batch");
     const unsigned long long none[2] = {n, 0};

@@ -23,15 +23,19 @@ struct SortedBatch {
 };
 
 /// `edges` is in device memory. Throws the Error of check_edge for the first update
-/// naming a vertex >= `vertices` (before anything changes), Error for a batch of 2^31 or
-/// more. Waits for the stream (it reads the counts back).
+/// naming a vertex >= `vertices` (before anything changes), check_batch_size's Error.
+/// Waits for the stream (it reads the counts back).
 template <typename Edge>
 SortedBatch sorted_unique_batch(const Edge* edges, std::size_t n, Vertex vertices, spikeminer::detail::DeviceArena& arena,
                                 cudaStream_t stream);
 
+/// Throws Error for a batch of 2^31 updates or more (CUB's item counts are int).
+void check_batch_size(std::size_t n);
+
 /// Copies a host batch into the arena (queued on the stream).
 template <typename Edge>
 const Edge* upload_batch(const Edge* host, std::size_t n, spikeminer::detail::DeviceArena& arena, cudaStream_t stream) {
+    check_batch_size(n);
     Edge* out = arena.take<Edge>(n, "edge batch");
     if (n != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(out, host, n * sizeof(Edge), cudaMemcpyHostToDevice, stream));
     return out;

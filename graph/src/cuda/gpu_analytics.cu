@@ -1,7 +1,9 @@
 // Analytics kernels over a GpmaView (GPMA+ in place, or the rebuilt compact CSR): one
 // thread per vertex walks its slots [row_start[v], row_start[v+1]), skipping empty ones.
+#include "device_arena.hpp"
 #include "device_calls.cuh"
 
+#include "spikeminer/graph/gpma_view.cuh"
 #include "spikeminer/graph/gpu_analytics.hpp"
 
 #include <cub/device/device_reduce.cuh>
@@ -19,7 +21,7 @@ unsigned grid(std::size_t n) { return blocks_for(n, kThreads); }
 // Each out-neighbour t of v: f(t).
 template <typename F>
 __device__ void for_each_target(const GpmaView& g, Vertex v, F f) {
-    g.for_each_neighbor(v, [&f](Vertex t, std::uint64_t) { f(t); });
+    for_each_neighbor(g, v, [&f](Vertex t, std::uint64_t) { f(t); });
 }
 
 __global__ void bfs_step(GpmaView g, std::uint32_t depth, std::uint32_t* level, int* changed) {
@@ -50,7 +52,7 @@ __global__ void cc_step(GpmaView g, Vertex* label, int* changed) {
 __global__ void out_degrees(GpmaView g, std::uint32_t* degree) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= g.vertices) return;
-    degree[v] = g.degree(v);
+    degree[v] = graph::degree(g, v);
 }
 
 __global__ void dangling_mass(Vertex n, const std::uint32_t* degree, const double* rank, double* dangling) {
@@ -75,12 +77,13 @@ __global__ void change_of(Vertex n, const double* a, const double* b, double* di
     if (v < n) diff[v] = fabs(a[v] - b[v]);
 }
 
-double sum(const double* values, Vertex n, cudaStream_t stream) {
-    auto out = allocate_or_oom<double>(1, "analytics");
-    spikeminer::detail::run_cub([&](void* t, std::size_t& b) { return cub::DeviceReduce::Sum(t, b, values, out.get(), n, stream); }, stream);
-    double host = 0;
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(&host, out.get(), sizeof host, cudaMemcpyDeviceToHost));
-    return host;
+// The sum of n values; its scratch comes from `arena` (reused: no allocation, and so no
+// device-wide wait in cudaFree, once the arena has grown).
+double sum(const double* values, Vertex n, spikeminer::detail::DeviceArena& arena) {
+    arena.reset();
+    auto* out = arena.take<double>(1, "PageRank");
+    spikeminer::detail::run_cub_queued(arena, [&](void* t, std::size_t& b) { return cub::DeviceReduce::Sum(t, b, values, out, n); });
+    return spikeminer::detail::read_one(out);
 }
 
 int read_and_clear(int* flag) {
@@ -130,16 +133,17 @@ PageRankResult pagerank_gpu(const GpmaView& g, const PageRankOptions& options) {
     auto rank = allocate_or_oom<double>(n, "PageRank");
     auto next = allocate_or_oom<double>(n, "PageRank");
     auto scratch = allocate_or_oom<double>(n, "PageRank");
+    spikeminer::detail::DeviceArena arena;
     out_degrees<<<grid(n), kThreads>>>(g, degree.get());
     fill<<<grid(n), kThreads>>>(n, 1.0 / n, rank.get());
     const unsigned limit = options.fixed_iterations > 0 ? options.fixed_iterations : options.max_iterations;
     while (result.iterations < limit) {
         dangling_mass<<<grid(n), kThreads>>>(n, degree.get(), rank.get(), scratch.get());
-        const double dangling = sum(scratch.get(), n, nullptr);
+        const double dangling = sum(scratch.get(), n, arena);
         fill<<<grid(n), kThreads>>>(n, (1.0 - options.damping) / n + options.damping * dangling / n, next.get());
         push_rank<<<grid(n), kThreads>>>(g, options.damping, degree.get(), rank.get(), next.get());
         change_of<<<grid(n), kThreads>>>(n, next.get(), rank.get(), scratch.get());
-        const double change = sum(scratch.get(), n, nullptr);
+        const double change = sum(scratch.get(), n, arena);
         std::swap(rank, next);
         ++result.iterations;
         if (options.fixed_iterations == 0 && change < options.tolerance) break;

@@ -27,6 +27,7 @@
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <cuda/functional>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
 #include <bit>
@@ -392,8 +393,9 @@ struct GpuPma::State {
     std::uint64_t* prefix() {
         auto* out = take<std::uint64_t>(segs() + 1);
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(std::uint64_t), stream));
+        const auto widened = thrust::make_transform_iterator(counts.get(), spikeminer::detail::Widen{});
         run_cub_queued(arena, [&](void* t, std::size_t& b) {
-            return cub::DeviceScan::InclusiveSum(t, b, counts.get(), out + 1, segs(), stream);
+            return cub::DeviceScan::InclusiveSum(t, b, widened, out + 1, segs(), stream);
         });
         return out;
     }
@@ -413,17 +415,26 @@ struct GpuPma::State {
         check();
     }
 
+    // Empty arrays of `new_capacity` slots, swapped in only once all are allocated (a
+    // failure leaves the structure as it was).
     void allocate(std::size_t new_capacity) {
+        const std::size_t new_segment = PmaDensity::segment_size(new_capacity);
+        if (new_segment > 32) throw Error("GPMA+: segments of more than 32 slots (over 2^32 slots) are not supported");
+        const std::size_t new_segs = new_capacity / new_segment;
+        auto new_keys = allocate_or_oom<std::uint64_t>(new_capacity, "GPMA+ keys");
+        auto new_values = allocate_or_oom<float>(new_capacity, "GPMA+ values");
+        auto new_counts = allocate_or_oom<std::uint32_t>(new_segs, "GPMA+ counts");
+        auto new_first_key = allocate_or_oom<std::uint64_t>(new_segs + 1, "GPMA+ index");
+        auto new_next = allocate_or_oom<std::uint64_t>(new_segs + 1, "GPMA+ index");
+        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(new_keys.get(), 0xff, new_capacity * sizeof(std::uint64_t), stream));
+        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(new_counts.get(), 0, new_segs * sizeof(std::uint32_t), stream));
+        keys = std::move(new_keys);
+        values = std::move(new_values);
+        counts = std::move(new_counts);
+        first_key = std::move(new_first_key);
+        next = std::move(new_next);
         capacity = new_capacity;
-        segment = PmaDensity::segment_size(capacity);
-        if (segment > 32) throw Error("GPMA+: segments of more than 32 slots (over 2^32 slots) are not supported");
-        keys = allocate_or_oom<std::uint64_t>(capacity, "GPMA+ keys");
-        values = allocate_or_oom<float>(capacity, "GPMA+ values");
-        counts = allocate_or_oom<std::uint32_t>(segs(), "GPMA+ counts");
-        first_key = allocate_or_oom<std::uint64_t>(segs() + 1, "GPMA+ index");
-        next = allocate_or_oom<std::uint64_t>(segs() + 1, "GPMA+ index");
-        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(keys.get(), 0xff, capacity * sizeof(std::uint64_t), stream));
-        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, segs() * sizeof(std::uint32_t), stream));
+        segment = new_segment;
     }
 
     Window* upload_window(const Window& w, std::uint64_t** slot_at) {
@@ -558,12 +569,17 @@ BatchResult GpuPma::State::insert(const EdgeUpdate* batch, std::size_t size) {
     result.ignored = b.n - fresh.n;
     if (fresh.n == 0) return result;
     edges += fresh.n;
-    if (static_cast<double>(edges) > PmaDensity::kRootUpper * static_cast<double>(capacity)) {
-        rebuild(std::max(2 * capacity, smallest_capacity(edges)), fresh, fresh_leaf);
-    } else if (fresh.n * 16 >= edges) {
-        rebuild(capacity, fresh, fresh_leaf);  // a batch this large touches most windows anyway
-    } else {
-        settle(fresh_leaf, fresh.n, fresh, fresh_leaf, true);
+    try {  // every allocation comes before the first write to the array
+        if (static_cast<double>(edges) > PmaDensity::kRootUpper * static_cast<double>(capacity)) {
+            rebuild(std::max(2 * capacity, smallest_capacity(edges)), fresh, fresh_leaf);
+        } else if (fresh.n * 16 >= edges) {
+            rebuild(capacity, fresh, fresh_leaf);  // a batch this large touches most windows anyway
+        } else {
+            settle(fresh_leaf, fresh.n, fresh, fresh_leaf, true);
+        }
+    } catch (...) {
+        edges -= fresh.n;
+        throw;
     }
     finish();
     return result;
@@ -600,10 +616,15 @@ BatchResult GpuPma::State::erase(const EdgeRef* batch, std::size_t size) {
     }
     // (Rebuilding in place for large erase batches, as inserts do, was measured slower:
     // 16.6 M-edge R-MAT, 1 M-edge slides, 2.9 -> 3.5 ms a slide on the H200.)
-    if (smaller != capacity) {
-        rebuild(smaller, {}, nullptr);
-    } else if (n != 0) {
-        settle(seeds, n, {}, nullptr, false);
+    try {
+        if (smaller != capacity) {
+            rebuild(smaller, {}, nullptr);
+        } else if (n != 0) {
+            settle(seeds, n, {}, nullptr, false);
+        }
+    } catch (...) {
+        finish();  // the erasures are done: index them (some leaves stay under their bound)
+        throw;
     }
     finish();
     return result;
@@ -620,8 +641,7 @@ BatchResult GpuPma::State::update(const EdgeUpdate* batch, std::size_t size) {
     return result;
 }
 
-GpuPma::GpuPma(Vertex vertices) : state_(std::make_unique<State>()) {
-    check_vertex_count(vertices);
+GpuPma::GpuPma(Vertex vertices) : state_((check_vertex_count(vertices), std::make_unique<State>())) {
     State& s = *state_;
     s.vertices = vertices;
     s.row_start = allocate_or_oom<std::uint64_t>(static_cast<std::size_t>(vertices) + 1, "GPMA+ row starts");
@@ -648,16 +668,19 @@ BatchResult GpuPma::update_values(std::span<const EdgeUpdate> batch) {
 }
 
 BatchResult GpuPma::insert_edges_device(const EdgeUpdate* batch, std::size_t n) {
+    spikeminer::detail::wait_for_legacy_stream();
     state_->arena.reset();
     return state_->insert(batch, n);
 }
 
 BatchResult GpuPma::erase_edges_device(const EdgeRef* batch, std::size_t n) {
+    spikeminer::detail::wait_for_legacy_stream();
     state_->arena.reset();
     return state_->erase(batch, n);
 }
 
 BatchResult GpuPma::update_values_device(const EdgeUpdate* batch, std::size_t n) {
+    spikeminer::detail::wait_for_legacy_stream();
     state_->arena.reset();
     return state_->update(batch, n);
 }

@@ -117,10 +117,12 @@ struct GpuRebuildCsr::State {
         SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(old_values + edges, b.values, b.n * sizeof(float), cudaMemcpyDeviceToDevice, stream));
         auto* kept_origin = take<std::uint32_t>(n);
         auto* count = take<unsigned long long>(1);
-        if (keys.size() < n) {
+        if (keys.size() < n) {  // both allocated before either is replaced
+            auto more_keys = allocate_or_oom<std::uint64_t>(std::max(n, 2 * keys.size()), "GPU rebuild edges");
+            auto more_values = allocate_or_oom<float>(more_keys.size(), "GPU rebuild edges");
             SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old arrays were copied above
-            keys = allocate_or_oom<std::uint64_t>(std::max(n, 2 * keys.size()), "GPU rebuild edges");
-            values = allocate_or_oom<float>(keys.size(), "GPU rebuild edges");
+            keys = std::move(more_keys);
+            values = std::move(more_values);
         }
         run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
             return cub::DeviceSelect::Flagged(t, bytes, sorted, keep, keys.get(), count, static_cast<int>(n), stream);
@@ -163,8 +165,7 @@ struct GpuRebuildCsr::State {
     }
 };
 
-GpuRebuildCsr::GpuRebuildCsr(Vertex vertices) : state_(std::make_unique<State>()) {
-    check_vertex_count(vertices);
+GpuRebuildCsr::GpuRebuildCsr(Vertex vertices) : state_((check_vertex_count(vertices), std::make_unique<State>())) {
     State& s = *state_;
     s.vertices = vertices;
     s.row_start = allocate_or_oom<std::uint64_t>(static_cast<std::size_t>(vertices) + 1, "GPU rebuild row starts");
@@ -191,14 +192,17 @@ BatchResult GpuRebuildCsr::update_values(std::span<const EdgeUpdate> batch) {
     return s.update(detail::gpu::upload_batch(batch.data(), batch.size(), s.arena, s.stream), batch.size());
 }
 BatchResult GpuRebuildCsr::insert_edges_device(const EdgeUpdate* batch, std::size_t n) {
+    spikeminer::detail::wait_for_legacy_stream();
     state_->arena.reset();
     return state_->change(batch, n, false);
 }
 BatchResult GpuRebuildCsr::erase_edges_device(const EdgeRef* batch, std::size_t n) {
+    spikeminer::detail::wait_for_legacy_stream();
     state_->arena.reset();
     return state_->change(batch, n, true);
 }
 BatchResult GpuRebuildCsr::update_values_device(const EdgeUpdate* batch, std::size_t n) {
+    spikeminer::detail::wait_for_legacy_stream();
     state_->arena.reset();
     return state_->update(batch, n);
 }

@@ -16,6 +16,7 @@ namespace spikeminer::graph {
 /// Segments keep their keys at the front, so a reader takes the first counts[s] slots of
 /// each segment s and skips the rest without reading it. A compact CSR is the same view
 /// with counts == nullptr (no gaps). Trivially copyable; valid until the next update.
+/// Device code reads it through gpma_view.cuh (for_each_neighbor, degree).
 struct GpmaView {
     const std::uint64_t* keys = nullptr;    ///< (src << 32 | dst), ~0 for an empty slot
     const float* values = nullptr;
@@ -25,28 +26,6 @@ struct GpmaView {
     const std::uint32_t* counts = nullptr;  ///< keys at the front of each segment (nullptr: no gaps)
     std::uint64_t segment = 0;              ///< slots per segment
 
-#if defined(__CUDACC__)
-    /// Calls f(target, slot) for each out-neighbour of v, in target order (device code;
-    /// the edge's value is values[slot]): the keys at the front of each segment in v's
-    /// range, the empty slots behind them never read.
-    template <typename F>
-    __device__ void for_each_neighbor(Vertex v, F f) const {
-        const std::uint64_t end = row_start[v + 1];
-        std::uint64_t p = row_start[v];
-        while (p < end) {
-            const std::uint64_t filled = counts == nullptr ? end : min(end, p / segment * segment + counts[p / segment]);
-            for (; p < filled; ++p) f(static_cast<Vertex>(keys[p] & 0xffffffffU), p);
-            p = counts == nullptr ? end : (p / segment + 1) * segment;
-        }
-    }
-
-    /// v's out-degree (device code).
-    __device__ std::uint32_t degree(Vertex v) const {
-        std::uint32_t d = 0;
-        for_each_neighbor(v, [&d](Vertex, std::uint64_t) { ++d; });
-        return d;
-    }
-#endif
 };
 
 /// The same layout, thresholds and semantics as CpuPma (left-packed leaf segments,
@@ -59,7 +38,12 @@ struct GpmaView {
 /// Erasures really remove (no lazy marks: kernels never skip dead keys and degrees stay
 /// exact): the slots are emptied, the touched segments re-packed by one warp each, and
 /// windows under their lower bound spread the same way (the array halves with the root).
-/// Every call returns when the structure is up to date (its stream is synchronized).
+/// Every call returns when the structure is up to date (its stream is synchronized); the
+/// *_device calls first wait for the work queued on the legacy default stream (such as
+/// the cudaMemcpy that filled the batch); a batch written on another stream must be
+/// complete before the call. Not for concurrent use from several host threads (find too).
+/// If a batch fails (GpuOutOfMemory while growing), the structure keeps its earlier keys
+/// and stays usable; values already overwritten by that batch stay overwritten.
 class GpuPma {
 public:
     explicit GpuPma(Vertex vertices);
