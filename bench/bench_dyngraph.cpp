@@ -65,27 +65,6 @@ struct Row {  // negative: not run
     double updates_per_s = -1e6;
 };
 
-// Slides the window `slides` times by k; `timed(batches)` applies one slide's batches to
-// a structure that already holds the window and returns the seconds it took.
-template <typename Timed>
-Row slide_with(app::SlidingWindow& window, std::size_t k, int slides, Timed timed) {
-    std::size_t updates = 0;
-    double seconds = 0;
-    int done = 0;
-    app::WindowBatches batches;
-    for (; done < slides && window.slide(k, batches); ++done) {
-        updates += batches.insert.size() + batches.erase.size() + batches.update.size();
-        seconds += timed(batches);
-    }
-    if (done == 0) return {};
-    return {1e3 * seconds / done, static_cast<double>(updates) / seconds};
-}
-
-template <typename Dynamic>
-Row slide(Dynamic& structure, app::SlidingWindow& window, std::size_t k, int slides) {
-    return slide_with(window, k, slides, [&](const app::WindowBatches& b) { return seconds_of([&] { apply(structure, b); }); });
-}
-
 // The best of three runs (the first pays for cold caches).
 double best_ms(const std::function<void()>& work) {
     double best = 1e300;
@@ -116,18 +95,18 @@ detail::DeviceBuffer<T> on_device(const std::vector<T>& host) {
     return out;
 }
 
-// Slides a GPU structure: each step's batches go to the device first, untimed.
+// One slide's batches on a GPU structure, copied to the device first (untimed, and
+// complete before the clock starts); the seconds the update took.
 template <typename Gpu>
-Row slide_gpu(Gpu& structure, app::SlidingWindow& window, std::size_t k, int slides) {
-    return slide_with(window, k, slides, [&](const app::WindowBatches& b) {
-        const auto insert = on_device(b.insert);
-        const auto erase = on_device(b.erase);
-        const auto update = on_device(b.update);
-        return seconds_of([&] {
-            structure.erase_edges_device(erase.get(), b.erase.size());
-            structure.insert_edges_device(insert.get(), b.insert.size());
-            structure.update_values_device(update.get(), b.update.size());
-        });
+double timed_on_device(Gpu& structure, const app::WindowBatches& b) {
+    const auto insert = on_device(b.insert);
+    const auto erase = on_device(b.erase);
+    const auto update = on_device(b.update);
+    SPIKEMINER_CUDA_CHECK(cudaDeviceSynchronize());
+    return seconds_of([&] {
+        structure.erase_edges_device(erase.get(), b.erase.size());
+        structure.insert_edges_device(insert.get(), b.insert.size());
+        structure.update_values_device(update.get(), b.update.size());
     });
 }
 
@@ -144,43 +123,51 @@ bool have_gpu() { return !query_devices().devices.empty(); }
 bool have_gpu() { return false; }
 #endif
 
-// Loads the first window into two structures (the window's own bookkeeping untimed);
-// returns the seconds each took.
-template <typename A, typename B>
-std::pair<double, double> fill_both(A& a, app::SlidingWindow& window_a, B& b, app::SlidingWindow& window_b) {
-    const app::WindowBatches first = window_a.fill();
-    (void)window_b.fill();
-    return {seconds_of([&] { apply(a, first); }), seconds_of([&] { apply(b, first); })};
-}
+// Seconds and graph updates summed over the slides of one k, per structure.
+struct Tally {
+    double seconds = 0;
+    std::size_t updates = 0;
+    [[nodiscard]] Row row(int slides) const {
+        if (slides == 0 || seconds <= 0) return {};
+        return {1e3 * seconds / slides, static_cast<double>(updates) / seconds};
+    }
+};
 
 std::string ms_and_rate(const Row& r) {
     return cell(r.latency_ms, "%.4f") + " | " + cell(r.updates_per_s / 1e6, "%.2f");
 }
 
+// The window slides once per step; every structure gets the same batches.
 void run(const Dataset& d, std::size_t max_batch, bool cpu) {
     const std::size_t window_size = d.stream.edges.size() / 2;
     const bool gpu = have_gpu();
     std::printf("\n### %s: %zu stream edges, %u vertices, window %zu\n\n", d.name.c_str(), d.stream.edges.size(),
                 d.stream.vertices, window_size);
+    app::SlidingWindow window(d.stream.edges, window_size);
+    const app::WindowBatches first = window.fill();
     std::optional<graph::CpuPma> pma;
     std::optional<graph::AdjacencySets> sets;
-    app::SlidingWindow pma_window(d.stream.edges, window_size);
-    app::SlidingWindow sets_window(d.stream.edges, window_size);
     if (cpu) {
         pma.emplace(d.stream.vertices);
         sets.emplace(d.stream.vertices);
-        const auto [fill_pma, fill_sets] = fill_both(*pma, pma_window, *sets, sets_window);
+        const double fill_pma = seconds_of([&] { apply(*pma, first); });
+        const double fill_sets = seconds_of([&] { apply(*sets, first); });
         std::printf("first window: %zu edges; PMA %.3f s, adjacency sets %.3f s\n", pma->num_edges(), fill_pma, fill_sets);
     }
 #if SPIKEMINER_HAVE_CUDA
     std::optional<graph::GpuPma> gpma;
     std::optional<graph::GpuRebuildCsr> rebuild;
-    app::SlidingWindow gpma_window(d.stream.edges, window_size);
-    app::SlidingWindow rebuild_window(d.stream.edges, window_size);
     if (gpu) {
+        {  // the process's first GPU work (module loading, first allocations) outside the timings
+            graph::GpuPma warm_gpma(d.stream.vertices);
+            graph::GpuRebuildCsr warm_rebuild(d.stream.vertices);
+            apply(warm_gpma, first);
+            apply(warm_rebuild, first);
+        }
         gpma.emplace(d.stream.vertices);
         rebuild.emplace(d.stream.vertices);
-        const auto [fill_gpma, fill_rebuild] = fill_both(*gpma, gpma_window, *rebuild, rebuild_window);
+        const double fill_gpma = seconds_of([&] { apply(*gpma, first); });
+        const double fill_rebuild = seconds_of([&] { apply(*rebuild, first); });
         std::printf("first window: %zu edges; GPMA+ %.3f s, GPU rebuild %.3f s (from host memory); copy bandwidth %.0f GB/s\n",
                     gpma->num_edges(), fill_gpma, fill_rebuild, run_device_self_test(0, std::size_t{1} << 24).bandwidth_gbs);
     }
@@ -188,26 +175,29 @@ void run(const Dataset& d, std::size_t max_batch, bool cpu) {
     std::printf("\n| k | PMA (CPU) ms/slide | PMA M updates/s | AdjLists (CPU) ms/slide | AdjLists M updates/s | "
                 "GPMA+ ms/slide | GPMA+ M updates/s | GPU rebuild ms/slide | GPU rebuild M updates/s |\n");
     std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    std::size_t consumed = window_size;  // every structure's window moves alike
+    app::WindowBatches batches;
     for (std::size_t k = 1; k <= max_batch; k *= 2) {
         // Enough slides to time small batches, few for large ones; the stream's second
         // half has to last for every k.
         const int slides = static_cast<int>(std::clamp<std::size_t>((std::size_t{1} << 14) / k, 1, 64));
-        if (d.stream.edges.size() - consumed < k * static_cast<std::size_t>(slides)) break;
-        consumed += k * static_cast<std::size_t>(slides);
-        Row a, b, c, e;
-        if (cpu) {
-            a = slide(*pma, pma_window, k, slides);
-            b = slide(*sets, sets_window, k, slides);
-        }
+        if (window.remaining() < k * static_cast<std::size_t>(slides)) break;
+        Tally t[4];  // PMA, sets, GPMA+, rebuild
+        for (int i = 0; i < slides && window.slide(k, batches); ++i) {
+            const std::size_t updates = batches.insert.size() + batches.erase.size() + batches.update.size();
+            for (Tally& each : t) each.updates += updates;
+            if (cpu) {
+                t[0].seconds += seconds_of([&] { apply(*pma, batches); });
+                t[1].seconds += seconds_of([&] { apply(*sets, batches); });
+            }
 #if SPIKEMINER_HAVE_CUDA
-        if (gpu) {
-            c = slide_gpu(*gpma, gpma_window, k, slides);
-            e = slide_gpu(*rebuild, rebuild_window, k, slides);
-        }
+            if (gpu) {
+                t[2].seconds += timed_on_device(*gpma, batches);
+                t[3].seconds += timed_on_device(*rebuild, batches);
+            }
 #endif
-        std::printf("| %zu | %s | %s | %s | %s |\n", k, ms_and_rate(a).c_str(), ms_and_rate(b).c_str(), ms_and_rate(c).c_str(),
-                    ms_and_rate(e).c_str());
+        }
+        std::printf("| %zu | %s | %s | %s | %s |\n", k, ms_and_rate(t[0].row(slides)).c_str(), ms_and_rate(t[1].row(slides)).c_str(),
+                    ms_and_rate(t[2].row(slides)).c_str(), ms_and_rate(t[3].row(slides)).c_str());
         std::fflush(stdout);
     }
     std::printf("\n| analytics after the slides | PMA (CPU) in place ms | compact CSR (CPU) ms | ratio | GPMA+ in place ms | "
@@ -250,6 +240,10 @@ int main(int argc, char** argv) {
                  "the GPU machine's run: also the streams in .bench-data/temporal/ and a GPU-only R-MAT of scale 22, 32M edges");
     app.add_flag("--gpu-only", gpu_only, "only the GPU structures");
     CLI11_PARSE(app, argc, argv);
+    if (gpu_only && !have_gpu()) {
+        std::fprintf(stderr, "bench_dyngraph: --gpu-only needs a CUDA device (none here)\n");
+        return 1;
+    }
     if (gpu_check && std::filesystem::is_directory(".bench-data/temporal")) {
         for (const auto& entry : std::filesystem::directory_iterator(".bench-data/temporal")) files.push_back(entry.path().string());
         std::sort(files.begin(), files.end());
