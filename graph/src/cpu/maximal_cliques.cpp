@@ -16,26 +16,47 @@
 #include <atomic>
 #include <bit>
 #include <mutex>
+#include <span>
 
 namespace spikeminer::graph {
 namespace {
 
 using Word = std::uint64_t;
 
+// Each vertex's later neighbours in the degeneracy order (at most the degeneracy each).
+class LaterNeighbours {
+public:
+    LaterNeighbours(const Graph& graph, const DegeneracyOrder& order) {
+        offsets_.reserve(static_cast<std::size_t>(graph.num_vertices()) + 1);
+        offsets_.push_back(0);
+        for (Vertex v = 0; v < graph.num_vertices(); ++v) {
+            for (const Vertex u : graph.neighbors(v)) {
+                if (order.position[u] > order.position[v]) targets_.push_back(u);
+            }
+            offsets_.push_back(targets_.size());
+        }
+    }
+    [[nodiscard]] std::span<const Vertex> of(Vertex v) const {
+        return {targets_.data() + offsets_[v], static_cast<std::size_t>(offsets_[v + 1] - offsets_[v])};
+    }
+
+private:
+    std::vector<std::uint64_t> offsets_;
+    std::vector<Vertex> targets_;
+};
+
 // One thread's search state, reused across its subproblems.
 class Subproblem {
 public:
-    Subproblem(const Graph& graph, const DegeneracyOrder& order, const CliqueOptions& options)
-        : graph_(graph), order_(order), options_(options), local_(graph.num_vertices(), kNone) {}
+    Subproblem(const Graph& graph, const DegeneracyOrder& order, const LaterNeighbours& later, const CliqueOptions& options)
+        : graph_(graph), order_(order), later_(later), options_(options), local_(graph.num_vertices(), kNone) {}
 
     // Enumerates the maximal cliques whose earliest vertex (in the order) is v.
     template <typename Report>
     void solve(Vertex v, const std::atomic<bool>& stop, Report&& report) {
-        members_.clear();
         const auto position = order_.position[v];
-        for (const Vertex u : graph_.neighbors(v)) {
-            if (order_.position[u] > position) members_.push_back(u);
-        }
+        const std::span<const Vertex> later = later_.of(v);
+        members_.assign(later.begin(), later.end());
         const std::size_t candidates = members_.size();
         if (1 + candidates < options_.min_size) return;
         for (const Vertex u : graph_.neighbors(v)) {
@@ -47,15 +68,23 @@ public:
         candidates_ = candidates;
         for (std::size_t i = 0; i < d; ++i) local_[members_[i]] = static_cast<Vertex>(i);
         // Rows of the candidates in full; of an excluded vertex only its candidate columns
-        // are ever read (pivot counts), and those are the candidates' lists read again:
-        // walking only the candidates' lists fills both.
+        // are ever read (pivot counts). Every such pair is found from its earlier end's
+        // later neighbours: two candidates from either's list, a candidate and an
+        // excluded vertex from the excluded one's (it comes before v, so before any
+        // candidate). Those lists hold at most the degeneracy each, where a candidate's
+        // whole list can run to thousands (a hub seen from its many sparse neighbours).
         adjacency_.assign(candidates * words_ + (d - candidates) * p_words_, 0);
-        for (std::size_t i = 0; i < candidates; ++i) {
-            for (const Vertex w : graph_.neighbors(members_[i])) {
+        for (std::size_t i = 0; i < d; ++i) {
+            for (const Vertex w : later_.of(members_[i])) {
                 const Vertex j = local_[w];
-                if (j == kNone) continue;
-                adjacency_[i * words_ + j / 64] |= Word{1} << (j % 64);
-                if (j >= candidates) adjacency_[excluded_row(j) + i / 64] |= Word{1} << (i % 64);
+                if (j == kNone || j >= candidates) continue;  // not a member, or excluded: no row needs it
+                if (i < candidates) {
+                    adjacency_[i * words_ + j / 64] |= Word{1} << (j % 64);
+                    adjacency_[j * words_ + i / 64] |= Word{1} << (i % 64);
+                } else {
+                    adjacency_[j * words_ + i / 64] |= Word{1} << (i % 64);
+                    adjacency_[excluded_row(i) + j / 64] |= Word{1} << (j % 64);
+                }
             }
         }
         for (const Vertex u : members_) local_[u] = kNone;
@@ -139,6 +168,7 @@ private:
 
     const Graph& graph_;
     const DegeneracyOrder& order_;
+    const LaterNeighbours& later_;
     const CliqueOptions& options_;
     std::vector<Vertex> local_;    // global vertex -> index in members_, kNone elsewhere
     std::vector<Vertex> members_;  // the subproblem's vertices: candidates, then excluded
@@ -168,9 +198,10 @@ CliqueSummary enumerate_on_cpu(const Graph& graph, const DegeneracyOrder& order,
     std::atomic<bool> cancelled{false};
     std::atomic<std::uint64_t> done{0};
     if (options.progress != nullptr) options.progress->begin("enumerating maximal cliques", n);
+    const LaterNeighbours later(graph, order);
 #pragma omp parallel num_threads(workers)
     {
-        Subproblem subproblem(graph, order, options);
+        Subproblem subproblem(graph, order, later, options);
         std::vector<std::uint64_t> by_size;
         std::vector<Vertex> sorted;
         std::uint64_t mine = 0;
