@@ -208,3 +208,33 @@ TEST_CASE("GPMA+ analytics equal the CPU's on the same graph after updates", "[g
         CHECK(worst < 1e-12);
     }
 }
+
+TEST_CASE("GPU analytics read a view whose segments are full, partly filled and empty", "[gpu][gpma][analytics]") {
+    // 6 vertices, segments of 4 slots: [0>1 0>2 0>3 0>4] full, [0>5 1>0 _ _], [5>0 _ _ _].
+    // Vertex 0's edges cross a full segment; 2, 3 and 4 have none.
+    constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+    const auto key = [](Vertex a, Vertex b) { return graph::edge_key(a, b); };
+    const std::vector<std::uint64_t> keys = {key(0, 1), key(0, 2), key(0, 3), key(0, 4), key(0, 5), key(1, 0), kEmpty, kEmpty,
+                                             key(5, 0), kEmpty,    kEmpty,    kEmpty};
+    const std::vector<float> values(keys.size(), 1.0F);
+    const std::vector<std::uint64_t> row_start = {0, 5, 8, 8, 8, 8, 12};
+    const std::vector<std::uint32_t> counts = {4, 2, 1};
+    const auto d_keys = on_device(keys);
+    const auto d_values = on_device(values);
+    const auto d_row_start = on_device(row_start);
+    const auto d_counts = on_device(counts);
+    const graph::GpmaView view{d_keys.get(), d_values.get(), d_row_start.get(), 6, 12, d_counts.get(), 4};
+    CHECK(graph::bfs_levels_gpu(view, 0) == std::vector<std::uint32_t>{0, 1, 1, 1, 1, 1});
+    CHECK(graph::bfs_levels_gpu(view, 5) == std::vector<std::uint32_t>{1, 2, 2, 2, 2, 0});
+    CHECK(graph::connected_components_gpu(view) == std::vector<Vertex>(6, 0));
+    graph::WeightedCsr csr;  // the same graph, compact, for the CPU's PageRank
+    csr.offsets = {0, 5, 6, 6, 6, 6, 7};
+    csr.targets = {1, 2, 3, 4, 5, 0, 0};
+    csr.values.assign(7, 1.0F);
+    graph::PageRankOptions twenty;
+    twenty.fixed_iterations = 20;
+    const auto a = graph::pagerank(csr, twenty);
+    const auto b = graph::pagerank_gpu(view, twenty);
+    REQUIRE(b.rank.size() == 6);
+    for (std::size_t v = 0; v < 6; ++v) CHECK(std::abs(a.rank[v] - b.rank[v]) < 1e-12);
+}
