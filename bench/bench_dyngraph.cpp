@@ -79,9 +79,9 @@ graph::PageRankOptions ten_iterations() {
 }
 
 template <typename View>
-double analytics_ms(const View& g, const std::string& which) {
+double analytics_ms(const View& g, const std::string& which, graph::Vertex root) {
     return best_ms([&] {
-        if (which == "bfs") (void)graph::bfs_levels(g, 0);
+        if (which == "bfs") (void)graph::bfs_levels(g, root);
         if (which == "cc") (void)graph::connected_components(g);
         if (which == "pagerank") (void)graph::pagerank(g, ten_iterations());
     });
@@ -110,9 +110,9 @@ double timed_on_device(Gpu& structure, const app::WindowBatches& b) {
     });
 }
 
-double gpu_analytics_ms(const graph::GpmaView& g, const std::string& which) {
+double gpu_analytics_ms(const graph::GpmaView& g, const std::string& which, graph::Vertex root) {
     return best_ms([&] {
-        if (which == "bfs") (void)graph::bfs_levels_gpu(g, 0);
+        if (which == "bfs") (void)graph::bfs_levels_gpu(g, root);
         if (which == "cc") (void)graph::connected_components_gpu(g);
         if (which == "pagerank") (void)graph::pagerank_gpu(g, ten_iterations());
     });
@@ -200,18 +200,20 @@ void run(const Dataset& d, std::size_t max_batch, bool cpu) {
                     ms_and_rate(t[2].row(slides)).c_str(), ms_and_rate(t[3].row(slides)).c_str());
         std::fflush(stdout);
     }
+    // BFS from the source of the stream's last edge (vertex 0 may not exist: KONECT counts from 1).
+    const graph::Vertex root = d.stream.edges.empty() ? 0 : d.stream.edges.back().src;
     std::printf("\n| analytics after the slides | PMA (CPU) in place ms | compact CSR (CPU) ms | ratio | GPMA+ in place ms | "
                 "compact CSR (GPU) ms | ratio |\n|---|---:|---:|---:|---:|---:|---:|\n");
     const std::optional<graph::WeightedCsr> compact = cpu ? std::optional(pma->to_csr()) : std::nullopt;
     for (const std::string which : {"bfs", "cc", "pagerank"}) {
-        const double in_place = cpu ? analytics_ms(*pma, which) : -1;
-        const double on_csr = cpu ? analytics_ms(*compact, which) : -1;
+        const double in_place = cpu ? analytics_ms(*pma, which, root) : -1;
+        const double on_csr = cpu ? analytics_ms(*compact, which, root) : -1;
         double gpu_in_place = -1;
         double gpu_csr = -1;
 #if SPIKEMINER_HAVE_CUDA
         if (gpu) {
-            gpu_in_place = gpu_analytics_ms(gpma->view(), which);
-            gpu_csr = gpu_analytics_ms(rebuild->view(), which);
+            gpu_in_place = gpu_analytics_ms(gpma->view(), which, root);
+            gpu_csr = gpu_analytics_ms(rebuild->view(), which, root);
         }
 #endif
         std::printf("| %s | %s | %s | %s | %s | %s | %s |\n", which.c_str(), cell(in_place, "%.3f").c_str(), cell(on_csr, "%.3f").c_str(),
@@ -228,6 +230,7 @@ int main(int argc, char** argv) {
     std::size_t edges = 4'000'000;
     std::size_t max_batch = std::size_t{1} << 20;
     std::vector<std::string> files;
+    std::vector<std::string> konect;
     std::string columns = "src,dst,time";
     bool gpu_check = false;
     bool gpu_only = false;
@@ -236,18 +239,23 @@ int main(int argc, char** argv) {
     app.add_option("--max-batch", max_batch, "largest k");
     app.add_option("STREAMS", files, "edge-stream files");
     app.add_option("--columns", columns, "the files' columns");
+    app.add_option("--konect", konect, "KONECT streams (src dst weight time, signed weights)");
     app.add_flag("--gpu-check", gpu_check,
-                 "the GPU machine's run: also the streams in .bench-data/temporal/ and a GPU-only R-MAT of scale 22, 32M edges");
+                 "the GPU machine's run: also the streams in .bench-data/temporal/ and .bench-data/konect/ and a GPU-only "
+                 "R-MAT of scale 22, 32M edges");
     app.add_flag("--gpu-only", gpu_only, "only the GPU structures");
     CLI11_PARSE(app, argc, argv);
     if (gpu_only && !have_gpu()) {
         std::fprintf(stderr, "bench_dyngraph: --gpu-only needs a CUDA device (none here)\n");
         return 1;
     }
-    if (gpu_check && std::filesystem::is_directory(".bench-data/temporal")) {
-        for (const auto& entry : std::filesystem::directory_iterator(".bench-data/temporal")) files.push_back(entry.path().string());
-        std::sort(files.begin(), files.end());
-    }
+    const auto add_folder = [gpu_check](const char* folder, std::vector<std::string>& to) {
+        if (!gpu_check || !std::filesystem::is_directory(folder)) return;
+        for (const auto& entry : std::filesystem::directory_iterator(folder)) to.push_back(entry.path().string());
+        std::sort(to.begin(), to.end());
+    };
+    add_folder(".bench-data/temporal", files);
+    add_folder(".bench-data/konect", konect);
     try {
         std::printf("## bench_dyngraph\n");
         if (edges != 0 && rmat_scale != 0) {
@@ -260,6 +268,12 @@ int main(int argc, char** argv) {
         options.columns = io::parse_stream_columns(columns);
         for (const std::string& file : files) {
             run({std::filesystem::path(file).filename().string(), io::read_edge_stream(file, options)}, max_batch, !gpu_only);
+        }
+        io::EdgeStreamOptions konect_options;
+        konect_options.columns = io::parse_stream_columns("src,dst,weight,time");
+        konect_options.signed_weights = true;
+        for (const std::string& file : konect) {
+            run({std::filesystem::path(file).filename().string(), io::read_edge_stream(file, konect_options)}, max_batch, !gpu_only);
         }
         if (gpu_check && have_gpu()) {
             const unsigned scale = 22;
