@@ -6,7 +6,9 @@
 // keeps its bounds. Batches given in device memory act as host ones.
 #include "catch.hpp"
 
+#include "spikeminer/app/sliding_window.hpp"
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/graph/generators.hpp"
 #include "spikeminer/graph/cpu_pma.hpp"
 #include "spikeminer/graph/gpu_analytics.hpp"
 #include "spikeminer/graph/gpu_pma.hpp"
@@ -237,4 +239,35 @@ TEST_CASE("GPU analytics read a view whose segments are full, partly filled and 
     const auto b = graph::pagerank_gpu(view, twenty);
     REQUIRE(b.rank.size() == 6);
     for (std::size_t v = 0; v < 6; ++v) CHECK(std::abs(a.rank[v] - b.rank[v]) < 1e-12);
+}
+
+TEST_CASE("GPMA+ follows a sliding window over an R-MAT stream as the CPU PMA does", "[gpu][gpma]") {
+    // What `spikeminer dyngraph --backend gpu` runs: the window's batches (erasures,
+    // inserts, summed values of repeated edges) after every slide, then the analytics.
+    const auto pairs = graph::rmat_edges(11, 40000, 5);
+    std::vector<io::StreamEdge> stream;
+    for (std::size_t i = 0; i < pairs.size(); ++i) stream.push_back({pairs[i].first, pairs[i].second, 1.0F, static_cast<double>(i)});
+    const Vertex n = Vertex{1} << 11;
+    app::SlidingWindow cpu_window(stream, 10000);
+    app::SlidingWindow gpu_window(stream, 10000);
+    CpuPma cpu(n);
+    GpuPma gpu(n);
+    app::apply(cpu, cpu_window.fill());
+    app::apply(gpu, gpu_window.fill());
+    check_same(cpu, gpu, "first window");
+    app::WindowBatches a;
+    app::WindowBatches b;
+    int slide = 0;
+    for (const std::size_t k : {1, 7, 100, 1000, 5000}) {
+        for (int i = 0; i < 4 && cpu_window.slide(k, a); ++i, ++slide) {
+            REQUIRE(gpu_window.slide(k, b));
+            app::apply(cpu, a);
+            app::apply(gpu, b);
+            check_same(cpu, gpu, "slide " + std::to_string(slide) + " of " + std::to_string(k));
+        }
+        const Vertex root = stream[static_cast<std::size_t>(slide)].src;
+        CHECK(graph::bfs_levels_gpu(gpu.view(), root) == graph::bfs_levels(cpu, root));
+        CHECK(graph::connected_components_gpu(gpu.view()) == graph::connected_components(cpu));
+    }
+    CHECK(slide == 20);
 }
