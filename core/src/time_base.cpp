@@ -67,25 +67,33 @@ Tick TimeBase::from_seconds(double seconds) const {
     return seconds < 0 ? -magnitude : magnitude;
 }
 
+namespace {
+
+// The units of time that are read and written. Longer names first, so that a suffix
+// match takes "ms" before "s"; "us" is read but "µs" is written.
+struct TimeUnit {
+    std::string_view name;
+    std::int64_t per_second;
+    bool written;
+};
+constexpr TimeUnit kUnits[] = {
+    {"ns", 1'000'000'000, true}, {"us", 1'000'000, false}, {"µs", 1'000'000, true}, {"ms", 1'000, true}, {"s", 1, true}};
+
+}  // namespace
+
 std::string TimeBase::describe() const {
-    struct Unit {
-        std::int64_t per_second;
-        const char* name;
-    };
-    static constexpr Unit units[] = {{1, "s"}, {1'000, "ms"}, {1'000'000, "µs"}, {1'000'000'000, "ns"}};
-    for (const auto& unit : units) {
-        if (unit.per_second % ticks_per_second == 0 && unit.per_second / ticks_per_second < 1000) {
-            return std::to_string(unit.per_second / ticks_per_second) + " " + unit.name;
+    // The largest written unit in which the tick is a whole number below 1000.
+    for (auto unit = std::rbegin(kUnits); unit != std::rend(kUnits); ++unit) {
+        if (unit->written && unit->per_second % ticks_per_second == 0 && unit->per_second / ticks_per_second < 1000) {
+            return std::to_string(unit->per_second / ticks_per_second) + " " + std::string(unit->name);
         }
     }
     return "1/" + std::to_string(ticks_per_second) + " s";
 }
 
 std::int64_t units_per_second(const std::string& unit) {
-    static constexpr std::pair<std::string_view, std::int64_t> units[] = {
-        {"s", 1}, {"ms", 1'000}, {"us", 1'000'000}, {"µs", 1'000'000}, {"ns", 1'000'000'000}};
-    for (const auto& [name, value] : units) {
-        if (unit == name) return value;
+    for (const TimeUnit& known : kUnits) {
+        if (unit == known.name) return known.per_second;
     }
     throw UsageError("unit '" + unit + "' is not one of s, ms, us, ns");
 }
@@ -147,15 +155,9 @@ TimeBase parse_time_base(const std::string& text) {
         if (!parse_decimal(s.substr(0, s.size() - 2), rate) || rate.den != 1) return fail();
         return TimeBase{rate.num};
     }
-    struct Suffix {
-        std::string_view text;
-        std::int64_t per_second;
-    };
-    static constexpr Suffix suffixes[] = {{"ns", 1'000'000'000}, {"us", 1'000'000}, {"µs", 1'000'000},
-                                          {"ms", 1'000},         {"s", 1}};
-    for (const auto& suffix : suffixes) {
-        if (!s.ends_with(suffix.text)) continue;
-        std::string_view number = s.substr(0, s.size() - suffix.text.size());
+    for (const TimeUnit& suffix : kUnits) {
+        if (!s.ends_with(suffix.name)) continue;
+        std::string_view number = s.substr(0, s.size() - suffix.name.size());
         while (!number.empty() && number.back() == ' ') number.remove_suffix(1);
         Decimal length;
         if (!parse_decimal(number, length)) return fail();
