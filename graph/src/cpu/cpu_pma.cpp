@@ -73,6 +73,20 @@ std::size_t CpuPma::degree(Vertex v) const {
     return d;
 }
 
+std::optional<std::pair<std::size_t, std::size_t>> CpuPma::fitting_window(std::size_t s, bool inserting) const {
+    const int h = height();
+    for (int level = 1; level <= h; ++level) {
+        const std::size_t width = std::size_t{1} << level;
+        const std::size_t first = s / width * width;
+        const auto count = static_cast<double>(window_count(first, first + width));
+        const auto slots = static_cast<double>(width * segment_);
+        if (inserting ? count + 1 <= PmaDensity::upper(level, h) * slots : count >= PmaDensity::lower(level, h) * slots) {
+            return std::make_pair(first, first + width);
+        }
+    }
+    return std::nullopt;
+}
+
 bool CpuPma::insert(std::uint64_t key, float value) {
     const std::size_t s = find_segment(key);
     const std::size_t base = s * segment_;
@@ -98,14 +112,9 @@ bool CpuPma::insert(std::uint64_t key, float value) {
         return true;
     }
     ++edges_;
-    for (int level = 1; level <= h; ++level) {
-        const std::size_t width = std::size_t{1} << level;
-        const std::size_t first = s / width * width;
-        if (static_cast<double>(window_count(first, first + width) + 1) <=
-            PmaDensity::upper(level, h) * static_cast<double>(width * segment_)) {
-            redistribute(first, first + width, std::make_pair(key, value));
-            return true;
-        }
+    if (const auto window = fitting_window(s, true)) {
+        redistribute(window->first, window->second, std::make_pair(key, value));
+        return true;
     }
     std::size_t capacity = keys_.size() * 2;
     while (static_cast<double>(edges_) > PmaDensity::kRootUpper * static_cast<double>(capacity)) capacity *= 2;
@@ -130,14 +139,9 @@ bool CpuPma::erase(std::uint64_t key) {
         refresh_starts(s, s + 1);
         return true;
     }
-    for (int level = 1; level <= h; ++level) {
-        const std::size_t width = std::size_t{1} << level;
-        const std::size_t first = s / width * width;
-        if (static_cast<double>(window_count(first, first + width)) >=
-            PmaDensity::lower(level, h) * static_cast<double>(width * segment_)) {
-            redistribute(first, first + width, std::nullopt);
-            return true;
-        }
+    if (const auto window = fitting_window(s, false)) {
+        redistribute(window->first, window->second, std::nullopt);
+        return true;
     }
     std::size_t capacity = keys_.size();
     while (capacity > kMinCapacity && static_cast<double>(edges_) < PmaDensity::kRootLower * static_cast<double>(capacity)) {

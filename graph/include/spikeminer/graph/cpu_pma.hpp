@@ -91,6 +91,9 @@ private:
     // Recomputes the starts of the vertices whose first key may lie in segments [first, last).
     void refresh_starts(std::size_t first, std::size_t last);
     [[nodiscard]] std::size_t window_count(std::size_t first, std::size_t last) const;
+    // The smallest window [first, last) above leaf s (level 1 up to the root) that stays
+    // within its upper bound with one more key (inserting) or its lower bound (erasing).
+    [[nodiscard]] std::optional<std::pair<std::size_t, std::size_t>> fitting_window(std::size_t s, bool inserting) const;
 
     Vertex vertices_;
     std::size_t edges_ = 0;
