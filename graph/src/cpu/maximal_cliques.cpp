@@ -23,17 +23,28 @@ namespace {
 
 using Word = std::uint64_t;
 
-// Each vertex's later neighbours in the degeneracy order (at most the degeneracy each).
+// Each vertex's later neighbours in the degeneracy order (at most the degeneracy each),
+// built by `workers` threads (count, scan, fill).
 class LaterNeighbours {
 public:
-    LaterNeighbours(const Graph& graph, const DegeneracyOrder& order) {
-        offsets_.reserve(static_cast<std::size_t>(graph.num_vertices()) + 1);
-        offsets_.push_back(0);
-        for (Vertex v = 0; v < graph.num_vertices(); ++v) {
-            for (const Vertex u : graph.neighbors(v)) {
-                if (order.position[u] > order.position[v]) targets_.push_back(u);
-            }
-            offsets_.push_back(targets_.size());
+    LaterNeighbours(const Graph& graph, const DegeneracyOrder& order, int workers) {
+        const auto n = static_cast<std::int64_t>(graph.num_vertices());
+        const auto later = [&](Vertex v, Vertex u) { return order.position[u] > order.position[v]; };
+        offsets_.assign(static_cast<std::size_t>(n) + 1, 0);
+#pragma omp parallel for schedule(static) num_threads(workers)
+        for (std::int64_t i = 0; i < n; ++i) {
+            const auto v = static_cast<Vertex>(i);
+            const auto list = graph.neighbors(v);
+            offsets_[v + 1] = static_cast<std::uint64_t>(std::count_if(list.begin(), list.end(), [&](Vertex u) { return later(v, u); }));
+        }
+        for (std::size_t v = 0; v < static_cast<std::size_t>(n); ++v) offsets_[v + 1] += offsets_[v];
+        targets_.resize(offsets_.back());
+#pragma omp parallel for schedule(static) num_threads(workers)
+        for (std::int64_t i = 0; i < n; ++i) {
+            const auto v = static_cast<Vertex>(i);
+            const auto list = graph.neighbors(v);
+            std::copy_if(list.begin(), list.end(), targets_.begin() + static_cast<std::ptrdiff_t>(offsets_[v]),
+                         [&](Vertex u) { return later(v, u); });
         }
     }
     [[nodiscard]] std::span<const Vertex> of(Vertex v) const {
@@ -198,7 +209,7 @@ CliqueSummary enumerate_on_cpu(const Graph& graph, const DegeneracyOrder& order,
     std::atomic<bool> cancelled{false};
     std::atomic<std::uint64_t> done{0};
     if (options.progress != nullptr) options.progress->begin("enumerating maximal cliques", n);
-    const LaterNeighbours later(graph, order);
+    const LaterNeighbours later(graph, order, workers);
 #pragma omp parallel num_threads(workers)
     {
         Subproblem subproblem(graph, order, later, options);

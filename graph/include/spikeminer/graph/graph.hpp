@@ -44,9 +44,11 @@ private:
     std::vector<Vertex> neighbors_;
 };
 
-/// A degeneracy ordering (repeatedly remove a vertex of least remaining degree, by bucket
-/// peeling): position of each vertex in the order, and the degeneracy (the largest
-/// remaining degree met).
+/// A degeneracy ordering by core peeling (Batagelj–Zaversnik): vertices leave in order of
+/// their core number, so every vertex has at most `degeneracy` neighbours after it, the
+/// degeneracy being the largest k with a non-empty k-core (what the clique search needs;
+/// within a core level the order is not by remaining degree). Position of each vertex in
+/// the order, and the degeneracy.
 struct DegeneracyOrder {
     std::vector<Vertex> order;     ///< vertices in removal order
     std::vector<Vertex> position;  ///< position[v] = index of v in order
