@@ -1,5 +1,6 @@
 // Analytics kernels over a GpmaView (GPMA+ in place, or the rebuilt compact CSR): one
-// thread per vertex walks its slots [row_start[v], row_start[v+1]), skipping empty ones.
+// thread per vertex walks its out-neighbours (gpma_view.cuh: the empty tail of each
+// segment is never read).
 #include "device_arena.hpp"
 #include "device_calls.cuh"
 
