@@ -1,5 +1,6 @@
 // See edge_batch.hpp.
 #include "device_calls.cuh"
+#include "device_index.cuh"
 #include "edge_batch.hpp"
 
 #include "spikeminer/core/error.hpp"
@@ -27,7 +28,7 @@ __device__ float value_of(const EdgeRef&) { return 0.0F; }
 template <typename Edge>
 __global__ void make_keys(std::size_t n, const Edge* edges, Vertex vertices, std::uint64_t* keys, std::uint32_t* index,
                           unsigned long long* first_bad) {
-    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    const std::size_t i = spikeminer::detail::thread_index();
     if (i >= n) return;
     const Edge e = edges[i];
     if (e.src >= vertices || e.dst >= vertices) atomicMin(first_bad, static_cast<unsigned long long>(i));
@@ -40,7 +41,7 @@ __global__ void make_keys(std::size_t n, const Edge* edges, Vertex vertices, std
 template <typename Edge>
 __global__ void keep_last(std::size_t n, const std::uint64_t* keys, const std::uint32_t* index, const Edge* edges,
                           unsigned char* keep, float* values) {
-    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    const std::size_t i = spikeminer::detail::thread_index();
     if (i >= n) return;
     keep[i] = i + 1 == n || keys[i] != keys[i + 1];
     values[i] = value_of(edges[index[i]]);

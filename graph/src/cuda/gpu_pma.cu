@@ -15,6 +15,7 @@
 // window's keys with its pending ones (every key's place found by binary search), spread.
 #include "device_arena.hpp"
 #include "device_calls.cuh"
+#include "device_index.cuh"
 #include "device_stream.hpp"
 #include "edge_batch.hpp"
 
@@ -41,7 +42,9 @@ using spikeminer::detail::allocate_or_oom;
 using spikeminer::detail::blocks_for;
 using spikeminer::detail::DeviceArena;
 using spikeminer::detail::DeviceBuffer;
+using spikeminer::detail::lower_bound;
 using spikeminer::detail::run_cub_queued;
+using spikeminer::detail::thread_index;
 
 constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
 constexpr int kThreads = 256;
@@ -49,17 +52,6 @@ constexpr int kMaxLevels = 48;
 
 unsigned grid(std::size_t n) { return blocks_for(n, kThreads); }
 
-__device__ std::size_t thread_index() { return blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; }
-
-// The first position in sorted [lo, hi) whose value is >= x.
-template <typename T>
-__device__ std::size_t lower_bound(const T* a, std::size_t lo, std::size_t hi, T x) {
-    while (lo < hi) {
-        const std::size_t mid = (lo + hi) / 2;
-        if (a[mid] < x) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-}
 
 struct Layout {
     std::uint64_t* keys;

@@ -1,6 +1,7 @@
 // See gpu_rebuild.hpp.
 #include "device_arena.hpp"
 #include "device_calls.cuh"
+#include "device_index.cuh"
 #include "device_stream.hpp"
 #include "edge_batch.hpp"
 
@@ -24,23 +25,13 @@ using spikeminer::detail::allocate_or_oom;
 using spikeminer::detail::blocks_for;
 using spikeminer::detail::DeviceArena;
 using spikeminer::detail::DeviceBuffer;
+using spikeminer::detail::lower_bound;
 using spikeminer::detail::run_cub_queued;
+using spikeminer::detail::thread_index;
 
 constexpr int kThreads = 256;
 
 unsigned grid(std::size_t n) { return blocks_for(n, kThreads); }
-
-__device__ std::size_t thread_index() { return blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; }
-
-__device__ std::size_t first_not_below(const std::uint64_t* keys, std::size_t n, std::uint64_t key) {
-    std::size_t lo = 0;
-    std::size_t hi = n;
-    while (lo < hi) {
-        const std::size_t mid = (lo + hi) / 2;
-        if (keys[mid] < key) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-}
 
 __global__ void iota(std::size_t n, std::uint32_t* out) {
     const std::size_t i = thread_index();
@@ -65,14 +56,14 @@ __global__ void gather(std::size_t n, const std::uint32_t* origin, const float* 
 
 __global__ void row_starts(std::size_t vertices, const std::uint64_t* keys, std::size_t n, std::uint64_t* row_start) {
     const std::size_t v = thread_index();
-    if (v <= vertices) row_start[v] = v == vertices ? n : first_not_below(keys, n, std::uint64_t{v} << 32);
+    if (v <= vertices) row_start[v] = v == vertices ? n : lower_bound(keys, 0, n, std::uint64_t{v} << 32);
 }
 
 __global__ void set_values(std::size_t n, const std::uint64_t* batch_keys, const float* batch_values, const std::uint64_t* keys,
                            std::size_t edges, float* values, unsigned* found) {
     const std::size_t i = thread_index();
     if (i >= n) return;
-    const std::size_t at = first_not_below(keys, edges, batch_keys[i]);
+    const std::size_t at = lower_bound(keys, 0, edges, batch_keys[i]);
     if (at < edges && keys[at] == batch_keys[i]) {
         values[at] = batch_values[i];
         atomicAdd(found, 1U);
