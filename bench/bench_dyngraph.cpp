@@ -24,7 +24,7 @@
 #include "spikeminer/graph/gpu_pma.hpp"
 #include "spikeminer/graph/gpu_rebuild.hpp"
 
-#include "device_buffer.hpp"
+#include "device_calls.cuh"
 #endif
 
 #include "bench_timing.hpp"
@@ -88,20 +88,13 @@ double analytics_ms(const View& g, const std::string& which, graph::Vertex root)
 }
 
 #if SPIKEMINER_HAVE_CUDA
-template <typename T>
-detail::DeviceBuffer<T> on_device(const std::vector<T>& host) {
-    detail::DeviceBuffer<T> out(host.size());
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(out.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-    return out;
-}
-
 // One slide's batches on a GPU structure, copied to the device first (untimed, and
 // complete before the clock starts); the seconds the update took.
 template <typename Gpu>
 double timed_on_device(Gpu& structure, const app::WindowBatches& b) {
-    const auto insert = on_device(b.insert);
-    const auto erase = on_device(b.erase);
-    const auto update = on_device(b.update);
+    const auto insert = detail::upload(b.insert, "bench batch");
+    const auto erase = detail::upload(b.erase, "bench batch");
+    const auto update = detail::upload(b.update, "bench batch");
     SPIKEMINER_CUDA_CHECK(cudaDeviceSynchronize());
     return seconds_of([&] {
         structure.erase_edges_device(erase.get(), b.erase.size());

@@ -14,8 +14,7 @@
 #include "spikeminer/graph/gpu_pma.hpp"
 #include "spikeminer/graph/gpu_rebuild.hpp"
 
-#include "cuda_check.hpp"
-#include "device_buffer.hpp"
+#include "device_calls.cuh"
 
 #include <cmath>
 #include <random>
@@ -54,13 +53,6 @@ void check_same(const CpuPma& cpu, const GpuPma& gpu, const std::string& what) {
     }
     REQUIRE(total == gpu.num_edges());
     REQUIRE(gpu.segment_size() == graph::PmaDensity::segment_size(gpu.capacity()));
-}
-
-template <typename T>
-detail::DeviceBuffer<T> on_device(const std::vector<T>& host) {
-    detail::DeviceBuffer<T> out(host.size());
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(out.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-    return out;
 }
 
 }  // namespace
@@ -142,7 +134,7 @@ TEST_CASE("GPMA+ refuses a vertex beyond the declared count, changing nothing", 
     CHECK_THROWS_WITH(gpu.insert_edges(std::vector<EdgeUpdate>{{3, 4, 1.0F}, {5, 10, 1.0F}, {11, 0, 1.0F}}),
                       test::contains("(5, 10)"));
     CHECK_THROWS_AS(gpu.erase_edges(std::vector<EdgeRef>{{10, 0}}), Error);
-    const auto bad = on_device(std::vector<EdgeUpdate>{{3, 4, 1.0F}, {0, 12, 1.0F}});
+    const auto bad = detail::upload(std::vector<EdgeUpdate>{{3, 4, 1.0F}, {0, 12, 1.0F}}, "test data");
     CHECK_THROWS_WITH(gpu.insert_edges_device(bad.get(), 2), test::contains("(0, 12)"));
     CHECK(gpu.num_edges() == 1);
     CHECK(gpu.find(1, 2) == 1.0F);
@@ -165,8 +157,8 @@ TEST_CASE("GPMA+ and the GPU rebuild take batches in device memory as host ones"
             in.push_back({static_cast<Vertex>(random() % n), static_cast<Vertex>(random() % n), static_cast<float>(random() % 9)});
         }
         for (int i = 0; i < 1500; ++i) out.push_back({in[random() % in.size()].src, in[random() % in.size()].dst});
-        const auto d_in = on_device(in);
-        const auto d_out = on_device(out);
+        const auto d_in = detail::upload(in, "test data");
+        const auto d_out = detail::upload(out, "test data");
         const BatchResult a = cpu.insert_edges(in);
         CHECK(gpu.insert_edges_device(d_in.get(), in.size()).applied == a.applied);
         CHECK(rebuild.insert_edges_device(d_in.get(), in.size()).applied == a.applied);
@@ -218,10 +210,10 @@ TEST_CASE("GPU analytics read a view whose segments are full, partly filled and 
     const std::vector<float> values(keys.size(), 1.0F);
     const std::vector<std::uint64_t> row_start = {0, 5, 8, 8, 8, 8, 12};
     const std::vector<std::uint32_t> counts = {4, 2, 1};
-    const auto d_keys = on_device(keys);
-    const auto d_values = on_device(values);
-    const auto d_row_start = on_device(row_start);
-    const auto d_counts = on_device(counts);
+    const auto d_keys = detail::upload(keys, "test data");
+    const auto d_values = detail::upload(values, "test data");
+    const auto d_row_start = detail::upload(row_start, "test data");
+    const auto d_counts = detail::upload(counts, "test data");
     const graph::GpmaView view{d_keys.get(), d_values.get(), d_row_start.get(), 6, 12, d_counts.get(), 4};
     CHECK(graph::bfs_levels_gpu(view, 0) == std::vector<std::uint32_t>{0, 1, 1, 1, 1, 1});
     CHECK(graph::bfs_levels_gpu(view, 5) == std::vector<std::uint32_t>{1, 2, 2, 2, 2, 0});
