@@ -9,9 +9,7 @@ namespace spikeminer::graph::detail::gpu {
 
 struct WorkerLayout {
     int max_candidates = 0;  // |P| of any subtree: the largest later-neighbour count (<= degeneracy)
-    int max_members = 0;     // |P| + |X| of any subtree: the largest degree
     int words = 1;           // 32-bit words of a bitset over the candidates
-    bool full = true;        // IPX: bitset rows for the excluded vertices too
     int out_words = 0;       // clique buffer (0: not listing)
 
     // Offsets in 32-bit words from the start of a worker's slice.
@@ -25,17 +23,16 @@ struct WorkerLayout {
     static int words_for(int max_candidates) { return (max_candidates + 31) / 32 < 1 ? 1 : (max_candidates + 31) / 32; }
 
     /// Lays the sections out one after the other, each starting on 16 bytes (rows read
-    /// with vector loads); `words` >= words_for(max_candidates).
+    /// with vector loads); `words` >= words_for(max_candidates); `max_members` is |P| + |X|
+    /// of any subtree (the largest degree); `full` (IPX) gives the excluded vertices rows too.
     static WorkerLayout make(int max_candidates, int max_members, bool full, int out_words, int words) {
         WorkerLayout l;
         l.max_candidates = max_candidates;
-        l.max_members = max_members < 1 ? 1 : max_members;
         l.words = words;
-        l.full = full;
         l.out_words = out_words;
-        const auto rows = static_cast<std::size_t>(full ? l.max_members : (max_candidates < 1 ? 1 : max_candidates));
+        const auto members = static_cast<std::size_t>(max_members < 1 ? 1 : max_members);
+        const auto rows = full ? members : static_cast<std::size_t>(max_candidates < 1 ? 1 : max_candidates);
         const auto levels = static_cast<std::size_t>(l.depth_levels());
-        const auto members = static_cast<std::size_t>(l.max_members);
         std::size_t at = 0;
         const auto take = [&at](std::size_t words) {
             const std::size_t start = at;

@@ -65,7 +65,6 @@ struct SearchParams {
     DeviceGraph graph;
     WorkerLayout layout;
     Word* workspace;
-    int workers;
     const Vertex* item_first;   // v
     const Vertex* item_second;  // u (L2) or kNoVertex
     unsigned num_items;
@@ -112,8 +111,8 @@ __device__ inline Workspace workspace_of(const SearchParams& p, int worker) {
     return {p.workspace + static_cast<std::size_t>(worker) * p.layout.stride, &p.layout};
 }
 
-// kWords > 0: bitsets of exactly kWords words (a multiple of 4 from 4 up, so that rows
-// are read with 16-byte loads), the node's P and X_P held in registers; 0: any width.
+// kWords > 0: bitsets of exactly kWords words (1, 2, 4 or 8; from 4 words up rows are
+// read with 16-byte loads), the node's P and X_P held in registers; 0: any width.
 template <unsigned G, bool kFull, int kWords>
 class Worker {
 public:
@@ -140,7 +139,7 @@ public:
             int got = 0;
             if (lane0_) {
                 p_.worker_list.enqueue(id_);
-                while ((got = p_.worker_list.poll(id_, p_.workers)) == 0) __nanosleep(200);
+                while ((got = p_.worker_list.poll(id_)) == 0) __nanosleep(200);
                 __threadfence();
             }
             got = t_.shfl(got, 0);

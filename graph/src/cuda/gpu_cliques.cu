@@ -201,7 +201,6 @@ public:
         p.graph = {graph_.offsets.get(), graph_.neighbors.get()};
         p.layout = layout;
         p.workspace = workspace.get();
-        p.workers = workers;
         p.item_first = items_.first.get();
         p.item_second = items_.second.get();
         p.num_items = items_.count;

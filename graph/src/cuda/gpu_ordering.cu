@@ -21,6 +21,8 @@ namespace spikeminer::graph::detail::gpu {
 namespace {
 
 using spikeminer::detail::allocate_or_oom;
+using spikeminer::detail::check_launch;
+using spikeminer::detail::read_one;
 using spikeminer::detail::run_cub;
 using spikeminer::detail::upload;
 using spikeminer::detail::DeviceBuffer;
@@ -153,9 +155,7 @@ DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& posit
             SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(counters.get(), &reset, sizeof reset, cudaMemcpyHostToDevice, stream));
             peel_select<<<blocks(n), kThreads, 0, stream>>>(n, level, placed, degree.get(), gone.get(), d_position.get(),
                                                             frontier.get(), counters.get());
-            PeelCounters got{};
-            SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(&got, counters.get(), sizeof got, cudaMemcpyDeviceToHost, stream));
-            SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
+            const PeelCounters got = read_one(counters.get(), stream);
             if (got.removed == 0) {
                 level = got.next_level;
                 continue;
@@ -164,7 +164,7 @@ DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& posit
                 offsets.get(), neighbors.get(), frontier.get(), got.removed, gone.get(), degree.get());
             placed += got.removed;
         }
-        SPIKEMINER_CUDA_CHECK(cudaGetLastError());
+        check_launch();
         position.resize(n);
         SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(position.data(), d_position.get(), n * sizeof(Vertex), cudaMemcpyDeviceToHost, stream));
     }
@@ -201,8 +201,7 @@ DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, cudaStr
                                                          sorted.get(), static_cast<int>(n), 0, 32, stream);
     }, stream);
     DeviceItems items;
-    SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(&items.max_later, sorted_later.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
-    SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
+    items.max_later = read_one(sorted_later.get(), stream);
     if (level == SubtreeLevel::L1) {
         items.first = std::move(sorted);
         items.second = allocate_or_oom<Vertex>(n, "work items");
@@ -217,14 +216,13 @@ DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, cudaStr
     run_cub([&](void* temp, std::size_t& bytes) {
         return cub::DeviceScan::ExclusiveSum(temp, bytes, counts.get(), start.get(), n + 1, stream);
     }, stream);
-    SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(&items.count, start.get() + n, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
-    SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
+    items.count = read_one(start.get() + n, stream);
     items.first = allocate_or_oom<Vertex>(items.count, "work items");
     items.second = allocate_or_oom<Vertex>(items.count, "work items");
     edge_items<<<blocks(n, kWarpsPerBlock), kThreads, 0, stream>>>(n, sorted.get(), start.get(), graph.offsets.get(),
                                                                   graph.neighbors.get(), later.get(), items.first.get(),
                                                                   items.second.get());
-    SPIKEMINER_CUDA_CHECK(cudaGetLastError());
+    check_launch();
     return items;
 }
 

@@ -63,13 +63,13 @@ struct WorkerList {
 
     /// One lane of an idle worker: 1 when a branch was handed over (flag cleared), -1 when
     /// every worker is idle (the search is over), 0 to keep waiting.
-    __device__ int poll(int worker, int workers) const {
+    __device__ int poll(int worker) const {
         Int flag(flags[worker]);
         if (flag.load(cuda::memory_order_acquire) == 1) {
             flag.store(0, cuda::memory_order_relaxed);
             return 1;
         }
-        return Int(*idle).load(cuda::memory_order_relaxed) == workers ? -1 : 0;
+        return Int(*idle).load(cuda::memory_order_relaxed) == capacity ? -1 : 0;
     }
 };
 
