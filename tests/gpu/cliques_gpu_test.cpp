@@ -60,7 +60,8 @@ struct Run {
     CliqueSummary summary;
 };
 
-Run run_gpu(const Graph& g, const Combo& combo, std::size_t min_size, Backend backend = Backend::Cuda) {
+// `listing` false: count only (no sink, so the kernel writes no cliques out).
+Run run_gpu(const Graph& g, const Combo& combo, std::size_t min_size, Backend backend = Backend::Cuda, bool listing = true) {
     CliqueOptions options;
     options.backend = backend;
     options.min_size = min_size;
@@ -69,6 +70,10 @@ Run run_gpu(const Graph& g, const Combo& combo, std::size_t min_size, Backend ba
     options.gpu.worker_list = combo.worker_list;
     options.gpu.lanes = combo.lanes;
     Run run;
+    if (!listing) {
+        run.summary = graph::enumerate_maximal_cliques(g, options);
+        return run;
+    }
     run.summary = graph::enumerate_maximal_cliques(g, options, [&run](std::span<const Vertex> clique) {
         run.cliques.emplace(clique.begin(), clique.end());
         run.sorted = run.sorted && std::is_sorted(clique.begin(), clique.end());
@@ -77,16 +82,20 @@ Run run_gpu(const Graph& g, const Combo& combo, std::size_t min_size, Backend ba
     return run;
 }
 
-// The GPU listed exactly `expected`, each clique once and sorted, and its summary agrees.
+// The GPU listed exactly `expected`, each clique once and sorted, and its summary agrees;
+// counting alone (no listing) gives the same summary.
 void check_gpu(const Graph& g, const CliqueSet& expected, const Combo& combo, std::size_t min_size, const std::string& what) {
     const Run run = run_gpu(g, combo, min_size);
+    const Run counted = run_gpu(g, combo, min_size, Backend::Cuda, false);
     std::vector<std::uint64_t> by_size;
     for (const auto& c : expected) {
         if (by_size.size() <= c.size()) by_size.resize(c.size() + 1, 0);
         ++by_size[c.size()];
     }
     const bool ok = run.summary.backend == Backend::Cuda && run.cliques == expected && run.listed == expected.size() &&
-                    run.sorted && run.summary.count == expected.size() && run.summary.by_size == by_size;
+                    run.sorted && run.summary.count == expected.size() && run.summary.by_size == by_size &&
+                    counted.summary.backend == Backend::Cuda && counted.summary.count == expected.size() &&
+                    counted.summary.by_size == by_size;
     if (!ok) {
         INFO(what << "; " << describe(combo) << ", min size " << min_size << "; note: " << run.summary.note);
         CHECK(run.summary.backend == Backend::Cuda);
@@ -96,6 +105,9 @@ void check_gpu(const Graph& g, const CliqueSet& expected, const Combo& combo, st
         CHECK(run.sorted);
         CHECK(run.summary.count == expected.size());
         CHECK(run.summary.by_size == by_size);
+        CHECK(counted.summary.backend == Backend::Cuda);
+        CHECK(counted.summary.count == expected.size());
+        CHECK(counted.summary.by_size == by_size);
     }
 }
 
