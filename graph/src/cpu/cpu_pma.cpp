@@ -13,6 +13,12 @@ std::size_t PmaDensity::segment_size(std::size_t capacity) {
     return std::max<std::size_t>(8, std::bit_ceil(log));
 }
 
+std::size_t PmaDensity::capacity_for(std::size_t keys, double fill, std::size_t at_least) {
+    std::size_t capacity = at_least;
+    while (static_cast<double>(keys) > fill * static_cast<double>(capacity)) capacity *= 2;
+    return capacity;
+}
+
 CpuPma::CpuPma(Vertex vertices) : vertices_(vertices) {
     check_vertex_count(vertices);
     row_start_.assign(static_cast<std::size_t>(vertices) + 1, 0);
@@ -116,9 +122,7 @@ bool CpuPma::insert(std::uint64_t key, float value) {
         redistribute(window->first, window->second, std::make_pair(key, value));
         return true;
     }
-    std::size_t capacity = keys_.size() * 2;
-    while (static_cast<double>(edges_) > PmaDensity::kRootUpper * static_cast<double>(capacity)) capacity *= 2;
-    rebuild(capacity, std::make_pair(key, value));
+    rebuild(PmaDensity::capacity_for(edges_, PmaDensity::kRootUpper, keys_.size() * 2), std::make_pair(key, value));
     return true;
 }
 
@@ -270,9 +274,7 @@ BatchResult CpuPma::insert_edges(std::span<const EdgeUpdate> batch) {
     merged.keys.insert(merged.keys.end(), old.keys.begin() + static_cast<std::ptrdiff_t>(i), old.keys.end());
     merged.values.insert(merged.values.end(), old.values.begin() + static_cast<std::ptrdiff_t>(i), old.values.end());
     edges_ = merged.keys.size();
-    std::size_t capacity = kMinCapacity;
-    while (static_cast<double>(edges_) > 0.6 * static_cast<double>(capacity)) capacity *= 2;
-    rebuild(capacity, merged);
+    rebuild(PmaDensity::capacity_for(edges_, PmaDensity::kBulkFill, kMinCapacity), merged);
     return result;
 }
 

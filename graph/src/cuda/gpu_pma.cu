@@ -334,12 +334,6 @@ __global__ void row_starts(std::size_t vertices, Layout layout, std::uint64_t ca
 
 __global__ void find_slot(Layout layout, std::uint64_t key, std::uint64_t* slot) { *slot = layout.find(key); }
 
-std::size_t smallest_capacity(std::size_t edges) {
-    std::size_t capacity = CpuPma::kMinCapacity;
-    while (static_cast<double>(edges) > PmaDensity::kRootUpper * static_cast<double>(capacity)) capacity *= 2;
-    return capacity;
-}
-
 }  // namespace
 
 struct GpuPma::State {
@@ -563,7 +557,7 @@ BatchResult GpuPma::State::insert(const EdgeUpdate* batch, std::size_t size) {
     edges += fresh.n;
     try {  // every allocation comes before the first write to the array
         if (static_cast<double>(edges) > PmaDensity::kRootUpper * static_cast<double>(capacity)) {
-            rebuild(std::max(2 * capacity, smallest_capacity(edges)), fresh, fresh_leaf);
+            rebuild(PmaDensity::capacity_for(edges, PmaDensity::kRootUpper, 2 * capacity), fresh, fresh_leaf);
         } else if (fresh.n * 16 >= edges) {
             rebuild(capacity, fresh, fresh_leaf);  // a batch this large touches most windows anyway
         } else {

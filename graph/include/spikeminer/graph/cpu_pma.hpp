@@ -17,6 +17,8 @@ struct PmaDensity {
     static constexpr double kRootUpper = 0.70;
     static constexpr double kLeafLower = 0.08;
     static constexpr double kRootLower = 0.30;
+    /// A bulk load fills the array this much, leaving room to grow.
+    static constexpr double kBulkFill = 0.60;
 
     static double upper(int level, int height) {
         return height == 0 ? kRootUpper : kLeafUpper - (kLeafUpper - kRootUpper) * level / height;
@@ -27,6 +29,9 @@ struct PmaDensity {
     /// Slots per leaf segment for a capacity (a power of two): log2(capacity) rounded up
     /// to a power of two, at least 8.
     static std::size_t segment_size(std::size_t capacity);
+    /// The smallest capacity, `at_least` doubled as often as needed (a power of two), that
+    /// holds `keys` within `fill`.
+    static std::size_t capacity_for(std::size_t keys, double fill, std::size_t at_least);
 };
 
 /// The sequential packed memory array of Bender et al. as a dynamic directed graph
