@@ -114,11 +114,8 @@ void run_mine(const MineArguments& args) {
         mining::mine(trains, options, [&](const mining::LevelReport& level) { print_level(level, last_note); });
     if (!args.output.empty()) io::write_mining_results(args.output, trains, result, args.unit, args.occurrences);
     print_summary(trains, result, args);
-    // Only spikeminer HDF5 files carry a ground truth; the format was found when reading.
-    const auto format = trains.metadata().find("source.format");
-    if (format != trains.metadata().end() && format->second == io::format_name(io::SpikeFormat::Spikeminer)) {
-        if (const auto truth = io::read_ground_truth(args.file); truth && !truth->chains.empty()) print_recovery(*truth, result);
-    }
+    // A simulation's ground truth (read_ground_truth finds none in other files).
+    if (const auto truth = io::read_ground_truth(args.file); truth && !truth->chains.empty()) print_recovery(*truth, result);
     if (!args.output.empty()) std::printf("\nwrote %s\n", args.output.c_str());
 }
 
