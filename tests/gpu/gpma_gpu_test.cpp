@@ -15,6 +15,7 @@
 #include "spikeminer/graph/gpu_rebuild.hpp"
 
 #include "device_calls.cuh"
+#include "device_stream.hpp"
 
 #include <cmath>
 #include <random>
@@ -128,6 +129,38 @@ TEST_CASE("GPMA+ equals the CPU PMA after every random batch", "[gpu][gpma]") {
     CHECK(gpu.to_csr().targets.empty());
 }
 
+TEST_CASE("GPMA+ settles batches that open thousands of windows as the CPU PMA does", "[gpu][gpma]") {
+    // Batches far smaller than the graph (no rebuild) but with more windows than the
+    // kernels search one by one: each slot finds its window through a map.
+    std::mt19937_64 random(5);
+    const Vertex n = 100000;
+    CpuPma cpu(n);
+    GpuPma gpu(n);
+    const auto random_edges = [&](std::size_t count) {
+        std::vector<EdgeUpdate> out;
+        for (std::size_t i = 0; i < count; ++i) {
+            out.push_back({static_cast<Vertex>(random() % n), static_cast<Vertex>(random() % n), static_cast<float>(random() % 50)});
+        }
+        return out;
+    };
+    const auto fill = random_edges(200000);
+    cpu.insert_edges(fill);
+    gpu.insert_edges(fill);
+    for (int round = 0; round < 6; ++round) {
+        const auto in = random_edges(6000 + 1000 * static_cast<std::size_t>(round));
+        CHECK(gpu.insert_edges(in).applied == cpu.insert_edges(in).applied);
+        std::vector<EdgeRef> out;
+        for (std::size_t i = 0; i < 9000; ++i) {  // mostly present edges, some absent ones
+            const EdgeUpdate& e = fill[random() % fill.size()];
+            out.push_back({e.src, i % 3 == 0 ? static_cast<Vertex>(random() % n) : e.dst});
+        }
+        const BatchResult erased = cpu.erase_edges(out);
+        CHECK(erased.applied > 5000);
+        CHECK(gpu.erase_edges(out).applied == erased.applied);
+        check_same(cpu, gpu, "round " + std::to_string(round));
+    }
+}
+
 TEST_CASE("GPMA+ refuses a vertex beyond the declared count, changing nothing", "[gpu][gpma]") {
     GpuPma gpu(10);
     gpu.insert_edges(std::vector<EdgeUpdate>{{1, 2, 1.0F}});
@@ -171,6 +204,67 @@ TEST_CASE("GPMA+ and the GPU rebuild take batches in device memory as host ones"
         check_same(cpu, gpu, "round " + std::to_string(round));
         check_same_edges(cpu, rebuild, "round " + std::to_string(round) + " (GPU rebuild)");
     }
+}
+
+TEST_CASE("GPMA+ queues batches on a stream as the plain calls apply them; a bad one changes nothing", "[gpu][gpma]") {
+    std::mt19937_64 random(11);
+    const Vertex n = 3000;
+    CpuPma cpu(n);
+    GpuPma gpu(n);
+    const detail::DeviceStream own;
+    BatchResult expected;
+    std::vector<detail::DeviceBuffer<EdgeUpdate>> keep_updates;  // alive until the wait
+    std::vector<detail::DeviceBuffer<EdgeRef>> keep_refs;
+    const auto add = [&](const BatchResult& r) {
+        expected.applied += r.applied;
+        expected.ignored += r.ignored;
+    };
+    for (int round = 0; round < 12; ++round) {
+        INFO("round " << round);
+        // Half the rounds on the caller's own stream, half on the legacy one (where the
+        // analytics run, so that they must see the queued batches without a wait).
+        cudaStream_t stream = round % 2 == 0 ? own.get() : nullptr;
+        std::vector<EdgeUpdate> in;
+        for (int i = 0; i < 3000; ++i) {
+            in.push_back({static_cast<Vertex>(random() % n), static_cast<Vertex>(random() % n), static_cast<float>(random() % 9)});
+        }
+        std::vector<EdgeRef> out;
+        for (int i = 0; i < 1000; ++i) out.push_back({in[random() % in.size()].src, static_cast<Vertex>(random() % n)});
+        std::vector<EdgeUpdate> values(in.begin(), in.begin() + 500);
+        for (auto& u : values) u.value += 1.0F;
+        const std::vector<EdgeUpdate> bad = {{1, 2, 5.0F}, {n, 0, 1.0F}};
+        keep_refs.push_back(detail::upload(out, "test data", stream));
+        gpu.erase_edges_async(keep_refs.back().get(), out.size(), stream);
+        add(cpu.erase_edges(out));
+        keep_updates.push_back(detail::upload(in, "test data", stream));
+        gpu.insert_edges_async(keep_updates.back().get(), in.size(), stream);
+        add(cpu.insert_edges(in));
+        if (round % 4 == 2) {
+            keep_updates.push_back(detail::upload(bad, "test data", stream));
+            gpu.insert_edges_async(keep_updates.back().get(), bad.size(), stream);
+        }
+        keep_updates.push_back(detail::upload(values, "test data", stream));
+        gpu.update_values_async(keep_updates.back().get(), values.size(), stream);
+        add(cpu.update_values(values));
+        if (stream == nullptr) {
+            const Vertex root = in.front().src;
+            CHECK(graph::bfs_levels_gpu(gpu.view(), root) == graph::bfs_levels(cpu, root));
+        }
+        if (round % 4 == 0) continue;  // two rounds' batches queued before one wait
+        if (round % 4 == 2) {
+            CHECK_THROWS_WITH(gpu.synchronize(), test::contains("(3000, 0)"));
+            CHECK(gpu.synchronize().applied == 0);  // the error was reported once
+        } else {
+            const BatchResult got = gpu.synchronize();
+            CHECK(got.applied == expected.applied);
+            CHECK(got.ignored == expected.ignored);
+        }
+        expected = {};
+        keep_updates.clear();
+        keep_refs.clear();
+        check_same(cpu, gpu, "round " + std::to_string(round));
+    }
+    CHECK(gpu.capacity() >= 32 * CpuPma::kMinCapacity);  // it grew while batches were queued
 }
 
 TEST_CASE("GPMA+ analytics equal the CPU's on the same graph after updates", "[gpu][gpma][analytics]") {

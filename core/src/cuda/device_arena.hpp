@@ -6,6 +6,7 @@
 #include "device_buffer.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace spikeminer::detail {
@@ -28,13 +29,20 @@ public:
         return reinterpret_cast<T*>(overflow_.back().get());
     }
 
+    /// Changes whenever the arena moves (what was taken before lies elsewhere now).
+    [[nodiscard]] std::uint64_t generation() const { return generation_; }
+
+    /// Whether the next reset() frees memory (the stream must be idle by then).
+    [[nodiscard]] bool overflowed() const { return !overflow_.empty(); }
+
     /// Releases everything taken. Call only when the stream's work on it is queued
-    /// (stream order keeps later kernels after earlier ones).
+    /// (stream order keeps later kernels after earlier ones) and, when overflowed(), done.
     void reset() {
         if (!overflow_.empty()) {
             overflow_.clear();
             block_ = DeviceBuffer<unsigned char>();
             block_ = allocate_or_oom<unsigned char>(demand_ + demand_ / 4, "scratch arena");
+            ++generation_;
         }
         used_ = 0;
         demand_ = 0;
@@ -47,6 +55,7 @@ private:
     std::vector<DeviceBuffer<unsigned char>> overflow_;
     std::size_t used_ = 0;
     std::size_t demand_ = 0;
+    std::uint64_t generation_ = 0;
 };
 
 /// Runs one CUB device call with its scratch from `arena`, queued on the call's stream

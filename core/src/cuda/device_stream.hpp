@@ -1,4 +1,5 @@
-// An owned CUDA stream that does not synchronize with the legacy default stream.
+// An owned CUDA stream that does not synchronize with the legacy default stream, and an
+// event that orders one stream after another.
 #pragma once
 
 #include "cuda_check.hpp"
@@ -17,6 +18,24 @@ public:
 
 private:
     cudaStream_t stream_{};
+};
+
+/// An event for ordering one stream's work after another's (no timing).
+class DeviceEvent {
+public:
+    DeviceEvent() { SPIKEMINER_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
+    ~DeviceEvent() { cudaEventDestroy(event_); }
+    DeviceEvent(const DeviceEvent&) = delete;
+    DeviceEvent& operator=(const DeviceEvent&) = delete;
+
+    /// Work queued on `later` from now on runs after the work already queued on `earlier`.
+    void order(cudaStream_t earlier, cudaStream_t later) {
+        SPIKEMINER_CUDA_CHECK(cudaEventRecord(event_, earlier));
+        SPIKEMINER_CUDA_CHECK(cudaStreamWaitEvent(later, event_, 0));
+    }
+
+private:
+    cudaEvent_t event_{};
 };
 
 /// Makes the host wait for the work queued on the legacy default stream (a plain

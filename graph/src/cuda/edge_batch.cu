@@ -7,7 +7,9 @@
 #include "spikeminer/graph/graph.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_select.cuh>
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <bit>
 #include <climits>
@@ -19,32 +21,62 @@ using spikeminer::detail::blocks_for;
 using spikeminer::detail::run_cub_queued;
 
 constexpr int kThreads = 256;
+constexpr unsigned long long kNone = ~0ULL;
 
 __device__ float value_of(const EdgeUpdate& e) { return e.value; }
 __device__ float value_of(const EdgeRef&) { return 0.0F; }
 
-// Keys and their batch positions; the first update naming a vertex out of range is
-// recorded (atomicMin over positions) in *first_bad.
+// The updates in a batch of `bound` slots: all, or *n when n is given (the rest is padding).
+__device__ std::size_t updates_in(std::size_t bound, const unsigned long long* n) { return n == nullptr ? bound : *n; }
+
+// Keys and their batch positions (padding: ~0, which sorts last); the first update
+// naming a vertex out of range is recorded (atomicMin over positions) in *first_bad.
 template <typename Edge>
-__global__ void make_keys(std::size_t n, const Edge* edges, Vertex vertices, std::uint64_t* keys, std::uint32_t* index,
-                          unsigned long long* first_bad) {
+__global__ void make_keys(std::size_t bound, const unsigned long long* n, const Edge* edges, Vertex vertices, std::uint64_t* keys,
+                          std::uint32_t* index, unsigned long long* first_bad) {
     const std::size_t i = spikeminer::detail::thread_index();
-    if (i >= n) return;
+    if (i >= bound) return;
+    index[i] = static_cast<std::uint32_t>(i);
+    if (i >= updates_in(bound, n)) {
+        keys[i] = ~std::uint64_t{0};
+        return;
+    }
     const Edge e = edges[i];
     if (e.src >= vertices || e.dst >= vertices) atomicMin(first_bad, static_cast<unsigned long long>(i));
     keys[i] = (std::uint64_t{e.src} << 32) | e.dst;
-    index[i] = static_cast<std::uint32_t>(i);
 }
 
-// The last of each run of equal sorted keys (the batch's last update of that key) is
-// kept, with the value of the update it came from.
+// The last of each run of equal sorted keys: the batch's last update of that key.
+struct LastOfRun {
+    const std::uint64_t* keys;
+    std::size_t bound;
+    const unsigned long long* n;
+    __device__ unsigned operator()(std::size_t i) const {
+        const std::size_t real = updates_in(bound, n);
+        return i < real && (i + 1 == real || keys[i] != keys[i + 1]) ? 1U : 0U;
+    }
+};
+
+// Each kept key goes to its place (`position`: the exclusive scan of LastOfRun) with the
+// value of the update it came from; the last thread writes the counts.
 template <typename Edge>
-__global__ void keep_last(std::size_t n, const std::uint64_t* keys, const std::uint32_t* index, const Edge* edges,
-                          unsigned char* keep, float* values) {
+__global__ void keep_last(LastOfRun last_of_run, const std::uint32_t* index, const unsigned* position, const Edge* edges,
+                          BatchCounts* counts, std::uint64_t* keys, float* values) {
     const std::size_t i = spikeminer::detail::thread_index();
-    if (i >= n) return;
-    keep[i] = i + 1 == n || keys[i] != keys[i + 1];
-    values[i] = value_of(edges[index[i]]);
+    if (i >= last_of_run.bound) return;
+    if (last_of_run(i) != 0) {
+        keys[position[i]] = last_of_run.keys[i];
+        values[position[i]] = value_of(edges[index[i]]);
+    }
+    if (i + 1 != updates_in(last_of_run.bound, last_of_run.n)) return;
+    const unsigned long long bad = counts->first_bad;
+    if (bad == kNone) {
+        counts->unique = position[i] + 1ULL;  // the last key is always kept
+    } else {
+        counts->unique = 0;
+        counts->bad_src = edges[bad].src;
+        counts->bad_dst = edges[bad].dst;
+    }
 }
 
 }  // namespace
@@ -54,18 +86,17 @@ void check_batch_size(std::size_t n) {
 }
 
 template <typename Edge>
-SortedBatch sorted_unique_batch(const Edge* edges, std::size_t n, Vertex vertices, spikeminer::detail::DeviceArena& arena,
-                                cudaStream_t stream) {
+SortedBatch sorted_unique_batch(const Edge* edges, std::size_t n, const unsigned long long* updates, Vertex vertices,
+                                spikeminer::detail::DeviceArena& arena, cudaStream_t stream) {
     SortedBatch out;
     check_batch_size(n);
+    out.bound = n;
     if (n == 0) return out;
-    // counters[0]: the first bad position (n when none); counters[1]: unique keys.
-    auto* counters = arena.take<unsigned long long>(2, "edge batch");
-    const unsigned long long none[2] = {n, 0};
-    SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(counters, none, sizeof none, cudaMemcpyHostToDevice, stream));
+    out.counts = arena.take<BatchCounts>(1, "edge batch");
+    SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(out.counts, 0xff, sizeof(BatchCounts), stream));  // first_bad: none
     auto* keys = arena.take<std::uint64_t>(n, "edge batch");
     auto* index = arena.take<std::uint32_t>(n, "edge batch");
-    make_keys<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(n, edges, vertices, keys, index, counters);
+    make_keys<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(n, updates, edges, vertices, keys, index, &out.counts->first_bad);
     auto* sorted_keys = arena.take<std::uint64_t>(n, "edge batch");
     auto* sorted_index = arena.take<std::uint32_t>(n, "edge batch");
     // Only the bits that vertex ids can use (the radix passes are the cost).
@@ -73,30 +104,30 @@ SortedBatch sorted_unique_batch(const Edge* edges, std::size_t n, Vertex vertice
     run_cub_queued(arena, [&](void* t, std::size_t& b) {
         return cub::DeviceRadixSort::SortPairs(t, b, keys, sorted_keys, index, sorted_index, static_cast<int>(n), 0, end_bit, stream);
     });
-    auto* keep = arena.take<unsigned char>(n, "edge batch");
-    auto* all_values = arena.take<float>(n, "edge batch");
-    keep_last<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(n, sorted_keys, sorted_index, edges, keep, all_values);
+    auto* position = arena.take<unsigned>(n, "edge batch");
+    const LastOfRun last_of_run{sorted_keys, n, updates};
+    const auto flags = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), last_of_run);
+    run_cub_queued(arena, [&](void* t, std::size_t& b) {
+        return cub::DeviceScan::ExclusiveSum(t, b, flags, position, static_cast<int>(n), stream);
+    });
     out.keys = arena.take<std::uint64_t>(n, "edge batch");
     out.values = arena.take<float>(n, "edge batch");
-    run_cub_queued(arena, [&](void* t, std::size_t& b) {
-        return cub::DeviceSelect::Flagged(t, b, sorted_keys, keep, out.keys, counters + 1, static_cast<int>(n), stream);
-    });
-    run_cub_queued(arena, [&](void* t, std::size_t& b) {
-        return cub::DeviceSelect::Flagged(t, b, all_values, keep, out.values, counters + 1, static_cast<int>(n), stream);
-    });
+    keep_last<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(last_of_run, sorted_index, position, edges, out.counts, out.keys,
+                                                                out.values);
     SPIKEMINER_CUDA_CHECK(cudaGetLastError());
-    unsigned long long host[2] = {0, 0};
-    SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(host, counters, sizeof host, cudaMemcpyDeviceToHost, stream));
-    SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
-    if (host[0] < n) {
-        const Edge bad = spikeminer::detail::read_one(edges + host[0], stream);
-        check_edge(bad.src, bad.dst, vertices);  // throws, naming the edge
-    }
-    out.n = host[1];
     return out;
 }
 
-template SortedBatch sorted_unique_batch(const EdgeUpdate*, std::size_t, Vertex, spikeminer::detail::DeviceArena&, cudaStream_t);
-template SortedBatch sorted_unique_batch(const EdgeRef*, std::size_t, Vertex, spikeminer::detail::DeviceArena&, cudaStream_t);
+std::size_t read_unique(const SortedBatch& batch, Vertex vertices, cudaStream_t stream) {
+    if (batch.bound == 0) return 0;
+    const BatchCounts counts = spikeminer::detail::read_one(batch.counts, stream);
+    if (counts.first_bad != kNone) check_edge(counts.bad_src, counts.bad_dst, vertices);  // throws, naming the edge
+    return counts.unique;
+}
+
+template SortedBatch sorted_unique_batch(const EdgeUpdate*, std::size_t, const unsigned long long*, Vertex, spikeminer::detail::DeviceArena&,
+                                         cudaStream_t);
+template SortedBatch sorted_unique_batch(const EdgeRef*, std::size_t, const unsigned long long*, Vertex, spikeminer::detail::DeviceArena&,
+                                         cudaStream_t);
 
 }  // namespace spikeminer::graph::detail::gpu

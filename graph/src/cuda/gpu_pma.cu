@@ -1,7 +1,8 @@
-// GPMA+ on the device (see gpu_pma.hpp). The host orchestrates each batch as a fixed
-// handful of kernels and CUB calls with four or five small read-backs, whatever the
-// batch's size and the tree's height; scratch comes from an arena (no cudaMalloc/cudaFree
-// per batch).
+// GPMA+ on the device (see gpu_pma.hpp). The host queues each batch as a fixed handful
+// of kernels and CUB calls, whatever the batch's size and the tree's height, and reads
+// nothing back: counts stay on the device and launches are sized by the batch's length,
+// so the host waits only where a resize has to be decided. Scratch comes from an arena
+// (no cudaMalloc/cudaFree per batch).
 //
 // Rebalancing. GPMA+ settles a batch level by level: at each level every window that can
 // take its pending keys within its bound merges and spreads them, the rest move up. The
@@ -15,6 +16,7 @@
 // window's keys with its pending ones (every key's place found by binary search), spread.
 #include "device_arena.hpp"
 #include "device_calls.cuh"
+#include "device_graph.hpp"
 #include "device_index.cuh"
 #include "device_stream.hpp"
 #include "edge_batch.hpp"
@@ -28,15 +30,19 @@
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <cuda/functional>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstddef>
+#include <map>
 
 namespace spikeminer::graph {
 namespace {
 
+using detail::gpu::BatchCounts;
 using detail::gpu::SortedBatch;
 using spikeminer::detail::allocate_or_oom;
 using spikeminer::detail::blocks_for;
@@ -49,8 +55,12 @@ using spikeminer::detail::thread_index;
 constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
 constexpr int kThreads = 256;
 constexpr int kMaxLevels = 48;
+constexpr std::size_t kGraphSlots = std::size_t{1} << 16;  // the largest batch replayed as a graph
+constexpr std::size_t kSearchWindowsUpTo = 4096;          // more windows: a map from segments to windows
 
 unsigned grid(std::size_t n) { return blocks_for(n, kThreads); }
+// Kernels that loop over a count only the device knows (at most n): a bounded grid.
+unsigned strided(std::size_t n) { return std::min(grid(n), 2048U); }
 
 
 struct Layout {
@@ -99,23 +109,63 @@ struct Window {
     std::uint64_t out;
 };
 
+// What the batches queued since the last wait did (device memory), and the edge count.
+struct Totals {
+    unsigned long long edges;
+    unsigned long long applied;
+    unsigned long long ignored;
+    unsigned long long failed;  // batches that named a bad vertex id
+    Vertex bad_src, bad_dst;    // the first of those's first bad update
+};
+
 // ---- kernels -------------------------------------------------------------------------
+// Counts that only the device knows (keys in a batch, windows, seeds) are read by the
+// kernels themselves; the host sizes every launch by the batch's length (or, for the
+// kernels over a window's slots, loops a bounded grid over them).
+
+__device__ std::uint64_t grid_stride() { return static_cast<std::uint64_t>(gridDim.x) * blockDim.x; }
 
 enum class Op : int { Insert, Update, Erase };
 
-// Each unique key of a batch: an existing key gets its value (insert, update) or its slot
-// recorded (erase: emptied by erase_slots, so that no thread's binary search sees a
-// segment change under it); `slot` is kEmpty for an absent key; inserts get the leaf
-// and an absent flag.
-__global__ void apply_existing(std::size_t n, Layout layout, Op op, const std::uint64_t* keys, const float* values,
-                               std::uint64_t* slot, std::uint64_t* leaf = nullptr, unsigned char* absent = nullptr) {
+// Each unique key of a batch (the first *n of `bound`): an existing key gets its value
+// (insert, update) or its slot recorded (erase: emptied by erase_slots, so that no
+// thread's binary search sees a segment change under it); `slot` is kEmpty for an
+// absent key and past *n; inserts get each key's leaf.
+__global__ void apply_existing(std::size_t bound, const unsigned long long* n, Layout layout, Op op, const std::uint64_t* keys,
+                               const float* values, std::uint64_t* slot, std::uint64_t* leaf = nullptr) {
     const std::size_t i = thread_index();
-    if (i >= n) return;
+    if (i >= bound) return;
+    if (i >= *n) {
+        slot[i] = kEmpty;
+        return;
+    }
     const std::uint64_t at = layout.find(keys[i]);
     slot[i] = at;
     if (leaf != nullptr) leaf[i] = layout.leaf(keys[i]);
-    if (absent != nullptr) absent[i] = at == kEmpty;
     if (at != kEmpty && op != Op::Erase) layout.values[at] = values[i];
+}
+
+// 1 for a key of the batch that is not in the array yet.
+struct Absent {
+    const std::uint64_t* slot;
+    const unsigned long long* n;
+    __device__ unsigned operator()(std::size_t i) const { return i < *n && slot[i] == kEmpty ? 1U : 0U; }
+};
+
+// The new keys, values and leaves, in key order, at `position` (the exclusive scan of
+// Absent); the last thread writes how many.
+__global__ void take_fresh(std::size_t bound, Absent absent, const unsigned* position, const std::uint64_t* keys, const float* values,
+                           const std::uint64_t* leaf, std::uint64_t* fresh_keys, float* fresh_values, std::uint64_t* fresh_leaf,
+                           unsigned long long* fresh) {
+    const std::size_t i = thread_index();
+    if (i >= bound) return;
+    const unsigned is_new = absent(i);
+    if (is_new != 0) {
+        fresh_keys[position[i]] = keys[i];
+        fresh_values[position[i]] = values[i];
+        fresh_leaf[position[i]] = leaf[i];
+    }
+    if (i + 1 == bound) *fresh = position[i] + is_new;
 }
 
 // Empties the erased slots; leaf[i] = the erased key's segment, kEmpty where the
@@ -166,21 +216,38 @@ struct Present {
     __device__ bool operator()(std::uint64_t slot) const { return slot != kEmpty; }
 };
 
-// Each seed (a pending key's leaf, or a leaf under its bound) climbs to the smallest
-// window that fits: code = first segment * 64 + (63 - level), so that sorted codes list
-// windows by start, larger first.
-__global__ void climb(std::size_t n, const std::uint64_t* seed, const std::uint64_t* pending_leaf, std::size_t pending,
-                      const std::uint64_t* prefix, Bounds bounds, bool inserting, std::uint64_t* code) {
+// Keys that a batch merges into windows: the first *n of `bound`, sorted, with their
+// leaves (none for erasures).
+struct Pending {
+    const std::uint64_t* keys = nullptr;
+    const float* values = nullptr;
+    const std::uint64_t* leaf = nullptr;
+    std::size_t bound = 0;
+    const unsigned long long* n = nullptr;
+    __device__ std::uint64_t count() const { return n == nullptr ? 0 : *n; }
+};
+
+// Each seed (the first *n of `bound`: a pending key's leaf, or a leaf under its bound)
+// climbs to the smallest window that fits: code = first segment * 64 + (63 - level), so
+// that sorted codes list windows by start, larger first; ~0 past the seeds.
+__global__ void climb(std::size_t bound, const unsigned long long* n, const std::uint64_t* seed, Pending pending,
+                      const std::uint64_t* prefix, Bounds bounds, std::uint64_t* code) {
     const std::size_t j = thread_index();
-    if (j >= n) return;
+    if (j >= bound) return;
+    if (j >= *n) {
+        code[j] = kEmpty;
+        return;
+    }
     const std::uint64_t leaf = seed[j];
+    const std::uint64_t pending_count = pending.count();
     for (int level = 0;; ++level) {
         const std::uint64_t first = leaf >> level << level;
         const std::uint64_t last = first + (std::uint64_t{1} << level);
         const std::uint64_t existing = prefix[last] - prefix[first];
         bool fits = false;
-        if (inserting) {
-            const std::uint64_t total = existing + lower_bound(pending_leaf, 0, pending, last) - lower_bound(pending_leaf, 0, pending, first);
+        if (pending.leaf != nullptr) {
+            const std::uint64_t total =
+                existing + lower_bound(pending.leaf, 0, pending_count, last) - lower_bound(pending.leaf, 0, pending_count, first);
             const std::uint64_t widest = (total + (last - first) - 1) / (last - first);
             fits = total <= bounds.upper[level] && widest <= bounds.leaf_cap;
         } else {
@@ -194,75 +261,103 @@ __global__ void climb(std::size_t n, const std::uint64_t* seed, const std::uint6
 }
 
 // end = the window's last segment + 1.
-__global__ void window_ends(std::size_t n, const std::uint64_t* code, std::uint64_t* end) {
+__global__ void window_ends(std::size_t bound, const std::uint64_t* code, std::uint64_t* end) {
     const std::size_t j = thread_index();
-    if (j < n) end[j] = (code[j] / 64) + (std::uint64_t{1} << (63 - code[j] % 64));
+    if (j < bound) end[j] = (code[j] / 64) + (std::uint64_t{1} << (63 - code[j] % 64));
 }
 
 // A window is kept when no earlier (or equal) one covers it.
-__global__ void maximal(std::size_t n, const std::uint64_t* code, const std::uint64_t* end_before, unsigned char* keep) {
+__global__ void maximal(std::size_t bound, const unsigned long long* n, const std::uint64_t* code, const std::uint64_t* end_before,
+                        unsigned char* keep) {
     const std::size_t j = thread_index();
-    if (j < n) keep[j] = code[j] / 64 >= end_before[j];
+    if (j < bound) keep[j] = j < *n && code[j] / 64 >= end_before[j];
 }
 
-__global__ void make_windows(const unsigned long long* n, const std::uint64_t* code, const std::uint64_t* prefix,
-                             const std::uint64_t* pending_leaf, std::size_t pending, std::size_t segment, Window* windows,
-                             std::uint64_t* slots) {
+// The chosen windows (the first *count of `bound`) and their slots; slots is 0 from
+// *count to `bound` inclusive, so that its exclusive scan ends with the total.
+__global__ void make_windows(std::size_t bound, const unsigned long long* count, const std::uint64_t* code, const std::uint64_t* prefix,
+                             Pending pending, std::size_t segment, Window* windows, std::uint64_t* slots) {
     const std::size_t w = thread_index();
-    if (w >= *n) return;
+    if (w > bound) return;
+    if (w >= *count) {
+        slots[w] = 0;
+        return;
+    }
+    const std::uint64_t pending_count = pending.count();
     Window win;
     win.first = code[w] / 64;
     win.last = win.first + (std::uint64_t{1} << (63 - code[w] % 64));
     win.existing_from = prefix[win.first];
     win.existing = prefix[win.last] - prefix[win.first];
-    win.pending_from = lower_bound(pending_leaf, 0, pending, win.first);
-    win.pending = lower_bound(pending_leaf, 0, pending, win.last) - win.pending_from;
+    win.pending_from = pending.leaf == nullptr ? 0 : lower_bound(pending.leaf, 0, pending_count, win.first);
+    win.pending = pending.leaf == nullptr ? 0 : lower_bound(pending.leaf, 0, pending_count, win.last) - win.pending_from;
     win.out = win.first * segment;
     windows[w] = win;
     slots[w] = (win.last - win.first) * segment;
 }
 
-// The window holding flat position t (slot_at: each window's first flat position).
-__device__ std::size_t window_at(const std::uint64_t* slot_at, std::size_t windows, std::uint64_t t) {
+// The whole array as one window (rebuilds): `existing` keys (prefix's last entry) and
+// the pending ones; slot_at = {0, capacity}; *count = 1.
+__global__ void root_window(std::size_t segs, std::size_t segment, const std::uint64_t* existing, Pending pending, Window* window,
+                            std::uint64_t* slot_at, unsigned long long* count) {
+    *window = {0, segs, 0, *existing, 0, pending.count(), 0};
+    slot_at[0] = 0;
+    slot_at[1] = segs * segment;
+    *count = 1;
+}
+
+// The window holding flat position t (slot_at: each window's first flat position):
+// from the map of flat segments to windows where there is one, else by binary search.
+__device__ std::size_t window_at(const std::uint64_t* slot_at, const std::uint32_t* flat_window, std::size_t windows, std::uint64_t t,
+                                 std::size_t segment) {
+    if (flat_window != nullptr) return flat_window[t / segment];
     return lower_bound(slot_at, 0, windows + 1, t + 1) - 1;
 }
 
-// One thread per slot of the windows: each existing key goes to its rank among the
-// window's keys and pending keys.
-__global__ void gather_existing(std::uint64_t slots, const Window* windows, std::size_t count, const std::uint64_t* slot_at,
-                                Layout layout, const std::uint64_t* prefix, const std::uint64_t* pending_keys, std::uint64_t* out_keys,
-                                float* out_values) {
-    const std::uint64_t t = thread_index();
-    if (t >= slots) return;
-    const std::size_t w = window_at(slot_at, count, t);
-    const Window win = windows[w];
-    const std::uint64_t local = t - slot_at[w];
-    const std::size_t s = win.first + local / layout.segment;
-    const std::size_t i = local % layout.segment;
-    if (i >= layout.counts[s]) return;
-    const std::uint64_t key = layout.keys[s * layout.segment + i];
-    const std::uint64_t before = win.pending == 0 ? 0
-        : lower_bound(pending_keys, win.pending_from, win.pending_from + win.pending, key) - win.pending_from;
-    const std::uint64_t at = win.out + (prefix[s] - win.existing_from + i) + before;
-    out_keys[at] = key;
-    out_values[at] = layout.values[s * layout.segment + i];
+// Each window's number at its first flat segment (a max-scan then fills the rest).
+__global__ void window_heads(std::size_t bound, const unsigned long long* count, const std::uint64_t* slot_at, std::size_t segment,
+                             std::uint32_t* heads) {
+    const std::size_t w = thread_index();
+    if (w < bound && w < *count) heads[slot_at[w] / segment] = static_cast<std::uint32_t>(w);
+}
+
+// Over every slot of the windows: each existing key goes to its rank among the window's
+// keys and pending keys.
+__global__ void gather_existing(const Window* windows, const unsigned long long* count, const std::uint64_t* slot_at,
+                                const std::uint32_t* flat_window, Layout layout, const std::uint64_t* prefix,
+                                const std::uint64_t* pending_keys, std::uint64_t* out_keys, float* out_values) {
+    const std::size_t windows_n = *count;
+    const std::uint64_t slots = slot_at[windows_n];
+    for (std::uint64_t t = thread_index(); t < slots; t += grid_stride()) {
+        const std::size_t w = window_at(slot_at, flat_window, windows_n, t, layout.segment);
+        const Window win = windows[w];
+        const std::uint64_t local = t - slot_at[w];
+        const std::size_t s = win.first + local / layout.segment;
+        const std::size_t i = local % layout.segment;
+        if (i >= layout.counts[s]) continue;
+        const std::uint64_t key = layout.keys[s * layout.segment + i];
+        const std::uint64_t before = win.pending == 0 ? 0
+            : lower_bound(pending_keys, win.pending_from, win.pending_from + win.pending, key) - win.pending_from;
+        const std::uint64_t at = win.out + (prefix[s] - win.existing_from + i) + before;
+        out_keys[at] = key;
+        out_values[at] = layout.values[s * layout.segment + i];
+    }
 }
 
 // One thread per pending key: to its rank among its window's keys.
-__global__ void gather_pending(std::size_t n, const std::uint64_t* pending_keys, const float* pending_values,
-                               const std::uint64_t* pending_leaf, const Window* windows, std::size_t count, Layout layout,
+__global__ void gather_pending(Pending pending, const Window* windows, const unsigned long long* count, Layout layout,
                                const std::uint64_t* prefix, std::uint64_t* out_keys, float* out_values) {
     const std::size_t j = thread_index();
-    if (j >= n) return;
+    if (j >= pending.bound || j >= pending.count()) return;
     // The last window starting at or before the key's leaf holds it.
     std::size_t lo = 0;
-    std::size_t hi = count;
+    std::size_t hi = *count;
     while (lo < hi) {
         const std::size_t mid = (lo + hi) / 2;
-        if (windows[mid].first <= pending_leaf[j]) lo = mid + 1; else hi = mid;
+        if (windows[mid].first <= pending.leaf[j]) lo = mid + 1; else hi = mid;
     }
     const Window win = windows[lo - 1];
-    const std::uint64_t key = pending_keys[j];
+    const std::uint64_t key = pending.keys[j];
     // Existing keys below it: all of those before the last segment (of the window) that
     // starts at or below it, plus those below it in that segment. An empty segment's
     // first_key is the next non-empty one's, so the search stays monotone.
@@ -270,39 +365,49 @@ __global__ void gather_pending(std::size_t n, const std::uint64_t* pending_keys,
     const std::uint64_t below = layout.first_key[s] <= key ? prefix[s] - win.existing_from + layout.lower(s, key) : 0;
     const std::uint64_t at = win.out + (j - win.pending_from) + below;
     out_keys[at] = key;
-    out_values[at] = pending_values[j];
+    out_values[at] = pending.values[j];
 }
 
-// One thread per slot of the windows: the window's merged keys spread evenly over its
+// Over every slot of the windows: the window's merged keys spread evenly over its
 // segments (the first total % m segments take one more), each segment packed at the front.
-__global__ void spread(std::uint64_t slots, const Window* windows, std::size_t count, const std::uint64_t* slot_at, Layout layout,
-                       const std::uint64_t* in_keys, const float* in_values) {
-    const std::uint64_t t = thread_index();
-    if (t >= slots) return;
-    const std::size_t w = window_at(slot_at, count, t);
-    const Window win = windows[w];
-    const std::uint64_t local = t - slot_at[w];
-    const std::uint64_t k = local / layout.segment;
-    const std::uint64_t i = local % layout.segment;
-    const std::uint64_t m = win.last - win.first;
-    const std::uint64_t total = win.existing + win.pending;
-    const std::uint64_t share = total / m + (k < total % m ? 1 : 0);
-    const std::uint64_t from = win.out + k * (total / m) + min(k, total % m) + i;
-    const std::size_t slot = (win.first + k) * layout.segment + i;
-    if (i < share) {
-        layout.keys[slot] = in_keys[from];
-        layout.values[slot] = in_values[from];
-    } else {
-        layout.keys[slot] = kEmpty;
+__global__ void spread(const Window* windows, const unsigned long long* count, const std::uint64_t* slot_at,
+                       const std::uint32_t* flat_window, Layout layout, const std::uint64_t* in_keys, const float* in_values) {
+    const std::size_t windows_n = *count;
+    const std::uint64_t slots = slot_at[windows_n];
+    for (std::uint64_t t = thread_index(); t < slots; t += grid_stride()) {
+        const std::size_t w = window_at(slot_at, flat_window, windows_n, t, layout.segment);
+        const Window win = windows[w];
+        const std::uint64_t local = t - slot_at[w];
+        const std::uint64_t k = local / layout.segment;
+        const std::uint64_t i = local % layout.segment;
+        const std::uint64_t m = win.last - win.first;
+        const std::uint64_t total = win.existing + win.pending;
+        const std::uint64_t share = total / m + (k < total % m ? 1 : 0);
+        const std::uint64_t from = win.out + k * (total / m) + min(k, total % m) + i;
+        const std::size_t slot = (win.first + k) * layout.segment + i;
+        if (i < share) {
+            layout.keys[slot] = in_keys[from];
+            layout.values[slot] = in_values[from];
+        } else {
+            layout.keys[slot] = kEmpty;
+        }
+        if (i == 0) layout.counts[win.first + k] = static_cast<std::uint32_t>(share);
     }
-    if (i == 0) layout.counts[win.first + k] = static_cast<std::uint32_t>(share);
 }
 
-// reversed[j] = the segment segs-1-j if it holds keys, else segs (for a suffix minimum).
-__global__ void nonempty_reversed(std::size_t segs, const std::uint32_t* counts, std::uint64_t* reversed) {
-    const std::size_t j = thread_index();
-    if (j < segs) reversed[j] = counts[segs - 1 - j] > 0 ? segs - 1 - j : segs;
-}
+// counts[i] widened, and 0 at i == segs (an exclusive scan over segs + 1 ends with the total).
+struct CountOrZero {
+    const std::uint32_t* counts;
+    std::size_t segs;
+    __device__ std::uint64_t operator()(std::size_t i) const { return i < segs ? counts[i] : 0; }
+};
+
+// At j: the segment segs-1-j if it holds keys, else segs (for a suffix minimum).
+struct NonEmptyReversed {
+    const std::uint32_t* counts;
+    std::size_t segs;
+    __device__ std::uint64_t operator()(std::size_t j) const { return counts[segs - 1 - j] > 0 ? segs - 1 - j : segs; }
+};
 
 __global__ void first_keys(std::size_t segs, std::size_t segment, const std::uint64_t* scanned, const std::uint64_t* keys,
                            std::uint64_t* next, std::uint64_t* first_key) {
@@ -332,13 +437,37 @@ __global__ void row_starts(std::size_t vertices, Layout layout, std::uint64_t ca
     }
 }
 
+// A batch's outcome added to the totals: `done` keys inserted (new), erased or updated
+// out of its unique ones; a batch with a bad id only records that id.
+__global__ void tally(Op op, const BatchCounts* batch, const unsigned long long* done, Totals* totals) {
+    if (batch->first_bad != ~0ULL) {
+        if (totals->failed++ == 0) {
+            totals->bad_src = batch->bad_src;
+            totals->bad_dst = batch->bad_dst;
+        }
+        return;
+    }
+    totals->applied += *done;
+    totals->ignored += batch->unique - *done;
+    if (op == Op::Insert) totals->edges += *done;
+    if (op == Op::Erase) totals->edges -= *done;
+}
+
+// A batch copied to where the graphs of whole batches read it (from == nullptr: it is
+// there already), and its length.
+template <typename Edge>
+__global__ void stage_batch(std::size_t n, const Edge* from, Edge* to, unsigned long long* count) {
+    const std::size_t i = thread_index();
+    if (from != nullptr && i < n) to[i] = from[i];
+    if (i == 0) *count = n;
+}
+
 __global__ void find_slot(Layout layout, std::uint64_t key, std::uint64_t* slot) { *slot = layout.find(key); }
 
 }  // namespace
 
 struct GpuPma::State {
     Vertex vertices;
-    std::size_t edges = 0;
     std::size_t segment = 8;
     std::size_t capacity = 0;
     DeviceBuffer<std::uint64_t> keys;
@@ -347,9 +476,38 @@ struct GpuPma::State {
     DeviceBuffer<std::uint64_t> first_key;
     DeviceBuffer<std::uint64_t> next;
     DeviceBuffer<std::uint64_t> row_start;  // vertices + 1
+    DeviceBuffer<Totals> totals;
     DeviceArena arena;
     spikeminer::detail::DeviceStream owned_stream;
     cudaStream_t stream = owned_stream.get();
+    spikeminer::detail::DeviceEvent join;
+    // The edge count as last read, and how far the batches queued since may have moved it.
+    std::size_t edges_known = 0;
+    std::size_t added_since = 0;
+    std::size_t removed_since = 0;
+    // Batches of up to kGraphSlots updates are padded to a power of two and replayed as one
+    // CUDA graph per operation, plan and size: a batch is some 30 small kernels, whose
+    // launches cost more than their work. A graph holds the pointers and sizes it was
+    // captured with, so it is replayed only while the arrays and the arena stay where
+    // they were.
+    struct GraphKey {
+        Op op;
+        std::size_t rebuild_at;  // the plan: rebuild at this capacity, or 0 to settle
+        std::size_t slots;
+        auto operator<=>(const GraphKey&) const = default;
+    };
+    struct Replay {
+        spikeminer::detail::CapturedGraph graph;
+        std::uint64_t layout_generation;
+        std::uint64_t arena_generation;
+    };
+    std::map<GraphKey, Replay> graphs;
+    std::uint64_t layout_generation = 0;  // changes when the arrays move
+
+    ~State() { cudaStreamSynchronize(stream); }  // nothing queued may outlive the arrays and graphs
+    State() = default;
+    State(const State&) = delete;
+    State& operator=(const State&) = delete;
 
     [[nodiscard]] std::size_t segs() const { return capacity / segment; }
     [[nodiscard]] int height() const { return static_cast<int>(std::bit_width(segs())) - 1; }
@@ -363,6 +521,12 @@ struct GpuPma::State {
 
     void check() { SPIKEMINER_CUDA_CHECK(cudaGetLastError()); }
 
+    // Scratch is reused in stream order; freeing an overflow needs the stream idle.
+    void begin() {
+        if (arena.overflowed()) SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
+        arena.reset();
+    }
+
     [[nodiscard]] Bounds bounds() const {
         Bounds b{};
         b.height = height();
@@ -375,13 +539,22 @@ struct GpuPma::State {
         return b;
     }
 
+    // Waits; the exact edge count (the batches queued so far included).
+    std::size_t exact_edges() {
+        edges_known = read(totals.get()).edges;
+        added_since = 0;
+        removed_since = 0;
+        return edges_known;
+    }
+    [[nodiscard]] std::size_t fewest_edges() const { return edges_known - std::min(removed_since, edges_known); }
+
     // Counts' exclusive prefix (segs + 1 entries), in the arena.
     std::uint64_t* prefix() {
         auto* out = take<std::uint64_t>(segs() + 1);
-        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(std::uint64_t), stream));
-        const auto widened = thrust::make_transform_iterator(counts.get(), spikeminer::detail::Widen{});
+        const auto counts_or_zero =
+            thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), CountOrZero{counts.get(), segs()});
         run_cub_queued(arena, [&](void* t, std::size_t& b) {
-            return cub::DeviceScan::InclusiveSum(t, b, widened, out + 1, segs(), stream);
+            return cub::DeviceScan::ExclusiveSum(t, b, counts_or_zero, out, segs() + 1, stream);
         });
         return out;
     }
@@ -389,9 +562,8 @@ struct GpuPma::State {
     // The segment index (first keys, next non-empty segments) and the vertex starts.
     void reindex() {
         const std::size_t n = segs();
-        auto* reversed = take<std::uint64_t>(n);
         auto* scanned = take<std::uint64_t>(n);
-        nonempty_reversed<<<grid(n), kThreads, 0, stream>>>(n, counts.get(), reversed);
+        const auto reversed = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), NonEmptyReversed{counts.get(), n});
         run_cub_queued(arena, [&](void* t, std::size_t& b) {
             return cub::DeviceScan::InclusiveScan(t, b, reversed, scanned, cuda::minimum<>{}, n, stream);
         });
@@ -421,87 +593,91 @@ struct GpuPma::State {
         next = std::move(new_next);
         capacity = new_capacity;
         segment = new_segment;
-    }
-
-    Window* upload_window(const Window& w, std::uint64_t** slot_at) {
-        auto* out = take<Window>(1);
-        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(out, &w, sizeof w, cudaMemcpyHostToDevice, stream));
-        *slot_at = take<std::uint64_t>(2);
-        const std::uint64_t at[2] = {0, (w.last - w.first) * segment};
-        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(*slot_at, at, sizeof at, cudaMemcpyHostToDevice, stream));
-        return out;
+        ++layout_generation;
     }
 
     // Every key and the pending ones merged and spread evenly over `new_capacity` slots
     // (the root as one window: growth, shrinking, and batches large against the graph).
-    // `edges` already counts the pending keys.
-    void rebuild(std::size_t new_capacity, const SortedBatch& pending, const std::uint64_t* pending_leaf) {
+    void rebuild(std::size_t new_capacity, const Pending& pending) {
         const std::uint64_t* p = prefix();
-        const std::uint64_t existing = edges - pending.n;
-        std::uint64_t* slot_at = nullptr;
-        const Window* root = upload_window({0, segs(), 0, existing, 0, pending.n, 0}, &slot_at);
-        auto* merged_keys = take<std::uint64_t>(edges);
-        auto* merged_values = take<float>(edges);
-        gather_existing<<<grid(capacity), kThreads, 0, stream>>>(capacity, root, 1, slot_at, layout(), p, pending.keys, merged_keys,
+        const std::size_t old_segs = segs();
+        auto* root = take<Window>(1);
+        auto* slot_at = take<std::uint64_t>(2);
+        auto* one = take<unsigned long long>(1);
+        root_window<<<1, 1, 0, stream>>>(old_segs, segment, p + old_segs, pending, root, slot_at, one);
+        auto* merged_keys = take<std::uint64_t>(capacity + pending.bound);
+        auto* merged_values = take<float>(capacity + pending.bound);
+        gather_existing<<<grid(capacity), kThreads, 0, stream>>>(root, one, slot_at, nullptr, layout(), p, pending.keys, merged_keys,
                                                                  merged_values);
-        if (pending.n != 0) {
-            gather_pending<<<grid(pending.n), kThreads, 0, stream>>>(pending.n, pending.keys, pending.values, pending_leaf, root, 1,
-                                                                     layout(), p, merged_keys, merged_values);
+        if (pending.bound != 0) {
+            gather_pending<<<grid(pending.bound), kThreads, 0, stream>>>(pending, root, one, layout(), p, merged_keys, merged_values);
         }
         check();
         if (new_capacity != capacity) {
             SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old arrays are read until here
             allocate(new_capacity);
+            root_window<<<1, 1, 0, stream>>>(segs(), segment, p + old_segs, pending, root, slot_at, one);
         }
-        const Window* all = upload_window({0, segs(), 0, existing, 0, pending.n, 0}, &slot_at);
-        spread<<<grid(capacity), kThreads, 0, stream>>>(capacity, all, 1, slot_at, layout(), merged_keys, merged_values);
+        spread<<<grid(capacity), kThreads, 0, stream>>>(root, one, slot_at, nullptr, layout(), merged_keys, merged_values);
         check();
     }
 
-    // Rebalances the smallest fitting window around each seed leaf (sorted), merging the
-    // pending keys (sorted, with their leaves; none for erasures).
-    void settle(const std::uint64_t* seeds, std::size_t n, const SortedBatch& pending, const std::uint64_t* pending_leaf, bool inserting) {
+    // The window of each flat segment (a flat position's segment) of the first *count
+    // windows; at most segs() flat segments.
+    const std::uint32_t* window_map(std::size_t bound, const unsigned long long* count, const std::uint64_t* slot_at) {
+        auto* heads = take<std::uint32_t>(segs());
+        auto* map = take<std::uint32_t>(segs());
+        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(heads, 0, segs() * sizeof(std::uint32_t), stream));
+        window_heads<<<grid(bound), kThreads, 0, stream>>>(bound, count, slot_at, segment, heads);
+        run_cub_queued(arena, [&](void* t, std::size_t& b) {
+            return cub::DeviceScan::InclusiveScan(t, b, heads, map, cuda::maximum<>{}, segs(), stream);
+        });
+        return map;
+    }
+
+    // Rebalances the smallest fitting window around each seed leaf (the first *n of
+    // `bound`, sorted), merging the pending keys.
+    void settle(const std::uint64_t* seeds, std::size_t bound, const unsigned long long* n, const Pending& pending) {
         const std::uint64_t* p = prefix();
-        auto* code = take<std::uint64_t>(n);
-        climb<<<grid(n), kThreads, 0, stream>>>(n, seeds, pending_leaf, pending.n, p, bounds(), inserting, code);
-        auto* sorted = take<std::uint64_t>(n);
+        auto* code = take<std::uint64_t>(bound);
+        climb<<<grid(bound), kThreads, 0, stream>>>(bound, n, seeds, pending, p, bounds(), code);
+        auto* sorted = take<std::uint64_t>(bound);
+        // Real codes stay under 2^(bits - 1); the padding (~0) sorts last.
         const int bits = 6 + static_cast<int>(std::bit_width(segs()));
         run_cub_queued(arena, [&](void* t, std::size_t& b) {
-            return cub::DeviceRadixSort::SortKeys(t, b, code, sorted, static_cast<int>(n), 0, bits, stream);
+            return cub::DeviceRadixSort::SortKeys(t, b, code, sorted, static_cast<int>(bound), 0, bits, stream);
         });
-        auto* end = take<std::uint64_t>(n);
-        window_ends<<<grid(n), kThreads, 0, stream>>>(n, sorted, end);
-        auto* end_before = take<std::uint64_t>(n);
+        auto* end = take<std::uint64_t>(bound);
+        window_ends<<<grid(bound), kThreads, 0, stream>>>(bound, sorted, end);
+        auto* end_before = take<std::uint64_t>(bound);
         run_cub_queued(arena, [&](void* t, std::size_t& b) {
-            return cub::DeviceScan::ExclusiveScan(t, b, end, end_before, cuda::maximum<>{}, std::uint64_t{0}, n, stream);
+            return cub::DeviceScan::ExclusiveScan(t, b, end, end_before, cuda::maximum<>{}, std::uint64_t{0}, bound, stream);
         });
-        auto* keep = take<unsigned char>(n);
-        maximal<<<grid(n), kThreads, 0, stream>>>(n, sorted, end_before, keep);
-        auto* chosen = take<std::uint64_t>(n);
+        auto* keep = take<unsigned char>(bound);
+        maximal<<<grid(bound), kThreads, 0, stream>>>(bound, n, sorted, end_before, keep);
+        auto* chosen = take<std::uint64_t>(bound);
         auto* count = take<unsigned long long>(1);
         run_cub_queued(arena, [&](void* t, std::size_t& b) {
-            return cub::DeviceSelect::Flagged(t, b, sorted, keep, chosen, count, static_cast<int>(n), stream);
+            return cub::DeviceSelect::Flagged(t, b, sorted, keep, chosen, count, static_cast<int>(bound), stream);
         });
-        auto* windows = take<Window>(n);
-        auto* slots = take<std::uint64_t>(n);
-        make_windows<<<grid(n), kThreads, 0, stream>>>(count, chosen, p, pending_leaf, pending.n, segment, windows, slots);
-        check();
-        const std::size_t w = read(count);
-        auto* slot_at = take<std::uint64_t>(w + 1);
-        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(slot_at, 0, sizeof(std::uint64_t), stream));
+        auto* windows = take<Window>(bound);
+        auto* slots = take<std::uint64_t>(bound + 1);
+        make_windows<<<grid(bound + 1), kThreads, 0, stream>>>(bound, count, chosen, p, pending, segment, windows, slots);
+        auto* slot_at = take<std::uint64_t>(bound + 1);
         run_cub_queued(arena, [&](void* t, std::size_t& b) {
-            return cub::DeviceScan::InclusiveSum(t, b, slots, slot_at + 1, w, stream);
+            return cub::DeviceScan::ExclusiveSum(t, b, slots, slot_at, bound + 1, stream);
         });
-        const std::uint64_t total_slots = read(slot_at + w);
+        // Many windows: each slot finds its window in a map rather than by binary search.
+        const std::uint32_t* flat_window = bound > kSearchWindowsUpTo ? window_map(bound, count, slot_at) : nullptr;
         auto* merged_keys = take<std::uint64_t>(capacity);
         auto* merged_values = take<float>(capacity);
-        gather_existing<<<grid(total_slots), kThreads, 0, stream>>>(total_slots, windows, w, slot_at, layout(), p, pending.keys,
+        gather_existing<<<strided(capacity), kThreads, 0, stream>>>(windows, count, slot_at, flat_window, layout(), p, pending.keys,
                                                                     merged_keys, merged_values);
-        if (pending.n != 0) {
-            gather_pending<<<grid(pending.n), kThreads, 0, stream>>>(pending.n, pending.keys, pending.values, pending_leaf, windows, w,
-                                                                     layout(), p, merged_keys, merged_values);
+        if (pending.bound != 0) {
+            gather_pending<<<grid(pending.bound), kThreads, 0, stream>>>(pending, windows, count, layout(), p, merged_keys,
+                                                                         merged_values);
         }
-        spread<<<grid(total_slots), kThreads, 0, stream>>>(total_slots, windows, w, slot_at, layout(), merged_keys, merged_values);
+        spread<<<strided(capacity), kThreads, 0, stream>>>(windows, count, slot_at, flat_window, layout(), merged_keys, merged_values);
         check();
     }
 
@@ -509,172 +685,293 @@ struct GpuPma::State {
     // erase, nothing yet) and lists their slots, in key order; *count (on the device)
     // says how many.
     std::uint64_t* existing_slots(const SortedBatch& b, Op op, unsigned long long* count) {
-        auto* slot = take<std::uint64_t>(b.n);
-        apply_existing<<<grid(b.n), kThreads, 0, stream>>>(b.n, layout(), op, b.keys, b.values, slot);
-        auto* present = take<std::uint64_t>(b.n);
+        auto* slot = take<std::uint64_t>(b.bound);
+        apply_existing<<<grid(b.bound), kThreads, 0, stream>>>(b.bound, b.n(), layout(), op, b.keys, b.values, slot);
+        auto* present = take<std::uint64_t>(b.bound);
         run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
-            return cub::DeviceSelect::If(t, bytes, slot, present, count, static_cast<int>(b.n), Present{}, stream);
+            return cub::DeviceSelect::If(t, bytes, slot, present, count, static_cast<int>(b.bound), Present{}, stream);
         });
         check();
         return present;
     }
 
-    void finish() {
-        reindex();
-        SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
+    // The index made again and the batch's outcome (`done` of its keys) added to the totals.
+    void finish(Op op, const SortedBatch& b, const unsigned long long* done) {
+        if (op != Op::Update) reindex();
+        tally<<<1, 1, 0, stream>>>(op, b.counts, done, totals.get());
+        check();
     }
 
-    BatchResult insert(const EdgeUpdate* batch, std::size_t n);
-    BatchResult erase(const EdgeRef* batch, std::size_t n);
-    BatchResult update(const EdgeUpdate* batch, std::size_t n);
+    BatchResult synchronize() {
+        const Totals t = read(totals.get());
+        auto* since = reinterpret_cast<unsigned char*>(totals.get()) + offsetof(Totals, applied);  // applied, ignored, failed
+        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(since, 0, offsetof(Totals, bad_src) - offsetof(Totals, applied), stream));
+        edges_known = t.edges;
+        added_since = 0;
+        removed_since = 0;
+        if (t.failed != 0) check_edge(t.bad_src, t.bad_dst, vertices);  // throws, naming the first bad update
+        return {t.applied, t.ignored};
+    }
+
+    // A batch at the front of the arena (taken first after begin(), so at the same place
+    // every time), padded to `slots`, with its length on the device.
+    template <typename Edge>
+    struct Staged {
+        const Edge* edges;
+        std::size_t slots;
+        const unsigned long long* n;
+    };
+
+    template <typename Edge>
+    Staged<Edge> stage(const Edge* batch, std::size_t n, bool on_host) {
+        const std::size_t slots = n > kGraphSlots ? n : std::max<std::size_t>(64, std::bit_ceil(n));
+        detail::gpu::check_batch_size(slots);
+        Edge* to = take<Edge>(slots);
+        auto* count = take<unsigned long long>(1);
+        if (on_host) {
+            SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(to, batch, n * sizeof(Edge), cudaMemcpyHostToDevice, stream));
+            stage_batch<Edge><<<1, 1, 0, stream>>>(n, nullptr, to, count);
+        } else {
+            stage_batch<<<grid(n), kThreads, 0, stream>>>(n, batch, to, count);
+        }
+        check();
+        return {to, slots, count};
+    }
+
+    // Replays the graph of `key` when it is still valid, or captures what `queue` queues
+    // (and launches it). Large batches simply queue.
+    template <typename Queue>
+    void replay(const GraphKey& key, Queue&& queue) {
+        if (key.slots > kGraphSlots) {
+            queue();
+            return;
+        }
+        const auto found = graphs.find(key);
+        if (found != graphs.end() && found->second.layout_generation == layout_generation &&
+            found->second.arena_generation == arena.generation()) {
+            found->second.graph.launch(stream);
+            return;
+        }
+        if (found != graphs.end()) SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));  // the stale one may still run
+        auto graph = spikeminer::detail::CapturedGraph::capture(stream, queue);
+        graph.launch(stream);
+        if (arena.overflowed()) {  // its scratch is freed at the next reset: not kept
+            SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
+            return;
+        }
+        graphs.insert_or_assign(key, Replay{std::move(graph), layout_generation, arena.generation()});
+    }
+
+    template <typename Decide>
+    void queue_insert(const Staged<EdgeUpdate>& batch, Decide&& decide);
+    template <typename Decide>
+    void queue_erase(const Staged<EdgeRef>& batch, Decide&& decide);
+    void insert(const EdgeUpdate* batch, std::size_t n, bool on_host);
+    void erase(const EdgeRef* batch, std::size_t n, bool on_host);
+    void update(const EdgeUpdate* batch, std::size_t n, bool on_host);
 };
 
-BatchResult GpuPma::State::insert(const EdgeUpdate* batch, std::size_t size) {
-    const SortedBatch b = detail::gpu::sorted_unique_batch(batch, size, vertices, arena, stream);
-    BatchResult result;
-    if (b.n == 0) return result;
-    auto* slot = take<std::uint64_t>(b.n);
-    auto* leaf = take<std::uint64_t>(b.n);
-    auto* absent = take<unsigned char>(b.n);
-    apply_existing<<<grid(b.n), kThreads, 0, stream>>>(b.n, layout(), Op::Insert, b.keys, b.values, slot, leaf, absent);
-    check();
+// `decide(new keys' count on the device)`: the capacity to rebuild at, or 0 to settle.
+template <typename Decide>
+void GpuPma::State::queue_insert(const Staged<EdgeUpdate>& batch, Decide&& decide) {
+    const SortedBatch b = detail::gpu::sorted_unique_batch(batch.edges, batch.slots, batch.n, vertices, arena, stream);
+    const std::size_t bound = b.bound;
+    auto* slot = take<std::uint64_t>(bound);
+    auto* leaf = take<std::uint64_t>(bound);
+    apply_existing<<<grid(bound), kThreads, 0, stream>>>(bound, b.n(), layout(), Op::Insert, b.keys, b.values, slot, leaf);
     // The new keys (in key order, so their leaves are in order).
-    auto* count = take<unsigned long long>(1);
-    SortedBatch fresh{take<std::uint64_t>(b.n), take<float>(b.n), 0};
-    auto* fresh_leaf = take<std::uint64_t>(b.n);
-    const auto keep_absent = [&](auto* in, auto* out) {
-        run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
-            return cub::DeviceSelect::Flagged(t, bytes, in, absent, out, count, static_cast<int>(b.n), stream);
-        });
-    };
-    keep_absent(b.keys, fresh.keys);
-    keep_absent(b.values, fresh.values);
-    keep_absent(leaf, fresh_leaf);
-    fresh.n = read(count);
-    result.applied = fresh.n;
-    result.ignored = b.n - fresh.n;
-    if (fresh.n == 0) return result;
-    edges += fresh.n;
-    try {  // every allocation comes before the first write to the array
-        if (static_cast<double>(edges) > PmaDensity::kRootUpper * static_cast<double>(capacity)) {
-            rebuild(PmaDensity::capacity_for(edges, PmaDensity::kRootUpper, 2 * capacity), fresh, fresh_leaf);
-        } else if (fresh.n * 16 >= edges) {
-            rebuild(capacity, fresh, fresh_leaf);  // a batch this large touches most windows anyway
-        } else {
-            settle(fresh_leaf, fresh.n, fresh, fresh_leaf, true);
-        }
-    } catch (...) {
-        edges -= fresh.n;
-        throw;
+    const Absent absent{slot, b.n()};
+    auto* position = take<unsigned>(bound);
+    const auto absent_at = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), absent);
+    run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
+        return cub::DeviceScan::ExclusiveSum(t, bytes, absent_at, position, static_cast<int>(bound), stream);
+    });
+    auto* fresh_keys = take<std::uint64_t>(bound);
+    auto* fresh_values = take<float>(bound);
+    auto* fresh_leaf = take<std::uint64_t>(bound);
+    auto* fresh_n = take<unsigned long long>(1);
+    take_fresh<<<grid(bound), kThreads, 0, stream>>>(bound, absent, position, b.keys, b.values, leaf, fresh_keys, fresh_values, fresh_leaf,
+                                                     fresh_n);
+    check();
+    const Pending fresh{fresh_keys, fresh_values, fresh_leaf, bound, fresh_n};
+    const std::size_t rebuild_at = decide(fresh_n);
+    if (rebuild_at != 0) {
+        rebuild(rebuild_at, fresh);
+    } else {
+        settle(fresh_leaf, bound, fresh_n, fresh);
     }
-    finish();
-    return result;
+    finish(Op::Insert, b, fresh_n);
 }
 
-BatchResult GpuPma::State::erase(const EdgeRef* batch, std::size_t size) {
-    const SortedBatch b = detail::gpu::sorted_unique_batch(batch, size, vertices, arena, stream);
-    BatchResult result;
-    if (b.n == 0) return result;
-    auto* count = take<unsigned long long>(2);  // erased keys, then seeds (one read for both)
-    auto* seed_count = count + 1;
+void GpuPma::State::insert(const EdgeUpdate* batch, std::size_t n, bool on_host) {
+    detail::gpu::check_batch_size(n);
+    if (n == 0) return;
+    const Staged<EdgeUpdate> staged = stage(batch, n, on_host);
+    const double upper = PmaDensity::kRootUpper * static_cast<double>(capacity);
+    if (static_cast<double>(edges_known + added_since + n) > upper) {
+        // The array may have to grow: the exact count decides (a wait; no graph).
+        queue_insert(staged, [&](const unsigned long long* fresh_n) -> std::size_t {
+            const std::size_t before = exact_edges();
+            const std::size_t added = read(fresh_n);
+            const std::size_t after = before + added;
+            if (static_cast<double>(after) > upper) return PmaDensity::capacity_for(after, PmaDensity::kRootUpper, 2 * capacity);
+            return added * 16 >= after ? capacity : 0;  // a batch this large touches most windows anyway
+        });
+    } else {
+        const std::size_t rebuild_at = n * 16 >= fewest_edges() + n ? capacity : 0;
+        replay({Op::Insert, rebuild_at, staged.slots}, [&] { queue_insert(staged, [&](const unsigned long long*) { return rebuild_at; }); });
+    }
+    added_since += n;
+}
+
+// `decide(erased keys' count on the device)`: the capacity to rebuild at, or 0 to settle.
+template <typename Decide>
+void GpuPma::State::queue_erase(const Staged<EdgeRef>& batch, Decide&& decide) {
+    const SortedBatch b = detail::gpu::sorted_unique_batch(batch.edges, batch.slots, batch.n, vertices, arena, stream);
+    const std::size_t bound = b.bound;
+    auto* count = take<unsigned long long>(2);  // erased keys, then seeds
+    auto* seed_n = count + 1;
     const std::uint64_t* present = existing_slots(b, Op::Erase, count);
-    auto* touched = take<std::uint64_t>(b.n);
-    erase_slots<<<grid(b.n), kThreads, 0, stream>>>(b.n, count, present, segment, keys.get(), touched);
-    repack<<<blocks_for(b.n * 32, kThreads), kThreads, 0, stream>>>(layout(), count, touched);
+    auto* touched = take<std::uint64_t>(bound);
+    erase_slots<<<grid(bound), kThreads, 0, stream>>>(bound, count, present, segment, keys.get(), touched);
+    repack<<<blocks_for(bound * 32, kThreads), kThreads, 0, stream>>>(layout(), count, touched);
     check();
     // Touched leaves now under their bound are the seeds (untouched ones kept theirs).
-    auto* seeds = take<std::uint64_t>(b.n);
-    const auto bound = static_cast<std::uint32_t>(bounds().lower[0]);
+    auto* seeds = take<std::uint64_t>(bound);
+    const auto leaf_bound = static_cast<std::uint32_t>(bounds().lower[0]);
     run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
-        return cub::DeviceSelect::If(t, bytes, touched, seeds, seed_count, static_cast<int>(b.n), UnderBound{counts.get(), bound}, stream);
+        return cub::DeviceSelect::If(t, bytes, touched, seeds, seed_n, static_cast<int>(bound), UnderBound{counts.get(), leaf_bound},
+                                     stream);
     });
-    unsigned long long counted[2] = {0, 0};
-    SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(counted, count, sizeof counted, cudaMemcpyDeviceToHost, stream));
-    SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
-    result.applied = counted[0];
-    result.ignored = b.n - result.applied;
-    if (result.applied == 0) return result;
-    edges -= result.applied;
-    const std::size_t n = counted[1];
-    std::size_t smaller = capacity;
-    while (smaller > CpuPma::kMinCapacity && static_cast<double>(edges) < PmaDensity::kRootLower * static_cast<double>(smaller)) {
-        smaller /= 2;
-    }
     // (Rebuilding in place for large erase batches, as inserts do, was measured slower:
     // 16.6 M-edge R-MAT, 1 M-edge slides, 2.9 -> 3.5 ms a slide on the H200.)
     try {
-        if (smaller != capacity) {
-            rebuild(smaller, {}, nullptr);
-        } else if (n != 0) {
-            settle(seeds, n, {}, nullptr, false);
+        const std::size_t rebuild_at = decide(count);
+        if (rebuild_at != 0) {
+            rebuild(rebuild_at, {});
+        } else {
+            settle(seeds, bound, seed_n, {});
         }
     } catch (...) {
-        finish();  // the erasures are done: index them (some leaves stay under their bound)
+        finish(Op::Erase, b, count);  // the erasures are done: index them (some leaves stay under their bound)
         throw;
     }
-    finish();
-    return result;
+    finish(Op::Erase, b, count);
 }
 
-BatchResult GpuPma::State::update(const EdgeUpdate* batch, std::size_t size) {
-    const SortedBatch b = detail::gpu::sorted_unique_batch(batch, size, vertices, arena, stream);
-    BatchResult result;
-    if (b.n == 0) return result;
-    auto* count = take<unsigned long long>(1);
-    existing_slots(b, Op::Update, count);
-    result.applied = read(count);
-    result.ignored = b.n - result.applied;
-    return result;
+void GpuPma::State::erase(const EdgeRef* batch, std::size_t n, bool on_host) {
+    detail::gpu::check_batch_size(n);
+    if (n == 0) return;
+    const Staged<EdgeRef> staged = stage(batch, n, on_host);
+    const double lower = PmaDensity::kRootLower * static_cast<double>(capacity);
+    if (capacity > CpuPma::kMinCapacity && static_cast<double>(fewest_edges()) - static_cast<double>(n) < lower) {
+        // The array may have to shrink: the exact count decides (a wait; no graph).
+        queue_erase(staged, [&](const unsigned long long* erased) -> std::size_t {
+            const std::size_t after = exact_edges() - read(erased);
+            std::size_t smaller = capacity;
+            while (smaller > CpuPma::kMinCapacity && static_cast<double>(after) < PmaDensity::kRootLower * static_cast<double>(smaller)) {
+                smaller /= 2;
+            }
+            return smaller != capacity ? smaller : 0;
+        });
+    } else {
+        replay({Op::Erase, 0, staged.slots}, [&] { queue_erase(staged, [](const unsigned long long*) { return std::size_t{0}; }); });
+    }
+    removed_since += n;
+}
+
+void GpuPma::State::update(const EdgeUpdate* batch, std::size_t n, bool on_host) {
+    detail::gpu::check_batch_size(n);
+    if (n == 0) return;
+    const Staged<EdgeUpdate> staged = stage(batch, n, on_host);
+    replay({Op::Update, 0, staged.slots}, [&] {
+        const SortedBatch b = detail::gpu::sorted_unique_batch(staged.edges, staged.slots, staged.n, vertices, arena, stream);
+        auto* count = take<unsigned long long>(1);
+        existing_slots(b, Op::Update, count);
+        finish(Op::Update, b, count);
+    });
 }
 
 GpuPma::GpuPma(Vertex vertices) : state_((check_vertex_count(vertices), std::make_unique<State>())) {
     State& s = *state_;
     s.vertices = vertices;
     s.row_start = allocate_or_oom<std::uint64_t>(static_cast<std::size_t>(vertices) + 1, "GPMA+ row starts");
+    s.totals = allocate_or_oom<Totals>(1, "GPMA+ totals");
+    SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(s.totals.get(), 0, sizeof(Totals), s.stream));
     s.allocate(CpuPma::kMinCapacity);
-    s.finish();
+    s.reindex();
+    SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s.stream));
 }
 
 GpuPma::~GpuPma() = default;
 
-// Each call starts a fresh arena: the previous call waited for its stream before returning.
 BatchResult GpuPma::insert_edges(std::span<const EdgeUpdate> batch) {
-    state_->arena.reset();
-    return state_->insert(detail::gpu::upload_batch(batch.data(), batch.size(), state_->arena, state_->stream), batch.size());
+    State& s = *state_;
+    s.begin();
+    s.insert(batch.data(), batch.size(), true);
+    return s.synchronize();
 }
 
 BatchResult GpuPma::erase_edges(std::span<const EdgeRef> batch) {
-    state_->arena.reset();
-    return state_->erase(detail::gpu::upload_batch(batch.data(), batch.size(), state_->arena, state_->stream), batch.size());
+    State& s = *state_;
+    s.begin();
+    s.erase(batch.data(), batch.size(), true);
+    return s.synchronize();
 }
 
 BatchResult GpuPma::update_values(std::span<const EdgeUpdate> batch) {
-    state_->arena.reset();
-    return state_->update(detail::gpu::upload_batch(batch.data(), batch.size(), state_->arena, state_->stream), batch.size());
+    State& s = *state_;
+    s.begin();
+    s.update(batch.data(), batch.size(), true);
+    return s.synchronize();
 }
 
 BatchResult GpuPma::insert_edges_device(const EdgeUpdate* batch, std::size_t n) {
-    spikeminer::detail::wait_for_legacy_stream();
-    state_->arena.reset();
-    return state_->insert(batch, n);
+    insert_edges_async(batch, n, cudaStreamLegacy);
+    return synchronize();
 }
 
 BatchResult GpuPma::erase_edges_device(const EdgeRef* batch, std::size_t n) {
-    spikeminer::detail::wait_for_legacy_stream();
-    state_->arena.reset();
-    return state_->erase(batch, n);
+    erase_edges_async(batch, n, cudaStreamLegacy);
+    return synchronize();
 }
 
 BatchResult GpuPma::update_values_device(const EdgeUpdate* batch, std::size_t n) {
-    spikeminer::detail::wait_for_legacy_stream();
-    state_->arena.reset();
-    return state_->update(batch, n);
+    update_values_async(batch, n, cudaStreamLegacy);
+    return synchronize();
 }
+
+// Each async call: the structure's stream after the caller's, the caller's after the batch.
+void GpuPma::insert_edges_async(const EdgeUpdate* batch, std::size_t n, CUstream_st* stream) {
+    State& s = *state_;
+    s.join.order(stream, s.stream);
+    s.begin();
+    s.insert(batch, n, false);
+    s.join.order(s.stream, stream);
+}
+
+void GpuPma::erase_edges_async(const EdgeRef* batch, std::size_t n, CUstream_st* stream) {
+    State& s = *state_;
+    s.join.order(stream, s.stream);
+    s.begin();
+    s.erase(batch, n, false);
+    s.join.order(s.stream, stream);
+}
+
+void GpuPma::update_values_async(const EdgeUpdate* batch, std::size_t n, CUstream_st* stream) {
+    State& s = *state_;
+    s.join.order(stream, s.stream);
+    s.begin();
+    s.update(batch, n, false);
+    s.join.order(s.stream, stream);
+}
+
+BatchResult GpuPma::synchronize() { return state_->synchronize(); }
 
 std::optional<float> GpuPma::find(Vertex src, Vertex dst) const {
     if (src >= state_->vertices || dst >= state_->vertices) return std::nullopt;
     State& s = *state_;
-    s.arena.reset();
+    s.begin();
     auto* slot = s.take<std::uint64_t>(1);
     find_slot<<<1, 1, 0, s.stream>>>(s.layout(), edge_key(src, dst), slot);
     s.check();
@@ -712,7 +1009,7 @@ GpmaView GpuPma::view() const {
 }
 
 Vertex GpuPma::num_vertices() const { return state_->vertices; }
-std::size_t GpuPma::num_edges() const { return state_->edges; }
+std::size_t GpuPma::num_edges() const { return state_->exact_edges(); }
 std::size_t GpuPma::capacity() const { return state_->capacity; }
 std::size_t GpuPma::segment_size() const { return state_->segment; }
 

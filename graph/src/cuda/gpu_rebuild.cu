@@ -86,13 +86,13 @@ struct GpuRebuildCsr::State {
     T* take(std::size_t n) { return arena.take<T>(n, "GPU rebuild scratch"); }
 
     // The whole edge list with the batch appended, sorted, filtered, and the row index.
-    std::size_t rebuild(const SortedBatch& b, bool erasing) {
-        const std::size_t n = edges + b.n;
+    std::size_t rebuild(const SortedBatch& b, std::size_t unique, bool erasing) {
+        const std::size_t n = edges + unique;
         if (n > static_cast<std::size_t>(INT_MAX)) throw Error("GPU rebuild: at most 2^31 - 1 edges and updates");
         auto* all = take<std::uint64_t>(n);
         auto* origin = take<std::uint32_t>(n);
         if (edges != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(all, keys.get(), edges * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice, stream));
-        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(all + edges, b.keys, b.n * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice, stream));
+        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(all + edges, b.keys, unique * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice, stream));
         iota<<<grid(n), kThreads, 0, stream>>>(n, origin);
         auto* sorted = take<std::uint64_t>(n);
         auto* sorted_origin = take<std::uint32_t>(n);
@@ -105,7 +105,7 @@ struct GpuRebuildCsr::State {
         // Values by origin: the old values, then the batch's.
         auto* old_values = take<float>(n);
         if (edges != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(old_values, values.get(), edges * sizeof(float), cudaMemcpyDeviceToDevice, stream));
-        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(old_values + edges, b.values, b.n * sizeof(float), cudaMemcpyDeviceToDevice, stream));
+        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(old_values + edges, b.values, unique * sizeof(float), cudaMemcpyDeviceToDevice, stream));
         auto* kept_origin = take<std::uint32_t>(n);
         auto* count = take<unsigned long long>(1);
         if (keys.size() < n) {  // both allocated before either is replaced
@@ -132,26 +132,28 @@ struct GpuRebuildCsr::State {
 
     template <typename Edge>
     BatchResult change(const Edge* batch, std::size_t size, bool erasing) {
-        const SortedBatch b = detail::gpu::sorted_unique_batch(batch, size, vertices, arena, stream);
+        const SortedBatch b = detail::gpu::sorted_unique_batch(batch, size, nullptr, vertices, arena, stream);
+        const std::size_t unique = detail::gpu::read_unique(b, vertices, stream);
         BatchResult result;
-        if (b.n == 0) return result;
+        if (unique == 0) return result;
         const std::size_t before = edges;
-        edges = rebuild(b, erasing);
+        edges = rebuild(b, unique, erasing);
         result.applied = erasing ? before - edges : edges - before;
-        result.ignored = b.n - result.applied;
+        result.ignored = unique - result.applied;
         return result;
     }
 
     BatchResult update(const EdgeUpdate* batch, std::size_t size) {
-        const SortedBatch b = detail::gpu::sorted_unique_batch(batch, size, vertices, arena, stream);
+        const SortedBatch b = detail::gpu::sorted_unique_batch(batch, size, nullptr, vertices, arena, stream);
+        const std::size_t unique = detail::gpu::read_unique(b, vertices, stream);
         BatchResult result;
-        if (b.n == 0) return result;
+        if (unique == 0) return result;
         auto* found = take<unsigned>(1);
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(found, 0, sizeof(unsigned), stream));
-        set_values<<<grid(b.n), kThreads, 0, stream>>>(b.n, b.keys, b.values, keys.get(), edges, values.get(), found);
+        set_values<<<grid(unique), kThreads, 0, stream>>>(unique, b.keys, b.values, keys.get(), edges, values.get(), found);
         SPIKEMINER_CUDA_CHECK(cudaGetLastError());
         result.applied = spikeminer::detail::read_one(found, stream);
-        result.ignored = b.n - result.applied;
+        result.ignored = unique - result.applied;
         return result;
     }
 };

@@ -9,6 +9,8 @@
 #include <span>
 #include <vector>
 
+struct CUstream_st;  // cudaStream_t is CUstream_st*
+
 namespace spikeminer::graph {
 
 /// What kernels read: the array with gaps and each vertex's first slot (a CSR with
@@ -38,10 +40,20 @@ struct GpmaView {
 /// Erasures really remove (no lazy marks: kernels never skip dead keys and degrees stay
 /// exact): the slots are emptied, the touched segments re-packed by one warp each, and
 /// windows under their lower bound spread the same way (the array halves with the root).
-/// Every call returns when the structure is up to date (its stream is synchronized); the
-/// *_device calls first wait for the work queued on the legacy default stream (such as
-/// the cudaMemcpy that filled the batch); a batch written on another stream must be
-/// complete before the call. Not for concurrent use from several host threads (find too).
+///
+/// A batch is queued without reading anything back: its counts stay on the device and
+/// every kernel is sized by the batch's length. The host waits only where the array may
+/// have to grow or shrink (the exact edge count decides) and, for the calls that return
+/// a BatchResult, once at the end.
+///
+/// The plain calls return when the structure is up to date. The *_async calls queue the
+/// batch (in device memory) after the work already queued on `stream` and make that
+/// stream's later work wait for it (so kernels queued there read the updated view());
+/// synchronize() waits and returns what the batches queued since the last wait did,
+/// summed (the plain calls end with it, so their result also counts async batches
+/// queued before them). A batch naming a vertex >= num_vertices() changes nothing; the
+/// Error of check_edge for it is thrown by the next synchronize(). Not for concurrent use
+/// from several host threads (find too).
 /// If a batch fails (GpuOutOfMemory while growing), the structure keeps its earlier keys
 /// and stays usable; values already overwritten by that batch stay overwritten.
 class GpuPma {
@@ -54,17 +66,25 @@ public:
     BatchResult insert_edges(std::span<const EdgeUpdate> batch);
     BatchResult erase_edges(std::span<const EdgeRef> batch);
     BatchResult update_values(std::span<const EdgeUpdate> batch);
-    /// The same for batches already in device memory (a stream uploaded once and slid
-    /// over, as the sliding-window benchmark does): no host copy, ids checked on the device.
+    /// The same for batches already in device memory, written by work on the legacy
+    /// default stream (such as a cudaMemcpy) or complete before the call.
     BatchResult insert_edges_device(const EdgeUpdate* batch, std::size_t n);
     BatchResult erase_edges_device(const EdgeRef* batch, std::size_t n);
     BatchResult update_values_device(const EdgeUpdate* batch, std::size_t n);
+
+    /// Queued after the work on `stream` (a cudaStream_t; nullptr: the legacy stream).
+    void insert_edges_async(const EdgeUpdate* batch, std::size_t n, CUstream_st* stream);
+    void erase_edges_async(const EdgeRef* batch, std::size_t n, CUstream_st* stream);
+    void update_values_async(const EdgeUpdate* batch, std::size_t n, CUstream_st* stream);
+    /// Waits for every queued batch; what the batches since the last wait did.
+    BatchResult synchronize();
 
     [[nodiscard]] std::optional<float> find(Vertex src, Vertex dst) const;
     [[nodiscard]] WeightedCsr to_csr() const;
     [[nodiscard]] GpmaView view() const;
 
     [[nodiscard]] Vertex num_vertices() const;
+    /// Waits for queued batches.
     [[nodiscard]] std::size_t num_edges() const;
     [[nodiscard]] std::size_t capacity() const;
     [[nodiscard]] std::size_t segment_size() const;
