@@ -32,6 +32,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -89,7 +90,9 @@ double analytics_ms(const View& g, const std::string& which, graph::Vertex root)
 
 #if SPIKEMINER_HAVE_CUDA
 // One slide's batches on a GPU structure, copied to the device first (untimed, and
-// complete before the clock starts); the seconds the update took.
+// complete before the clock starts); the seconds the update took. GPMA+ queues the
+// three batches and waits once; the rebuild baseline reads its counts back each batch
+// (it sizes its arrays by them).
 template <typename Gpu>
 double timed_on_device(Gpu& structure, const app::WindowBatches& b) {
     const auto insert = detail::upload(b.insert, "bench batch");
@@ -97,9 +100,16 @@ double timed_on_device(Gpu& structure, const app::WindowBatches& b) {
     const auto update = detail::upload(b.update, "bench batch");
     SPIKEMINER_CUDA_CHECK(cudaDeviceSynchronize());
     return seconds_of([&] {
-        structure.erase_edges_device(erase.get(), b.erase.size());
-        structure.insert_edges_device(insert.get(), b.insert.size());
-        structure.update_values_device(update.get(), b.update.size());
+        if constexpr (requires { structure.synchronize(); }) {  // GPMA+: queued, one wait a slide
+            structure.erase_edges_async(erase.get(), b.erase.size(), nullptr);
+            structure.insert_edges_async(insert.get(), b.insert.size(), nullptr);
+            structure.update_values_async(update.get(), b.update.size(), nullptr);
+            (void)structure.synchronize();
+        } else {
+            structure.erase_edges_device(erase.get(), b.erase.size());
+            structure.insert_edges_device(insert.get(), b.insert.size());
+            structure.update_values_device(update.get(), b.update.size());
+        }
     });
 }
 
@@ -131,7 +141,7 @@ std::string ms_and_rate(const Row& r) {
 }
 
 // The window slides once per step; every structure gets the same batches.
-void run(const Dataset& d, std::size_t max_batch, bool cpu) {
+void run(const Dataset& d, std::size_t min_batch, std::size_t max_batch, bool cpu) {
     const std::size_t window_size = d.stream.edges.size() / 2;
     const bool gpu = have_gpu();
     std::printf("\n### %s: %zu stream edges, %u vertices, window %zu\n\n", d.name.c_str(), d.stream.edges.size(),
@@ -169,11 +179,25 @@ void run(const Dataset& d, std::size_t max_batch, bool cpu) {
                 "GPMA+ ms/slide | GPMA+ M updates/s | GPU rebuild ms/slide | GPU rebuild M updates/s |\n");
     std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     app::WindowBatches batches;
-    for (std::size_t k = 1; k <= max_batch; k *= 2) {
+    for (std::size_t k = std::bit_floor(std::max<std::size_t>(min_batch, 1)); k <= max_batch; k *= 2) {
         // Enough slides to time small batches, few for large ones; the stream's second
         // half has to last for every k.
         const int slides = static_cast<int>(std::clamp<std::size_t>((std::size_t{1} << 14) / k, 1, 64));
         if (window.remaining() < k * static_cast<std::size_t>(slides)) break;
+        // One untimed slide first where the stream has room for it (GPMA+ captures its
+        // graphs for this batch size there; batches of 1 M are not replayed as graphs).
+        if (window.remaining() >= k * static_cast<std::size_t>(slides + 1) && window.slide(k, batches)) {
+            if (cpu) {
+                apply(*pma, batches);
+                apply(*sets, batches);
+            }
+#if SPIKEMINER_HAVE_CUDA
+            if (gpu) {
+                (void)timed_on_device(*gpma, batches);
+                (void)timed_on_device(*rebuild, batches);
+            }
+#endif
+        }
         Tally t[4];  // PMA, sets, GPMA+, rebuild
         for (int i = 0; i < slides && window.slide(k, batches); ++i) {
             const std::size_t updates = batches.insert.size() + batches.erase.size() + batches.update.size();
@@ -221,6 +245,7 @@ int main(int argc, char** argv) {
     CLI::App app{"bench_dyngraph: dynamic graph structures in a sliding window"};
     unsigned rmat_scale = 18;
     std::size_t edges = 4'000'000;
+    std::size_t min_batch = 1;
     std::size_t max_batch = std::size_t{1} << 20;
     std::vector<std::string> files;
     std::vector<std::string> konect;
@@ -229,6 +254,7 @@ int main(int argc, char** argv) {
     bool gpu_only = false;
     app.add_option("--rmat-scale", rmat_scale, "R-MAT vertices = 2^scale (0: no R-MAT stream)");
     app.add_option("--edges", edges, "edges in each generated stream (0: none)");
+    app.add_option("--min-batch", min_batch, "smallest k (a power of two)");
     app.add_option("--max-batch", max_batch, "largest k");
     app.add_option("STREAMS", files, "edge-stream files");
     app.add_option("--columns", columns, "the files' columns");
@@ -253,25 +279,26 @@ int main(int argc, char** argv) {
         std::printf("## bench_dyngraph\n");
         if (edges != 0 && rmat_scale != 0) {
             run(generated("R-MAT scale " + std::to_string(rmat_scale), graph::rmat_edges(rmat_scale, edges, 1), graph::Vertex{1} << rmat_scale),
-                max_batch, !gpu_only);
+                min_batch, max_batch, !gpu_only);
             const graph::Vertex n = graph::Vertex{1} << rmat_scale;
-            run(generated("Erdős–Rényi, " + std::to_string(n) + " vertices", graph::erdos_renyi_edges(n, edges, 2), n), max_batch, !gpu_only);
+            run(generated("Erdős–Rényi, " + std::to_string(n) + " vertices", graph::erdos_renyi_edges(n, edges, 2), n), min_batch,
+                max_batch, !gpu_only);
         }
         io::EdgeStreamOptions options;
         options.columns = io::parse_stream_columns(columns);
         for (const std::string& file : files) {
-            run({std::filesystem::path(file).filename().string(), io::read_edge_stream(file, options)}, max_batch, !gpu_only);
+            run({std::filesystem::path(file).filename().string(), io::read_edge_stream(file, options)}, min_batch, max_batch, !gpu_only);
         }
         io::EdgeStreamOptions konect_options;
         konect_options.columns = io::parse_stream_columns("src,dst,weight,time");
         konect_options.signed_weights = true;
         for (const std::string& file : konect) {
-            run({std::filesystem::path(file).filename().string(), io::read_edge_stream(file, konect_options)}, max_batch, !gpu_only);
+            run({std::filesystem::path(file).filename().string(), io::read_edge_stream(file, konect_options)}, min_batch, max_batch, !gpu_only);
         }
         if (gpu_check && have_gpu()) {
             const unsigned scale = 22;
             run(generated("R-MAT scale 22 (GPU only)", graph::rmat_edges(scale, std::size_t{32} << 20, 3), graph::Vertex{1} << scale),
-                max_batch, false);
+                min_batch, max_batch, false);
         }
     } catch (const Error& e) {
         std::fprintf(stderr, "bench_dyngraph: %s\n", e.what());
