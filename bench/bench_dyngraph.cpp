@@ -91,7 +91,7 @@ double analytics_ms(const View& g, const std::string& which, graph::Vertex root)
 #if SPIKEMINER_HAVE_CUDA
 // One slide's batches on a GPU structure, copied to the device first (untimed, and
 // complete before the clock starts); the seconds the update took. GPMA+ queues the
-// three batches and waits once; the rebuild baseline reads its counts back each batch
+// three batches, brings its vertex starts up to date (view()) and waits once; the rebuild baseline reads its counts back each batch
 // (it sizes its arrays by them).
 template <typename Gpu>
 double timed_on_device(Gpu& structure, const app::WindowBatches& b) {
@@ -104,6 +104,7 @@ double timed_on_device(Gpu& structure, const app::WindowBatches& b) {
             structure.erase_edges_async(erase.get(), b.erase.size(), nullptr);
             structure.insert_edges_async(insert.get(), b.insert.size(), nullptr);
             structure.update_values_async(update.get(), b.update.size(), nullptr);
+            (void)structure.view();  // the vertex starts made current, as analytics would need
             (void)structure.synchronize();
         } else {
             structure.erase_edges_device(erase.get(), b.erase.size());

@@ -29,11 +29,13 @@ __device__ float value_of(const EdgeRef&) { return 0.0F; }
 // The updates in a batch of `bound` slots: all, or *n when n is given (the rest is padding).
 __device__ std::size_t updates_in(std::size_t bound, const unsigned long long* n) { return n == nullptr ? bound : *n; }
 
-// Keys and their batch positions (padding: ~0, which sorts last); the first update
-// naming a vertex out of range is recorded (atomicMin over positions) in *first_bad.
+// Sort keys (src << bits | dst: no unused bits between the ids, so the radix sort makes
+// fewer passes) and their batch positions (padding: ~0, which sorts last, after any key
+// equal to it in the sorted bits, the sort being stable); the first update naming a
+// vertex out of range is recorded (atomicMin over positions) in *first_bad.
 template <typename Edge>
-__global__ void make_keys(std::size_t bound, const unsigned long long* n, const Edge* edges, Vertex vertices, std::uint64_t* keys,
-                          std::uint32_t* index, unsigned long long* first_bad) {
+__global__ void make_keys(std::size_t bound, const unsigned long long* n, const Edge* edges, Vertex vertices, int bits,
+                          std::uint64_t* keys, std::uint32_t* index, unsigned long long* first_bad) {
     const std::size_t i = spikeminer::detail::thread_index();
     if (i >= bound) return;
     index[i] = static_cast<std::uint32_t>(i);
@@ -43,7 +45,7 @@ __global__ void make_keys(std::size_t bound, const unsigned long long* n, const 
     }
     const Edge e = edges[i];
     if (e.src >= vertices || e.dst >= vertices) atomicMin(first_bad, static_cast<unsigned long long>(i));
-    keys[i] = (std::uint64_t{e.src} << 32) | e.dst;
+    keys[i] = (std::uint64_t{e.src} << bits) | e.dst;
 }
 
 // The last of each run of equal sorted keys: the batch's last update of that key.
@@ -60,12 +62,13 @@ struct LastOfRun {
 // Each kept key goes to its place (`position`: the exclusive scan of LastOfRun) with the
 // value of the update it came from; the last thread writes the counts.
 template <typename Edge>
-__global__ void keep_last(LastOfRun last_of_run, const std::uint32_t* index, const unsigned* position, const Edge* edges,
+__global__ void keep_last(LastOfRun last_of_run, int bits, const std::uint32_t* index, const unsigned* position, const Edge* edges,
                           BatchCounts* counts, std::uint64_t* keys, float* values) {
     const std::size_t i = spikeminer::detail::thread_index();
     if (i >= last_of_run.bound) return;
     if (last_of_run(i) != 0) {
-        keys[position[i]] = last_of_run.keys[i];
+        const std::uint64_t packed = last_of_run.keys[i];
+        keys[position[i]] = ((packed >> bits) << 32) | (packed & ((std::uint64_t{1} << bits) - 1));
         values[position[i]] = value_of(edges[index[i]]);
     }
     if (i + 1 != updates_in(last_of_run.bound, last_of_run.n)) return;
@@ -96,13 +99,12 @@ SortedBatch sorted_unique_batch(const Edge* edges, std::size_t n, const unsigned
     SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(out.counts, 0xff, sizeof(BatchCounts), stream));  // first_bad: none
     auto* keys = arena.take<std::uint64_t>(n, "edge batch");
     auto* index = arena.take<std::uint32_t>(n, "edge batch");
-    make_keys<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(n, updates, edges, vertices, keys, index, &out.counts->first_bad);
+    const int bits = std::max(1, static_cast<int>(std::bit_width(vertices == 0 ? 0U : vertices - 1)));  // per vertex id
+    make_keys<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(n, updates, edges, vertices, bits, keys, index, &out.counts->first_bad);
     auto* sorted_keys = arena.take<std::uint64_t>(n, "edge batch");
     auto* sorted_index = arena.take<std::uint32_t>(n, "edge batch");
-    // Only the bits that vertex ids can use (the radix passes are the cost).
-    const int end_bit = 32 + std::max(1, static_cast<int>(std::bit_width(vertices == 0 ? 0U : vertices - 1)));
     run_cub_queued(arena, [&](void* t, std::size_t& b) {
-        return cub::DeviceRadixSort::SortPairs(t, b, keys, sorted_keys, index, sorted_index, static_cast<int>(n), 0, end_bit, stream);
+        return cub::DeviceRadixSort::SortPairs(t, b, keys, sorted_keys, index, sorted_index, static_cast<int>(n), 0, 2 * bits, stream);
     });
     auto* position = arena.take<unsigned>(n, "edge batch");
     const LastOfRun last_of_run{sorted_keys, n, updates};
@@ -112,8 +114,8 @@ SortedBatch sorted_unique_batch(const Edge* edges, std::size_t n, const unsigned
     });
     out.keys = arena.take<std::uint64_t>(n, "edge batch");
     out.values = arena.take<float>(n, "edge batch");
-    keep_last<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(last_of_run, sorted_index, position, edges, out.counts, out.keys,
-                                                                out.values);
+    keep_last<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(last_of_run, bits, sorted_index, position, edges, out.counts,
+                                                                out.keys, out.values);
     SPIKEMINER_CUDA_CHECK(cudaGetLastError());
     return out;
 }

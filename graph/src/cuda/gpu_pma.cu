@@ -184,7 +184,8 @@ __global__ void erase_slots(std::size_t bound, const unsigned long long* n, cons
     leaf[i] = i > 0 && slot[i - 1] / segment == s ? kEmpty : s;
 }
 
-// One warp per touched segment: packs the keys left after erasures to the front.
+// One warp per touched segment: packs the keys left after erasures to the front,
+// writing only what changes (the keys after the first hole, and the slots left empty).
 __global__ void repack(Layout layout, const unsigned long long* n, const std::uint64_t* leaf) {
     const std::size_t w = thread_index() / 32;
     const unsigned lane = threadIdx.x % 32;
@@ -192,17 +193,18 @@ __global__ void repack(Layout layout, const unsigned long long* n, const std::ui
     const std::size_t s = leaf[w];
     std::uint64_t* run = layout.keys + s * layout.segment;
     float* vals = layout.values + s * layout.segment;
-    const bool mine = lane < layout.segment && lane < layout.counts[s];
-    const std::uint64_t key = mine ? run[lane] : kEmpty;
-    const float value = mine ? vals[lane] : 0.0F;
+    const unsigned count = layout.counts[s];  // at most the segment's 32 slots
+    const std::uint64_t key = lane < count ? run[lane] : kEmpty;
     const unsigned kept = __ballot_sync(0xffffffffU, key != kEmpty);
-    if (lane < layout.segment) run[lane] = kEmpty;
+    const unsigned at = __popc(kept & ((1U << lane) - 1));
+    const bool moves = key != kEmpty && at != lane;
+    const float value = moves ? vals[lane] : 0.0F;
     __syncwarp();
-    if (key != kEmpty) {
-        const unsigned at = __popc(kept & ((1U << lane) - 1));
+    if (moves) {
         run[at] = key;
         vals[at] = value;
     }
+    if (lane >= static_cast<unsigned>(__popc(kept)) && lane < count) run[lane] = kEmpty;
     if (lane == 0) layout.counts[s] = __popc(kept);
 }
 
@@ -503,6 +505,8 @@ struct GpuPma::State {
     };
     std::map<GraphKey, Replay> graphs;
     std::uint64_t layout_generation = 0;  // changes when the arrays move
+    bool starts_stale = true;                 // the vertex starts lag behind the keys
+    cudaStream_t reader = cudaStreamLegacy;  // the last batch's stream: view()'s readers wait there
 
     ~State() { cudaStreamSynchronize(stream); }  // nothing queued may outlive the arrays and graphs
     State() = default;
@@ -559,8 +563,8 @@ struct GpuPma::State {
         return out;
     }
 
-    // The segment index (first keys, next non-empty segments) and the vertex starts.
-    void reindex() {
+    // The segment index (first keys, next non-empty segments).
+    void index_segments() {
         const std::size_t n = segs();
         auto* scanned = take<std::uint64_t>(n);
         const auto reversed = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), NonEmptyReversed{counts.get(), n});
@@ -568,9 +572,19 @@ struct GpuPma::State {
             return cub::DeviceScan::InclusiveScan(t, b, reversed, scanned, cuda::minimum<>{}, n, stream);
         });
         first_keys<<<grid(n + 1), kThreads, 0, stream>>>(n, segment, scanned, keys.get(), next.get(), first_key.get());
+        check();
+    }
+
+    // The vertex starts, made again only when a reader asks (view(), to_csr()): the
+    // batches themselves never read them, and a search per vertex is the largest fixed
+    // cost of a small batch on a graph of millions of vertices.
+    void refresh_starts() {
+        if (!starts_stale) return;
         row_starts<<<grid(static_cast<std::size_t>(vertices) + 1), kThreads, 0, stream>>>(vertices, layout(), capacity,
                                                                                            row_start.get());
         check();
+        starts_stale = false;
+        join.order(stream, reader);
     }
 
     // Empty arrays of `new_capacity` slots, swapped in only once all are allocated (a
@@ -697,7 +711,7 @@ struct GpuPma::State {
 
     // The index made again and the batch's outcome (`done` of its keys) added to the totals.
     void finish(Op op, const SortedBatch& b, const unsigned long long* done) {
-        if (op != Op::Update) reindex();
+        if (op != Op::Update) index_segments();
         tally<<<1, 1, 0, stream>>>(op, b.counts, done, totals.get());
         check();
     }
@@ -806,6 +820,7 @@ void GpuPma::State::queue_insert(const Staged<EdgeUpdate>& batch, Decide&& decid
 void GpuPma::State::insert(const EdgeUpdate* batch, std::size_t n, bool on_host) {
     detail::gpu::check_batch_size(n);
     if (n == 0) return;
+    starts_stale = true;
     const Staged<EdgeUpdate> staged = stage(batch, n, on_host);
     const double upper = PmaDensity::kRootUpper * static_cast<double>(capacity);
     if (static_cast<double>(edges_known + added_since + n) > upper) {
@@ -862,6 +877,7 @@ void GpuPma::State::queue_erase(const Staged<EdgeRef>& batch, Decide&& decide) {
 void GpuPma::State::erase(const EdgeRef* batch, std::size_t n, bool on_host) {
     detail::gpu::check_batch_size(n);
     if (n == 0) return;
+    starts_stale = true;
     const Staged<EdgeRef> staged = stage(batch, n, on_host);
     const double lower = PmaDensity::kRootLower * static_cast<double>(capacity);
     if (capacity > CpuPma::kMinCapacity && static_cast<double>(fewest_edges()) - static_cast<double>(n) < lower) {
@@ -899,7 +915,8 @@ GpuPma::GpuPma(Vertex vertices) : state_((check_vertex_count(vertices), std::mak
     s.totals = allocate_or_oom<Totals>(1, "GPMA+ totals");
     SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(s.totals.get(), 0, sizeof(Totals), s.stream));
     s.allocate(CpuPma::kMinCapacity);
-    s.reindex();
+    s.index_segments();
+    s.refresh_starts();
     SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s.stream));
 }
 
@@ -909,6 +926,7 @@ BatchResult GpuPma::insert_edges(std::span<const EdgeUpdate> batch) {
     State& s = *state_;
     s.begin();
     s.insert(batch.data(), batch.size(), true);
+    s.reader = cudaStreamLegacy;
     return s.synchronize();
 }
 
@@ -916,6 +934,7 @@ BatchResult GpuPma::erase_edges(std::span<const EdgeRef> batch) {
     State& s = *state_;
     s.begin();
     s.erase(batch.data(), batch.size(), true);
+    s.reader = cudaStreamLegacy;
     return s.synchronize();
 }
 
@@ -923,6 +942,7 @@ BatchResult GpuPma::update_values(std::span<const EdgeUpdate> batch) {
     State& s = *state_;
     s.begin();
     s.update(batch.data(), batch.size(), true);
+    s.reader = cudaStreamLegacy;
     return s.synchronize();
 }
 
@@ -948,6 +968,7 @@ void GpuPma::insert_edges_async(const EdgeUpdate* batch, std::size_t n, CUstream
     s.begin();
     s.insert(batch, n, false);
     s.join.order(s.stream, stream);
+    s.reader = stream;
 }
 
 void GpuPma::erase_edges_async(const EdgeRef* batch, std::size_t n, CUstream_st* stream) {
@@ -956,6 +977,7 @@ void GpuPma::erase_edges_async(const EdgeRef* batch, std::size_t n, CUstream_st*
     s.begin();
     s.erase(batch, n, false);
     s.join.order(s.stream, stream);
+    s.reader = stream;
 }
 
 void GpuPma::update_values_async(const EdgeUpdate* batch, std::size_t n, CUstream_st* stream) {
@@ -964,6 +986,7 @@ void GpuPma::update_values_async(const EdgeUpdate* batch, std::size_t n, CUstrea
     s.begin();
     s.update(batch, n, false);
     s.join.order(s.stream, stream);
+    s.reader = stream;
 }
 
 BatchResult GpuPma::synchronize() { return state_->synchronize(); }
@@ -982,7 +1005,8 @@ std::optional<float> GpuPma::find(Vertex src, Vertex dst) const {
 
 // Read through the vertex starts, as kernels read the view, so that a wrong start shows.
 WeightedCsr GpuPma::to_csr() const {
-    const State& s = *state_;
+    State& s = *state_;
+    s.refresh_starts();
     std::vector<std::uint64_t> keys(s.capacity);
     std::vector<float> values(s.capacity);
     std::vector<std::uint64_t> starts(static_cast<std::size_t>(s.vertices) + 1);
@@ -1004,7 +1028,8 @@ WeightedCsr GpuPma::to_csr() const {
 }
 
 GpmaView GpuPma::view() const {
-    const State& s = *state_;
+    State& s = *state_;
+    s.refresh_starts();
     return {s.keys.get(), s.values.get(), s.row_start.get(), s.vertices, s.capacity, s.counts.get(), s.segment};
 }
 

@@ -81,6 +81,9 @@ public:
 
     [[nodiscard]] std::optional<float> find(Vertex src, Vertex dst) const;
     [[nodiscard]] WeightedCsr to_csr() const;
+    /// Brings the vertex starts up to date (queued after the batches; the stream of the
+    /// last batch, the legacy default stream after the plain calls, waits for it), so
+    /// kernels queued there afterwards read the current graph.
     [[nodiscard]] GpmaView view() const;
 
     [[nodiscard]] Vertex num_vertices() const;
