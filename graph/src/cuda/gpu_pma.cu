@@ -783,6 +783,28 @@ struct GpuPma::State {
     void insert(const EdgeUpdate* batch, std::size_t n, bool on_host);
     void erase(const EdgeRef* batch, std::size_t n, bool on_host);
     void update(const EdgeUpdate* batch, std::size_t n, bool on_host);
+
+    template <typename Edge>
+    using Operation = void (State::*)(const Edge*, std::size_t, bool);
+
+    // A batch in host memory: applied, then waited for.
+    template <typename Edge>
+    BatchResult from_host(Operation<Edge> operation, std::span<const Edge> batch) {
+        begin();
+        (this->*operation)(batch.data(), batch.size(), true);
+        reader = cudaStreamLegacy;
+        return synchronize();
+    }
+
+    // A batch in device memory: queued after the caller's stream, which waits for it.
+    template <typename Edge>
+    void queued(Operation<Edge> operation, const Edge* batch, std::size_t n, cudaStream_t caller) {
+        join.order(caller, stream);
+        begin();
+        (this->*operation)(batch, n, false);
+        join.order(stream, caller);
+        reader = caller;
+    }
 };
 
 // `decide(new keys' count on the device)`: the capacity to rebuild at, or 0 to settle.
@@ -922,29 +944,9 @@ GpuPma::GpuPma(Vertex vertices) : state_((check_vertex_count(vertices), std::mak
 
 GpuPma::~GpuPma() = default;
 
-BatchResult GpuPma::insert_edges(std::span<const EdgeUpdate> batch) {
-    State& s = *state_;
-    s.begin();
-    s.insert(batch.data(), batch.size(), true);
-    s.reader = cudaStreamLegacy;
-    return s.synchronize();
-}
-
-BatchResult GpuPma::erase_edges(std::span<const EdgeRef> batch) {
-    State& s = *state_;
-    s.begin();
-    s.erase(batch.data(), batch.size(), true);
-    s.reader = cudaStreamLegacy;
-    return s.synchronize();
-}
-
-BatchResult GpuPma::update_values(std::span<const EdgeUpdate> batch) {
-    State& s = *state_;
-    s.begin();
-    s.update(batch.data(), batch.size(), true);
-    s.reader = cudaStreamLegacy;
-    return s.synchronize();
-}
+BatchResult GpuPma::insert_edges(std::span<const EdgeUpdate> batch) { return state_->from_host(&State::insert, batch); }
+BatchResult GpuPma::erase_edges(std::span<const EdgeRef> batch) { return state_->from_host(&State::erase, batch); }
+BatchResult GpuPma::update_values(std::span<const EdgeUpdate> batch) { return state_->from_host(&State::update, batch); }
 
 BatchResult GpuPma::insert_edges_device(const EdgeUpdate* batch, std::size_t n) {
     insert_edges_async(batch, n, cudaStreamLegacy);
@@ -961,32 +963,12 @@ BatchResult GpuPma::update_values_device(const EdgeUpdate* batch, std::size_t n)
     return synchronize();
 }
 
-// Each async call: the structure's stream after the caller's, the caller's after the batch.
 void GpuPma::insert_edges_async(const EdgeUpdate* batch, std::size_t n, CUstream_st* stream) {
-    State& s = *state_;
-    s.join.order(stream, s.stream);
-    s.begin();
-    s.insert(batch, n, false);
-    s.join.order(s.stream, stream);
-    s.reader = stream;
+    state_->queued(&State::insert, batch, n, stream);
 }
-
-void GpuPma::erase_edges_async(const EdgeRef* batch, std::size_t n, CUstream_st* stream) {
-    State& s = *state_;
-    s.join.order(stream, s.stream);
-    s.begin();
-    s.erase(batch, n, false);
-    s.join.order(s.stream, stream);
-    s.reader = stream;
-}
-
+void GpuPma::erase_edges_async(const EdgeRef* batch, std::size_t n, CUstream_st* stream) { state_->queued(&State::erase, batch, n, stream); }
 void GpuPma::update_values_async(const EdgeUpdate* batch, std::size_t n, CUstream_st* stream) {
-    State& s = *state_;
-    s.join.order(stream, s.stream);
-    s.begin();
-    s.update(batch, n, false);
-    s.join.order(s.stream, stream);
-    s.reader = stream;
+    state_->queued(&State::update, batch, n, stream);
 }
 
 BatchResult GpuPma::synchronize() { return state_->synchronize(); }
