@@ -1,0 +1,116 @@
+// `spikeminer assemblies FILE`: neuron assemblies as the maximal cliques of the
+// recording's co-firing graph.
+#include "commands.hpp"
+#include "read_arguments.hpp"
+#include "terminal_progress.hpp"
+
+#include "spikeminer/app/assembly_recovery.hpp"
+#include "spikeminer/app/io/assembly_output.hpp"
+#include "spikeminer/app/io/simulation_io.hpp"
+#include "spikeminer/core/backend.hpp"
+#include "spikeminer/core/error.hpp"
+#include "spikeminer/graph/cliques.hpp"
+#include "spikeminer/graph/cofiring.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+namespace spikeminer::cli {
+namespace {
+
+struct AssembliesArguments {
+    std::string file;
+    ReadArguments read;
+    std::string window = "2";
+    std::string baseline = "20";
+    std::string unit = "ms";
+    std::uint64_t min_count = 10;
+    double min_ratio = 3;
+    std::size_t min_size = 3;
+    std::string backend = "auto";
+    std::string output;
+    std::size_t show = 10;
+};
+
+std::string members_text(const SpikeTrains& trains, const std::vector<NeuronId>& members) {
+    std::string text;
+    for (const NeuronId n : members) text += (text.empty() ? "" : " ") + trains.label(n);
+    return text;
+}
+
+void print_recovery(const simulator::GroundTruth& truth, const std::vector<std::vector<NeuronId>>& found) {
+    std::printf("\nembedded assemblies (ground truth) recovered:\n");
+    for (const AssemblyRecovery& r : recovered_assemblies(truth, found)) {
+        if (r.jaccard == 0) {
+            std::printf("  assembly %zu (%zu neurons): not found\n", r.assembly, r.size);
+        } else {
+            std::printf("  assembly %zu (%zu neurons): assembly %zu found shares %.0f%% of their union%s\n", r.assembly, r.size,
+                        r.found + 1, 100 * r.jaccard, r.jaccard == 1 ? " (exact)" : "");
+        }
+    }
+}
+
+void run_assemblies(const AssembliesArguments& args) {
+    if (args.min_size < 2) throw UsageError("--min-size must be at least 2");
+    TerminalProgress terminal;
+    const SpikeTrains trains = io::read_spikes(args.file, args.read.options(&terminal.progress()));
+    graph::CofiringOptions cofiring;
+    try {
+        cofiring.window = parse_ticks(args.window, args.unit, trains.time_base());
+        cofiring.baseline = parse_ticks(args.baseline, args.unit, trains.time_base());
+    } catch (const Error& e) {
+        throw UsageError(std::string("--window, --baseline: ") + e.what());
+    }
+    cofiring.min_count = args.min_count;
+    cofiring.min_ratio = args.min_ratio;
+    const graph::CofiringGraph graph = graph::cofiring_graph(trains, cofiring, &terminal.progress());
+    std::fprintf(stderr, "co-firing graph: %zu neurons, %zu edges (of %zu pairs firing within %s %s of each other)\n",
+                 trains.num_neurons(), graph.edges.size(), graph.pairs_coinciding, args.window.c_str(), args.unit.c_str());
+
+    graph::CliqueOptions options;
+    options.min_size = args.min_size;
+    options.backend = parse_backend(args.backend);
+    options.progress = &terminal.progress();
+    std::vector<std::vector<NeuronId>> found;
+    const graph::CliqueSummary summary = graph::enumerate_maximal_cliques(
+        graph.graph, options, [&found](std::span<const graph::Vertex> clique) { found.emplace_back(clique.begin(), clique.end()); });
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.size() != b.size() ? a.size() > b.size() : a < b; });
+    if (!args.output.empty()) io::write_assemblies(args.output, trains, cofiring, args.unit, graph, found);
+
+    if (!summary.note.empty()) std::fprintf(stderr, "%s\n", summary.note.c_str());
+    std::printf("%zu assemblies of at least %zu neurons (maximal cliques, %s)\n", found.size(), args.min_size,
+                backend_name(summary.backend).c_str());
+    for (std::size_t i = 0; i < std::min(args.show, found.size()); ++i) {
+        std::printf("  %3zu: %zu neurons: %s\n", i + 1, found[i].size(), members_text(trains, found[i]).c_str());
+    }
+    // A simulation's ground truth (read_ground_truth finds none in other files).
+    if (const auto truth = io::read_ground_truth(args.file); truth && !truth->assemblies.empty()) print_recovery(*truth, found);
+    if (!args.output.empty()) std::printf("\nwrote %s\n", args.output.c_str());
+}
+
+}  // namespace
+
+void add_assemblies_command(CLI::App& app) {
+    auto args = std::make_shared<AssembliesArguments>();
+    CLI::App* command = app.add_subcommand(
+        "assemblies", "Find neuron assemblies: groups of neurons that all fire together more often than chance (the maximal "
+                      "cliques of the co-firing graph)");
+    command->add_option("FILE", args->file, "spike file")->required();
+    args->read.add_to(*command);
+    command->add_option("--window", args->window, "two spikes co-fire when at most this far apart (default 2), in --unit");
+    command->add_option("--baseline", args->baseline,
+                        "chance = spikes displaced at random by up to this much (default 20), so that rates that rise and fall "
+                        "together do not count; 0: independent trains of constant rates");
+    command->add_option("--unit", args->unit, "unit of --window and --baseline: s, ms (default), us, ns");
+    command->add_option("--min-count", args->min_count, "a pair needs at least this many coincidences (default 10)");
+    command->add_option("--min-ratio", args->min_ratio,
+                        "... and this many times the coincidences expected by chance (default 3)");
+    command->add_option("--min-size", args->min_size, "smallest assembly (default 3)");
+    command->add_option("--backend", args->backend, "clique search: auto, cpu or gpu");
+    command->add_option("-o,--output", args->output, "write the assemblies and the co-firing graph (.json)");
+    command->add_option("--show", args->show, "assemblies listed (default 10)");
+    command->callback([args] { run_assemblies(*args); });
+}
+
+}  // namespace spikeminer::cli

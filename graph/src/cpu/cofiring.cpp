@@ -1,0 +1,65 @@
+// See cofiring.hpp.
+#include "spikeminer/graph/cofiring.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+#include <utility>
+
+namespace spikeminer::graph {
+
+CofiringGraph cofiring_graph(const SpikeTrains& trains, const CofiringOptions& options, Progress* progress) {
+    if (options.window < 0) throw UsageError("the co-firing window must not be negative");
+    if (options.baseline != 0 && options.baseline <= options.window) {
+        throw UsageError("the co-firing baseline must be 0 or longer than the window");
+    }
+    struct Tally {
+        std::uint64_t coincident = 0;  // within the window
+        std::uint64_t near = 0;        // within the baseline
+    };
+    const Tick reach = std::max(options.window, options.baseline);
+    const auto times = trains.times();
+    const auto neurons = trains.neurons();
+    std::unordered_map<std::uint64_t, Tally> tallies;  // (a << 32 | b), a < b
+    if (progress != nullptr) progress->begin("co-firing pairs", times.size());
+    std::size_t first = 0;  // the earliest spike within reach of spike i
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        while (times[first] < times[i] - reach) ++first;
+        for (std::size_t j = first; j < i; ++j) {
+            if (neurons[j] == neurons[i]) continue;
+            const auto [a, b] = std::minmax(neurons[i], neurons[j]);
+            Tally& tally = tallies[(std::uint64_t{a} << 32) | b];
+            ++tally.near;
+            if (times[i] - times[j] <= options.window) ++tally.coincident;
+        }
+        if (progress != nullptr && i % 65536 == 0) progress->update(i);
+    }
+    if (progress != nullptr) progress->finish();
+
+    CofiringGraph out;
+    const double share = static_cast<double>(2 * options.window + 1) / static_cast<double>(2 * (options.baseline - options.window));
+    const double per_tick = static_cast<double>(2 * options.window + 1) / static_cast<double>(std::max<Tick>(trains.span().length(), 1));
+    std::vector<std::pair<Vertex, Vertex>> kept;
+    for (const auto& [key, tally] : tallies) {
+        if (tally.coincident == 0) continue;
+        ++out.pairs_coinciding;
+        CofiringPair pair;
+        pair.a = static_cast<NeuronId>(key >> 32);
+        pair.b = static_cast<NeuronId>(key & 0xffffffffU);
+        pair.count = tally.coincident;
+        pair.expected = options.baseline != 0
+            ? static_cast<double>(tally.near - tally.coincident) * share
+            : static_cast<double>(trains.spike_count(pair.a)) * static_cast<double>(trains.spike_count(pair.b)) * per_tick;
+        if (pair.count < options.min_count || pair.ratio() < options.min_ratio) continue;
+        out.edges.push_back(pair);
+        kept.emplace_back(pair.a, pair.b);
+    }
+    std::sort(out.edges.begin(), out.edges.end(), [](const CofiringPair& x, const CofiringPair& y) {
+        return std::pair(x.a, x.b) < std::pair(y.a, y.b);
+    });
+    out.graph = Graph::from_edges(static_cast<Vertex>(trains.num_neurons()), kept);
+    return out;
+}
+
+}  // namespace spikeminer::graph
