@@ -8,6 +8,7 @@
 #include "spikeminer/graph/cofiring.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <random>
 
@@ -53,14 +54,20 @@ TEST_CASE("co-firing counts equal a count over every pair of spikes", "[graph][c
     const Tick span = 400;
     std::vector<Spike> spikes;
     for (int i = 0; i < 300; ++i) spikes.push_back({static_cast<Tick>(random() % span), static_cast<NeuronId>(random() % neurons)});
-    const SpikeTrains trains = trains_of(spikes, neurons, span);
     const Tick window = GENERATE(0, 2, 5);
     const Tick baseline = GENERATE(0, 10);
+    // The same spikes on a grid of 7 ticks, and a window and baseline of 7 times as many
+    // ticks (plus part of a step, which no spike pair can fill): the same counts and chance.
+    const Tick grid = GENERATE(1, 7);
+    std::vector<Spike> on_grid = spikes;
+    for (Spike& s : on_grid) s.time *= grid;
+    const SpikeTrains trains = trains_of(on_grid, neurons, span * grid);
     CofiringOptions options;
-    options.window = window;
-    options.baseline = baseline;
+    options.window = window * grid + grid / 2;
+    options.baseline = baseline * grid + (baseline != 0 ? grid / 2 : 0);
     options.min_count = 3;
     options.min_ratio = 1.2;
+    options.min_z = 0.5;
     // By hand: every pair of spikes of two neurons.
     std::map<std::pair<NeuronId, NeuronId>, std::pair<std::uint64_t, std::uint64_t>> tally;  // coincident, within baseline
     for (std::size_t i = 0; i < spikes.size(); ++i) {
@@ -81,7 +88,10 @@ TEST_CASE("co-firing counts equal a count over every pair of spikes", "[graph][c
                                                   static_cast<double>(2 * (baseline - window))
                                             : static_cast<double>(trains.spike_count(key.first)) * static_cast<double>(trains.spike_count(key.second)) *
                                                   static_cast<double>(2 * window + 1) / static_cast<double>(span);
-        if (counts.first >= 3 && static_cast<double>(counts.first) >= 1.2 * chance) expected.push_back({key.first, key.second, counts.first, chance});
+        const double z = (static_cast<double>(counts.first) - chance) / std::sqrt(chance);
+        if (counts.first >= 3 && static_cast<double>(counts.first) >= 1.2 * chance && z >= 0.5) {
+            expected.push_back({key.first, key.second, counts.first, chance});
+        }
     }
     const graph::CofiringGraph got = graph::cofiring_graph(trains, options);
     CHECK(got.pairs_coinciding == coinciding);
@@ -123,7 +133,7 @@ TEST_CASE("co-firing cliques are the synchronous assemblies in independent backg
     CHECK(flat.edges.size() == cofiring.edges.size());
 }
 
-TEST_CASE("co-firing refuses a negative window and a baseline not longer than the window", "[graph][cofiring]") {
+TEST_CASE("co-firing refuses a negative window and a baseline not a step longer than the window", "[graph][cofiring]") {
     const SpikeTrains trains = trains_of({{1, 0}, {2, 1}}, 2, 10);
     CofiringOptions negative;
     negative.window = -1;
@@ -132,4 +142,11 @@ TEST_CASE("co-firing refuses a negative window and a baseline not longer than th
     short_baseline.window = 5;
     short_baseline.baseline = 5;
     CHECK_THROWS_AS(graph::cofiring_graph(trains, short_baseline), UsageError);
+    // On a grid of 10 ticks, a baseline within the window's last step is no longer either.
+    const SpikeTrains coarse = trains_of({{10, 0}, {20, 1}, {50, 0}}, 2, 100);
+    short_baseline.window = 10;
+    short_baseline.baseline = 19;
+    CHECK_THROWS_AS(graph::cofiring_graph(coarse, short_baseline), UsageError);
+    short_baseline.baseline = 20;
+    CHECK_NOTHROW(graph::cofiring_graph(coarse, short_baseline));
 }

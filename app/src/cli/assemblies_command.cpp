@@ -26,7 +26,8 @@ struct AssembliesArguments {
     std::string baseline = "20";
     std::string unit = "ms";
     std::uint64_t min_count = 10;
-    double min_ratio = 3;
+    double min_ratio = 2;
+    double min_z = 5;
     std::size_t min_size = 3;
     std::string backend = "auto";
     std::string output;
@@ -64,6 +65,7 @@ void run_assemblies(const AssembliesArguments& args) {
     }
     cofiring.min_count = args.min_count;
     cofiring.min_ratio = args.min_ratio;
+    cofiring.min_z = args.min_z;
     const graph::CofiringGraph graph = graph::cofiring_graph(trains, cofiring, &terminal.progress());
     std::fprintf(stderr, "co-firing graph: %zu neurons, %zu edges (of %zu pairs firing within %s %s of each other)\n",
                  trains.num_neurons(), graph.edges.size(), graph.pairs_coinciding, args.window.c_str(), args.unit.c_str());
@@ -105,7 +107,9 @@ void add_assemblies_command(CLI::App& app) {
     command->add_option("--unit", args->unit, "unit of --window and --baseline: s, ms (default), us, ns");
     command->add_option("--min-count", args->min_count, "a pair needs at least this many coincidences (default 10)");
     command->add_option("--min-ratio", args->min_ratio,
-                        "... and this many times the coincidences expected by chance (default 3)");
+                        "... at least this many times the coincidences expected by chance (default 2)");
+    command->add_option("--min-z", args->min_z,
+                        "... and at least this many standard deviations of chance above it (default 5)");
     command->add_option("--min-size", args->min_size, "smallest assembly (default 3)");
     command->add_option("--backend", args->backend, "clique search: auto, cpu or gpu");
     command->add_option("-o,--output", args->output, "write the assemblies and the co-firing graph (.json)");

@@ -17,6 +17,7 @@ void write_assemblies(const std::string& path, const SpikeTrains& trains, const 
                        {"baseline", format_ticks(options.baseline, trains.time_base(), unit) + " " + unit},
                        {"min_count", options.min_count},
                        {"min_ratio", options.min_ratio},
+                       {"min_z", options.min_z},
                        {"neurons", trains.num_neurons()},
                        {"pairs_coinciding", cofiring.pairs_coinciding}};
     out["cofiring_edges"] = nlohmann::json::array();

@@ -4,6 +4,7 @@
 #include "spikeminer/core/error.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <unordered_map>
 #include <utility>
 
@@ -14,12 +15,22 @@ CofiringGraph cofiring_graph(const SpikeTrains& trains, const CofiringOptions& o
     if (options.baseline != 0 && options.baseline <= options.window) {
         throw UsageError("the co-firing baseline must be 0 or longer than the window");
     }
+    // Chance counts the offsets two spikes can have, on the grid the spike times lie on (a
+    // simulation's 1 ms steps in 1 us ticks: a 2 ms window holds 5 offsets, not 4,001
+    // ticks' worth of 1/1,000 each).
+    const auto times = trains.times();
+    Tick grid = 0;
+    for (const Tick t : times) grid = std::gcd(grid, t - times.front());
+    grid = std::max<Tick>(grid, 1);
+    if (options.baseline != 0 && options.baseline / grid <= options.window / grid) {
+        throw UsageError("the co-firing baseline must reach at least one time step (" + std::to_string(grid) +
+                         " ticks here) beyond the window");
+    }
     struct Tally {
         std::uint64_t coincident = 0;  // within the window
         std::uint64_t near = 0;        // within the baseline
     };
     const Tick reach = std::max(options.window, options.baseline);
-    const auto times = trains.times();
     const auto neurons = trains.neurons();
     std::unordered_map<std::uint64_t, Tally> tallies;  // (a << 32 | b), a < b
     if (progress != nullptr) progress->begin("co-firing pairs", times.size());
@@ -37,9 +48,10 @@ CofiringGraph cofiring_graph(const SpikeTrains& trains, const CofiringOptions& o
     }
     if (progress != nullptr) progress->finish();
 
+    const double window_offsets = static_cast<double>(2 * (options.window / grid) + 1);
+    const double share = window_offsets / static_cast<double>(2 * (options.baseline / grid - options.window / grid));
+    const double per_offset = window_offsets / static_cast<double>(std::max<Tick>(trains.span().length() / grid, 1));
     CofiringGraph out;
-    const double share = static_cast<double>(2 * options.window + 1) / static_cast<double>(2 * (options.baseline - options.window));
-    const double per_tick = static_cast<double>(2 * options.window + 1) / static_cast<double>(std::max<Tick>(trains.span().length(), 1));
     std::vector<std::pair<Vertex, Vertex>> kept;
     for (const auto& [key, tally] : tallies) {
         if (tally.coincident == 0) continue;
@@ -50,8 +62,8 @@ CofiringGraph cofiring_graph(const SpikeTrains& trains, const CofiringOptions& o
         pair.count = tally.coincident;
         pair.expected = options.baseline != 0
             ? static_cast<double>(tally.near - tally.coincident) * share
-            : static_cast<double>(trains.spike_count(pair.a)) * static_cast<double>(trains.spike_count(pair.b)) * per_tick;
-        if (pair.count < options.min_count || pair.ratio() < options.min_ratio) continue;
+            : static_cast<double>(trains.spike_count(pair.a)) * static_cast<double>(trains.spike_count(pair.b)) * per_offset;
+        if (pair.count < options.min_count || pair.ratio() < options.min_ratio || pair.z() < options.min_z) continue;
         out.edges.push_back(pair);
         kept.emplace_back(pair.a, pair.b);
     }

@@ -6,6 +6,7 @@
 #include "spikeminer/core/spike_trains.hpp"
 #include "spikeminer/graph/graph.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -15,13 +16,16 @@ struct CofiringOptions {
     Tick window = 0;             ///< two spikes coincide when |t_a - t_b| <= window (ticks)
     /// Chance is judged from the pairs of spikes further apart than the window but within
     /// this much (ticks) of each other: at those offsets the pair fires at the rate of
-    /// chance, so (2 window + 1) offsets would catch (2 window + 1) / (2 (baseline -
-    /// window)) of them. Rates that rise and fall together (up and down states, stimuli)
-    /// then do not count as co-firing. 0: against independent trains of constant rates
-    /// instead, n_a n_b (2 window + 1) / T over a recording of T ticks.
+    /// chance, so the window's offsets would catch (2 w + 1) / (2 (b - w)) of them, w and
+    /// b being the window and the baseline in steps of the grid the spike times lie on
+    /// (the greatest common divisor of their differences: 1 ms for a simulation in 1 us
+    /// ticks). Rates that rise and fall together (up and down states, stimuli) then do
+    /// not count as co-firing. 0: against independent trains of constant rates instead,
+    /// n_a n_b (2 w + 1) / T over a recording of T steps.
     Tick baseline = 0;
-    std::uint64_t min_count = 1; ///< an edge needs at least this many coincidences
-    double min_ratio = 0;        ///< ... and at least this many times the chance expectation
+    std::uint64_t min_count = 1; ///< an edge needs at least this many coincidences,
+    double min_ratio = 0;        ///< at least this many times the chance expectation,
+    double min_z = 0;            ///< and at least this many standard deviations of chance above it
 };
 
 /// A pair of neurons that coincided: a < b, how often, and how often chance would have
@@ -32,6 +36,8 @@ struct CofiringPair {
     std::uint64_t count = 0;
     double expected = 0;
     [[nodiscard]] double ratio() const { return expected > 0 ? static_cast<double>(count) / expected : 0; }
+    /// (count - expected) / sqrt(expected): chance counts are Poisson.
+    [[nodiscard]] double z() const { return expected > 0 ? (static_cast<double>(count) - expected) / std::sqrt(expected) : 0; }
 };
 
 struct CofiringGraph {
@@ -42,8 +48,8 @@ struct CofiringGraph {
 
 /// Counts the coincidences of every pair of neurons (each pair of spikes of different
 /// neurons within the window once, in one sweep over the time-sorted stream) and keeps
-/// the pairs that pass both thresholds. Throws UsageError for a negative window or a
-/// baseline other than 0 that is not longer than the window; reports progress per spike and throws Cancelled
+/// the pairs that pass the three thresholds. Throws UsageError for a negative window or a
+/// baseline other than 0 that is not a grid step longer than the window; reports progress per spike and throws Cancelled
 /// when asked to stop.
 CofiringGraph cofiring_graph(const SpikeTrains& trains, const CofiringOptions& options, Progress* progress = nullptr);
 

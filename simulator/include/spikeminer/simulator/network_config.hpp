@@ -82,7 +82,7 @@ struct NetworkConfig {
 };
 
 /// Preset scenarios: "paper" (64 neurons at 20 Hz, four embedded 9-neuron chains),
-/// "assemblies" (100 neurons, six assemblies, two chains, slow up/down states), "large"
+/// "assemblies" (100 neurons at 5 Hz, six assemblies, two chains, slow up/down states), "large"
 /// (1,000 neurons, sparse background, 20 chains, 20 assemblies). Throws UsageError for
 /// another name.
 NetworkConfig scenario(const std::string& name);
