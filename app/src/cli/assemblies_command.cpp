@@ -5,6 +5,7 @@
 #include "terminal_progress.hpp"
 
 #include "spikeminer/app/assembly_recovery.hpp"
+#include "spikeminer/app/io/assembly_figure.hpp"
 #include "spikeminer/app/io/assembly_output.hpp"
 #include "spikeminer/app/io/simulation_io.hpp"
 #include "spikeminer/core/backend.hpp"
@@ -31,6 +32,8 @@ struct AssembliesArguments {
     std::size_t min_size = 3;
     std::string backend = "auto";
     std::string output;
+    std::string figure;
+    double figure_seconds = 5;
     std::size_t show = 10;
 };
 
@@ -79,6 +82,11 @@ void run_assemblies(const AssembliesArguments& args) {
         graph.graph, options, [&found](std::span<const graph::Vertex> clique) { found.emplace_back(clique.begin(), clique.end()); });
     std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.size() != b.size() ? a.size() > b.size() : a < b; });
     if (!args.output.empty()) io::write_assemblies(args.output, trains, cofiring, args.unit, graph, found);
+    if (!args.figure.empty()) {
+        const TimeSpan span = trains.span();
+        const Tick length = trains.time_base().from_seconds(args.figure_seconds);
+        io::write_assembly_figure(args.figure, trains, found, {span.start, std::min(span.end, span.start + length)});
+    }
 
     if (!summary.note.empty()) std::fprintf(stderr, "%s\n", summary.note.c_str());
     std::printf("%zu assemblies of at least %zu neurons (maximal cliques, %s)\n", found.size(), args.min_size,
@@ -89,6 +97,7 @@ void run_assemblies(const AssembliesArguments& args) {
     // A simulation's ground truth (read_ground_truth finds none in other files).
     if (const auto truth = io::read_ground_truth(args.file); truth && !truth->assemblies.empty()) print_recovery(*truth, found);
     if (!args.output.empty()) std::printf("\nwrote %s\n", args.output.c_str());
+    if (!args.figure.empty()) std::printf("wrote %s\n", args.figure.c_str());
 }
 
 }  // namespace
@@ -113,6 +122,9 @@ void add_assemblies_command(CLI::App& app) {
     command->add_option("--min-size", args->min_size, "smallest assembly (default 3)");
     command->add_option("--backend", args->backend, "clique search: auto, cpu or gpu");
     command->add_option("-o,--output", args->output, "write the assemblies and the co-firing graph (.json)");
+    command->add_option("--figure", args->figure, "draw the recording's start as a raster, assemblies in colour (.svg)");
+    command->add_option("--figure-seconds", args->figure_seconds, "seconds the figure shows (default 5)")
+        ->check(CLI::PositiveNumber);
     command->add_option("--show", args->show, "assemblies listed (default 10)");
     command->callback([args] { run_assemblies(*args); });
 }

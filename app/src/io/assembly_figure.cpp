@@ -1,0 +1,83 @@
+// See assembly_figure.hpp.
+#include "spikeminer/app/io/assembly_figure.hpp"
+
+#include "spikeminer/app/io/atomic_output.hpp"
+#include "spikeminer/core/error.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+
+namespace spikeminer::io {
+namespace {
+
+constexpr const char* kPalette[] = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd",
+                                    "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"};
+constexpr const char* kOther = "#b0b0b0";
+constexpr double kLeft = 70;   // room for the labels
+constexpr double kTop = 40;    // room for the title
+constexpr double kWidth = 900;
+constexpr double kRow = 6;
+
+std::string number(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", x);
+    return text;
+}
+
+}  // namespace
+
+void write_assembly_figure(const std::string& path, const SpikeTrains& trains, std::span<const std::vector<NeuronId>> assemblies,
+                           TimeSpan excerpt) {
+    if (!path.ends_with(".svg")) throw UsageError(path + ": the figure is written as .svg");
+    if (excerpt.length() <= 0) throw UsageError("the figure's time excerpt is empty");
+    // Rows: assembly members first, in assembly order; then everyone else.
+    const std::size_t n = trains.num_neurons();
+    std::vector<int> group(n, -1);
+    std::vector<NeuronId> rows;
+    for (std::size_t a = 0; a < assemblies.size(); ++a) {
+        for (const NeuronId member : assemblies[a]) {
+            if (group[member] != -1) continue;
+            group[member] = static_cast<int>(a);
+            rows.push_back(member);
+        }
+    }
+    for (NeuronId v = 0; v < n; ++v) {
+        if (group[v] == -1) rows.push_back(v);
+    }
+    const double height = kTop + kRow * static_cast<double>(rows.size()) + 30;
+    const auto in_seconds = [&trains](Tick t) { return static_cast<double>(t) / static_cast<double>(trains.time_base().ticks_per_second); };
+    const double seconds = in_seconds(excerpt.length());
+    write_atomically(path, [&](std::ostream& out) {
+        out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << number(kLeft + kWidth + 10) << "\" height=\"" << number(height)
+            << "\" font-family=\"sans-serif\" font-size=\"10\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+        out << "<text x=\"" << number(kLeft) << "\" y=\"18\" font-size=\"13\">" << assemblies.size() << " assemblies; " << number(seconds)
+            << " s of " << n << " neurons (assembly members at the top, in colour)</text>\n";
+        for (std::size_t row = 0; row < rows.size(); ++row) {
+            const NeuronId v = rows[row];
+            const double y = kTop + kRow * static_cast<double>(row);
+            const char* colour = group[v] == -1 ? kOther : kPalette[static_cast<std::size_t>(group[v]) % std::size(kPalette)];
+            if (group[v] != -1) {
+                out << "<text x=\"" << number(kLeft - 4) << "\" y=\"" << number(y + kRow - 1) << "\" text-anchor=\"end\" font-size=\"6\">"
+                    << trains.label(v) << "</text>\n";
+            }
+            out << "<path stroke=\"" << colour << "\" stroke-width=\"1\" d=\"";
+            const auto times = trains.times();
+            for (const std::uint32_t at : trains.spikes_of(v)) {
+                const Tick t = times[at];
+                if (t < excerpt.start || t >= excerpt.end) continue;
+                const double x = kLeft + kWidth * static_cast<double>(t - excerpt.start) / static_cast<double>(excerpt.length());
+                out << "M" << number(x) << " " << number(y) << "v" << number(kRow - 1);
+            }
+            out << "\"/>\n";
+        }
+        const double axis = kTop + kRow * static_cast<double>(rows.size()) + 4;
+        out << "<line x1=\"" << number(kLeft) << "\" x2=\"" << number(kLeft + kWidth) << "\" y1=\"" << number(axis) << "\" y2=\""
+            << number(axis) << "\" stroke=\"black\"/>\n";
+        out << "<text x=\"" << number(kLeft) << "\" y=\"" << number(axis + 14) << "\">" << number(in_seconds(excerpt.start)) << " s</text>\n";
+        out << "<text x=\"" << number(kLeft + kWidth) << "\" y=\"" << number(axis + 14) << "\" text-anchor=\"end\">"
+            << number(in_seconds(excerpt.end)) << " s</text>\n</svg>\n";
+    });
+}
+
+}  // namespace spikeminer::io
