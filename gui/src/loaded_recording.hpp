@@ -3,7 +3,6 @@
 #include "spikeminer/app/recording_summary.hpp"
 #include "spikeminer/core/spike_trains.hpp"
 
-#include <QMetaType>
 #include <QString>
 
 #include <memory>
@@ -20,13 +19,4 @@ struct LoadedRecording {
     RecordingSummary summary;
 };
 
-/// Registers the value types passed by queued signals; call once before the first load.
-inline void register_metatypes() {
-    qRegisterMetaType<TrainsPtr>("spikeminer::gui::TrainsPtr");
-    qRegisterMetaType<LoadedRecording>("spikeminer::gui::LoadedRecording");
-}
-
 }  // namespace spikeminer::gui
-
-Q_DECLARE_METATYPE(spikeminer::gui::TrainsPtr)
-Q_DECLARE_METATYPE(spikeminer::gui::LoadedRecording)

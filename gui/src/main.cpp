@@ -1,5 +1,4 @@
 // spikeminer-gui: the desktop app. `spikeminer-gui [FILE]` opens FILE at start.
-#include "loaded_recording.hpp"
 #include "main_window.hpp"
 
 #include <QApplication>
@@ -9,7 +8,6 @@ int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("spikeminer"));
     QApplication::setApplicationVersion(QStringLiteral(SPIKEMINER_VERSION));
-    spikeminer::gui::register_metatypes();
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Repeating firing sequences and neuron assemblies in spike trains"));

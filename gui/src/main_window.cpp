@@ -1,9 +1,13 @@
 #include "main_window.hpp"
 
+#include "assemblies_dialog.hpp"
+#include "background_task.hpp"
 #include "device_dialog.hpp"
-#include "load_worker.hpp"
 #include "raster_view.hpp"
 #include "summary_panel.hpp"
+
+#include "spikeminer/app/assembly_palette.hpp"
+#include "spikeminer/app/io/read_spikes.hpp"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -11,6 +15,8 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFile>
+#include <QListWidget>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -28,19 +34,28 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     raster_ = new RasterView(this);
     setCentralWidget(raster_);
 
+    const auto add_dock = [this](const QString& title, const QString& name, QWidget* content) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+        dock->setWidget(content);
+        addDockWidget(Qt::RightDockWidgetArea, dock);
+        return dock;
+    };
     summary_ = new SummaryPanel(this);
-    auto* dock = new QDockWidget(tr("Recording"), this);
-    dock->setObjectName(QStringLiteral("summary"));
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    dock->setWidget(summary_);
-    addDockWidget(Qt::RightDockWidgetArea, dock);
-    resizeDocks({dock}, {340}, Qt::Horizontal);
+    QDockWidget* summary_dock = add_dock(tr("Recording"), QStringLiteral("summary"), summary_);
+    assemblies_list_ = new QListWidget(this);
+    add_dock(tr("Assemblies"), QStringLiteral("assemblies"), assemblies_list_);
+    resizeDocks({summary_dock}, {340}, Qt::Horizontal);
 
-    worker_ = new LoadWorker(this);
-    connect(worker_, &LoadWorker::progress, this, &MainWindow::on_progress);
-    connect(worker_, &LoadWorker::loaded, this, &MainWindow::on_loaded);
-    connect(worker_, &LoadWorker::failed, this, &MainWindow::on_failed);
-    connect(worker_, &LoadWorker::cancelled, this, &MainWindow::on_cancelled);
+    task_ = new BackgroundTask(this);
+    connect(task_, &BackgroundTask::progress, this, &MainWindow::on_progress);
+    connect(task_, &BackgroundTask::succeeded, this, [this] {
+        set_busy(false);
+        task_done_();
+    });
+    connect(task_, &BackgroundTask::failed, this, &MainWindow::on_failed);
+    connect(task_, &BackgroundTask::cancelled, this, &MainWindow::on_cancelled);
 
     create_menus();
     create_status_bar();
@@ -59,6 +74,11 @@ void MainWindow::create_menus() {
     QAction* fit = view->addAction(tr("&Fit to recording"), raster_, &RasterView::fit);
     fit->setShortcuts({QKeySequence(Qt::Key_F), QKeySequence(Qt::CTRL | Qt::Key_0)});
     fit->setStatusTip(tr("Show the whole recording; the wheel zooms time, Ctrl+wheel zooms neurons, drag pans"));
+
+    QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
+    assemblies_action_ = analysis->addAction(tr("Find &assemblies…"), this, &MainWindow::find_assemblies);
+    assemblies_action_->setStatusTip(tr("Groups of neurons that all fire together more often than chance"));
+    assemblies_action_->setEnabled(false);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Devices…"), this, [this] { show_device_dialog(this); });
@@ -81,23 +101,36 @@ void MainWindow::create_status_bar() {
     progress_bar_->setMaximumWidth(220);
     progress_bar_->setRange(0, 1000);
     cancel_button_ = new QPushButton(tr("Cancel"), this);
-    connect(cancel_button_, &QPushButton::clicked, worker_, &LoadWorker::cancel);
+    connect(cancel_button_, &QPushButton::clicked, task_, &BackgroundTask::cancel);
     statusBar()->addPermanentWidget(task_label_);
     statusBar()->addPermanentWidget(progress_bar_);
     statusBar()->addPermanentWidget(cancel_button_);
-    set_loading(false);
+    set_busy(false);
 }
 
-void MainWindow::set_loading(bool loading) {
-    task_label_->setVisible(loading);
-    progress_bar_->setVisible(loading);
-    cancel_button_->setVisible(loading);
-    cancel_button_->setEnabled(loading);
-    open_action_->setEnabled(!loading);
-    if (loading) {
+void MainWindow::set_busy(bool busy) {
+    task_label_->setVisible(busy);
+    progress_bar_->setVisible(busy);
+    cancel_button_->setVisible(busy);
+    cancel_button_->setEnabled(busy);
+    open_action_->setEnabled(!busy);
+    assemblies_action_->setEnabled(!busy && shown_ != nullptr);
+    if (busy) {
         task_label_->clear();
         progress_bar_->setRange(0, 0);
     }
+}
+
+void MainWindow::start_task(const QString& what, const QString& label, const QString& failure, std::function<void(Progress&)> work,
+                            std::function<void()> done) {
+    if (!task_->start(what, std::move(work))) {
+        statusBar()->showMessage(tr("Another task is running; cancel it first."), 5000);
+        return;
+    }
+    task_done_ = std::move(done);
+    task_failure_ = failure;
+    set_busy(true);
+    task_label_->setText(label);
 }
 
 void MainWindow::choose_file() {
@@ -108,13 +141,46 @@ void MainWindow::choose_file() {
 }
 
 void MainWindow::open_file(const QString& path) {
-    if (!worker_->start(path)) {
-        statusBar()->showMessage(tr("A file is already loading; cancel it first."), 5000);
-        return;
-    }
+    auto result = std::make_shared<LoadedRecording>();
+    const QString name = QFileInfo(path).fileName();
+    start_task(
+        name, tr("Opening %1…").arg(name), tr("Could not open %1.").arg(name),
+        [path, result](Progress& progress) {
+            io::ReadOptions options;
+            options.progress = &progress;
+            auto trains = std::make_shared<const SpikeTrains>(io::read_spikes(QFile::encodeName(path).toStdString(), options));
+            RecordingSummary summary = summarize(*trains);
+            *result = LoadedRecording{path, std::move(trains), std::move(summary)};
+        },
+        [this, result] { on_loaded(*result); });
     last_dir_ = QFileInfo(path).absolutePath();
-    set_loading(true);
-    task_label_->setText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+}
+
+void MainWindow::find_assemblies() {
+    if (shown_ == nullptr) return;
+    AssembliesDialog dialog(shown_->time_base(), this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    auto found = std::make_shared<AssembliesFound>();
+    start_task(
+        tr("assemblies"), tr("Finding assemblies…"), tr("Could not find assemblies."),
+        [trains = shown_, search = dialog.search(), found](Progress& progress) {
+            *found = spikeminer::find_assemblies(*trains, search, &progress);
+        },
+        [this, found] { on_assemblies(*found); });
+}
+
+void MainWindow::on_assemblies(const AssembliesFound& found) {
+    raster_->set_assemblies(found.assemblies);
+    assemblies_list_->clear();
+    for (std::size_t a = 0; a < found.assemblies.size(); ++a) {
+        QStringList members;
+        for (const NeuronId n : found.assemblies[a]) members << QString::fromStdString(shown_->label(n));
+        auto* item = new QListWidgetItem(tr("%1: %2 neurons: %3").arg(a + 1).arg(members.size()).arg(members.join(QLatin1Char(' '))),
+                                         assemblies_list_);
+        item->setForeground(QColor(QString::fromLatin1(assembly_colour(a))));
+    }
+    statusBar()->showMessage(
+        tr("%1 assemblies found; the co-firing graph has %2 edges").arg(found.assemblies.size()).arg(found.cofiring.edges.size()), 10000);
 }
 
 void MainWindow::on_progress(const QString& task, double fraction) {
@@ -128,8 +194,9 @@ void MainWindow::on_progress(const QString& task, double fraction) {
 }
 
 void MainWindow::on_loaded(const LoadedRecording& recording) {
-    set_loading(false);
     shown_ = recording.trains;
+    assemblies_action_->setEnabled(true);
+    assemblies_list_->clear();
     raster_->set_recording(recording.trains);
     summary_->set_recording(recording);
     setWindowTitle(tr("%1 — spikeminer").arg(QFileInfo(recording.path).fileName()));
@@ -140,26 +207,23 @@ void MainWindow::on_loaded(const LoadedRecording& recording) {
                              5000);
 }
 
-void MainWindow::on_failed(const QString& path, const QString& message) {
-    set_loading(false);
-    QMessageBox box(QMessageBox::Critical, tr("Could not open file"),
-                    tr("Could not open %1.").arg(QFileInfo(path).fileName()), QMessageBox::Ok, this);
-    box.setInformativeText(message + (shown_ != nullptr ? tr("\n\nThe previous recording is still shown.") : QString()));
+void MainWindow::on_failed(const QString& what, const QString& message) {
+    set_busy(false);
+    QMessageBox box(QMessageBox::Critical, tr("spikeminer"), task_failure_.isEmpty() ? what : task_failure_, QMessageBox::Ok, this);
+    box.setInformativeText(message + (shown_ != nullptr ? tr("\n\nThe recording shown is unchanged.") : QString()));
     // Messages name a full path; a wider box keeps them from wrapping every few words.
     box.setStyleSheet(QStringLiteral("QLabel#qt_msgbox_informativelabel { min-width: 420px; }"));
     box.exec();
 }
 
-void MainWindow::on_cancelled(const QString& path) {
-    set_loading(false);
-    statusBar()->showMessage(tr("Loading %1 was cancelled.%2")
-                                 .arg(QFileInfo(path).fileName(),
-                                      shown_ != nullptr ? tr(" The previous recording is still shown.") : QString()),
+void MainWindow::on_cancelled(const QString& what) {
+    set_busy(false);
+    statusBar()->showMessage(tr("%1: cancelled.%2").arg(what, shown_ != nullptr ? tr(" The recording shown is unchanged.") : QString()),
                              10000);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    if (event->mimeData()->hasUrls() && !worker_->busy()) event->acceptProposedAction();
+    if (event->mimeData()->hasUrls() && !task_->busy()) event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {

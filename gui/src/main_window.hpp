@@ -2,21 +2,28 @@
 
 #include "loaded_recording.hpp"
 
+#include "spikeminer/app/find_assemblies.hpp"
+#include "spikeminer/core/progress.hpp"
+
 #include <QMainWindow>
+
+#include <functional>
 
 class QAction;
 class QLabel;
+class QListWidget;
 class QProgressBar;
 class QPushButton;
 
 namespace spikeminer::gui {
 
-class LoadWorker;
+class BackgroundTask;
 class RasterView;
 class SummaryPanel;
 
-/// The app window: a raster plot of the loaded recording, its summary beside it, and a
-/// status bar that shows load progress with a Cancel button.
+/// The app window: a raster plot of the loaded recording, its summary and its assemblies
+/// beside it, and a status bar that shows the progress of long work (loading a file,
+/// finding assemblies) with a Cancel button.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -35,14 +42,24 @@ private:
     void create_menus();
     void create_status_bar();
     void choose_file();
-    void set_loading(bool loading);
+    void find_assemblies();
+    /// Runs `work` in the background: `label` in the status bar, `done` on the GUI thread
+    /// when it succeeded, `failure` as the title of the message when it did not.
+    void start_task(const QString& what, const QString& label, const QString& failure, std::function<void(Progress&)> work,
+                    std::function<void()> done);
+    void set_busy(bool busy);
 
     void on_progress(const QString& task, double fraction);
     void on_loaded(const LoadedRecording& recording);
-    void on_failed(const QString& path, const QString& message);
-    void on_cancelled(const QString& path);
+    void on_assemblies(const AssembliesFound& found);
+    void on_failed(const QString& what, const QString& message);
+    void on_cancelled(const QString& what);
 
-    LoadWorker* worker_ = nullptr;
+    BackgroundTask* task_ = nullptr;
+    std::function<void()> task_done_;
+    QString task_failure_;
+    QAction* assemblies_action_ = nullptr;
+    QListWidget* assemblies_list_ = nullptr;
     RasterView* raster_ = nullptr;
     SummaryPanel* summary_ = nullptr;
     QAction* open_action_ = nullptr;

@@ -1,5 +1,7 @@
 #include "raster_view.hpp"
 
+#include "spikeminer/app/assembly_palette.hpp"
+
 #include "raster_axis.hpp"
 
 #include <QMouseEvent>
@@ -58,6 +60,7 @@ RasterView::RasterView(QWidget* parent) : QWidget(parent) {
 
 void RasterView::set_recording(TrainsPtr trains) {
     trains_ = std::move(trains);
+    row_colours_.assign(trains_ != nullptr ? trains_->num_neurons() : 0, kSpikeColor.rgb());
     const QFontMetrics metrics(font());
     label_width_ = metrics.horizontalAdvance(QStringLiteral("000"));
     if (trains_ != nullptr) {
@@ -67,6 +70,21 @@ void RasterView::set_recording(TrainsPtr trains) {
     }
     label_width_ = std::min(label_width_, 120);
     fit();
+}
+
+void RasterView::set_assemblies(const std::vector<std::vector<NeuronId>>& assemblies) {
+    // Beside coloured members, the other neurons fade to grey.
+    const QColor plain = assemblies.empty() ? kSpikeColor : QColor(QString::fromLatin1(kOtherNeuronColour));
+    std::fill(row_colours_.begin(), row_colours_.end(), plain.rgb());
+    std::vector<bool> coloured(row_colours_.size(), false);
+    for (std::size_t a = 0; a < assemblies.size(); ++a) {
+        for (const NeuronId n : assemblies[a]) {
+            if (n >= row_colours_.size() || coloured[n]) continue;
+            row_colours_[n] = QColor(QString::fromLatin1(assembly_colour(a))).rgb();
+            coloured[n] = true;
+        }
+    }
+    update();
 }
 
 void RasterView::fit() {
@@ -171,7 +189,6 @@ void RasterView::draw_spikes(QImage& image) const {
     const Tick* times = trains.times().data();
     auto* pixels = reinterpret_cast<QRgb*>(image.bits());
     const auto stride = static_cast<std::ptrdiff_t>(image.bytesPerLine() / sizeof(QRgb));
-    const QRgb color = kSpikeColor.rgb();
 
     const auto first = static_cast<NeuronId>(std::max(0.0, std::floor(n0_)));
     const auto end = static_cast<NeuronId>(std::min(static_cast<double>(trains.num_neurons()), std::ceil(n1_)));
@@ -180,6 +197,7 @@ void RasterView::draw_spikes(QImage& image) const {
         const int y0 = std::max(0, static_cast<int>(std::floor(middle - tick_length / 2)));
         const int y1 = std::min(height - 1, std::max(y0, static_cast<int>(std::ceil(middle + tick_length / 2)) - 1));
         if (y0 > y1) continue;
+        const QRgb color = row_colours_[n];
         const auto positions = trains.spikes_of(n);
         const std::uint32_t* spikes = positions.data();
         const std::size_t count = positions.size();

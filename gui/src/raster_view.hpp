@@ -5,6 +5,8 @@
 #include <QImage>
 #include <QWidget>
 
+#include <vector>
+
 namespace spikeminer::gui {
 
 /// Raster plot of spike trains: time in seconds across, one row per neuron down, one
@@ -20,8 +22,10 @@ class RasterView : public QWidget {
 public:
     explicit RasterView(QWidget* parent = nullptr);
 
-    /// Shows `trains` (may be null for none) and fits the view to it.
+    /// Shows `trains` (may be null for none) and fits the view to it; no assemblies.
     void set_recording(TrainsPtr trains);
+    /// Draws each assembly's members in its colour (a neuron in several in the first's).
+    void set_assemblies(const std::vector<std::vector<NeuronId>>& assemblies);
 
     [[nodiscard]] QSize sizeHint() const override { return {900, 600}; }
     [[nodiscard]] QSize minimumSizeHint() const override { return {300, 200}; }
@@ -57,6 +61,7 @@ private:
     void draw_neuron_axis(QPainter& painter, const QRect& plot) const;
 
     TrainsPtr trains_;
+    std::vector<QRgb> row_colours_;     // per neuron: its assembly's colour, or the plain one
     double data_t0_ = 0, data_t1_ = 1;  // recording span, seconds
     double t0_ = 0, t1_ = 1;            // visible time, seconds
     double n0_ = 0, n1_ = 1;            // visible rows [n0, n1), in neurons

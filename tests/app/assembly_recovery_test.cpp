@@ -1,11 +1,10 @@
-// The simulator's assemblies scenario end to end through the library: spikes, co-firing
-// graph, maximal cliques; every embedded assembly is found exactly and nothing else of
-// three or more neurons is.
+// The simulator's assemblies scenario end to end through find_assemblies with the
+// defaults of the command line and the GUI: every embedded assembly is found exactly and
+// nothing else of three or more neurons is.
 #include "catch.hpp"
 
 #include "spikeminer/app/assembly_recovery.hpp"
-#include "spikeminer/graph/cliques.hpp"
-#include "spikeminer/graph/cofiring.hpp"
+#include "spikeminer/app/find_assemblies.hpp"
 #include "spikeminer/simulator/simulate.hpp"
 
 using namespace spikeminer;
@@ -15,18 +14,9 @@ TEST_CASE("assemblies: the assemblies scenario's six assemblies are the co-firin
     config.duration_s = 300;
     config.seed = GENERATE(1, 2);
     const simulator::Simulation simulation = simulator::simulate(config);
-    graph::CofiringOptions cofiring;  // what `spikeminer assemblies` uses by default, in 1 us ticks
-    cofiring.window = 2000;
-    cofiring.baseline = 20000;
-    cofiring.min_count = 10;
-    cofiring.min_ratio = 2;
-    cofiring.min_z = 5;
-    const graph::CofiringGraph graph = graph::cofiring_graph(simulation.trains, cofiring);
-    graph::CliqueOptions options;
-    options.min_size = 3;
-    options.backend = Backend::Cpu;
-    std::vector<std::vector<NeuronId>> found;
-    graph::enumerate_maximal_cliques(graph.graph, options, [&](std::span<const graph::Vertex> c) { found.emplace_back(c.begin(), c.end()); });
+    AssemblySearch search = default_assembly_search(simulation.trains.time_base());
+    search.backend = Backend::Cpu;
+    const std::vector<std::vector<NeuronId>> found = find_assemblies(simulation.trains, search).assemblies;
     REQUIRE(simulation.truth.assemblies.size() == 6);
     CHECK(found.size() == 6);
     for (const AssemblyRecovery& r : recovered_assemblies(simulation.truth, found)) {

@@ -5,13 +5,12 @@
 #include "terminal_progress.hpp"
 
 #include "spikeminer/app/assembly_recovery.hpp"
+#include "spikeminer/app/find_assemblies.hpp"
 #include "spikeminer/app/io/assembly_figure.hpp"
 #include "spikeminer/app/io/assembly_output.hpp"
 #include "spikeminer/app/io/simulation_io.hpp"
 #include "spikeminer/core/backend.hpp"
 #include "spikeminer/core/error.hpp"
-#include "spikeminer/graph/cliques.hpp"
-#include "spikeminer/graph/cofiring.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -59,29 +58,25 @@ void run_assemblies(const AssembliesArguments& args) {
     if (args.min_size < 2) throw UsageError("--min-size must be at least 2");
     TerminalProgress terminal;
     const SpikeTrains trains = io::read_spikes(args.file, args.read.options(&terminal.progress()));
-    graph::CofiringOptions cofiring;
+    AssemblySearch search = default_assembly_search(trains.time_base());
     try {
-        cofiring.window = parse_ticks(args.window, args.unit, trains.time_base());
-        cofiring.baseline = parse_ticks(args.baseline, args.unit, trains.time_base());
+        search.cofiring.window = parse_ticks(args.window, args.unit, trains.time_base());
+        search.cofiring.baseline = parse_ticks(args.baseline, args.unit, trains.time_base());
     } catch (const Error& e) {
         throw UsageError(std::string("--window, --baseline: ") + e.what());
     }
-    cofiring.min_count = args.min_count;
-    cofiring.min_ratio = args.min_ratio;
-    cofiring.min_z = args.min_z;
-    const graph::CofiringGraph graph = graph::cofiring_graph(trains, cofiring, &terminal.progress());
+    search.cofiring.min_count = args.min_count;
+    search.cofiring.min_ratio = args.min_ratio;
+    search.cofiring.min_z = args.min_z;
+    search.min_size = args.min_size;
+    search.backend = parse_backend(args.backend);
+    const AssembliesFound result = find_assemblies(trains, search, &terminal.progress());
+    const graph::CofiringGraph& graph = result.cofiring;
+    const std::vector<std::vector<NeuronId>>& found = result.assemblies;
+    const graph::CliqueSummary& summary = result.summary;
     std::fprintf(stderr, "co-firing graph: %zu neurons, %zu edges (of %zu pairs firing within %s %s of each other)\n",
                  trains.num_neurons(), graph.edges.size(), graph.pairs_coinciding, args.window.c_str(), args.unit.c_str());
-
-    graph::CliqueOptions options;
-    options.min_size = args.min_size;
-    options.backend = parse_backend(args.backend);
-    options.progress = &terminal.progress();
-    std::vector<std::vector<NeuronId>> found;
-    const graph::CliqueSummary summary = graph::enumerate_maximal_cliques(
-        graph.graph, options, [&found](std::span<const graph::Vertex> clique) { found.emplace_back(clique.begin(), clique.end()); });
-    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.size() != b.size() ? a.size() > b.size() : a < b; });
-    if (!args.output.empty()) io::write_assemblies(args.output, trains, cofiring, args.unit, graph, found);
+    if (!args.output.empty()) io::write_assemblies(args.output, trains, search.cofiring, args.unit, graph, found);
     if (!args.figure.empty()) {
         const TimeSpan span = trains.span();
         const Tick length = trains.time_base().from_seconds(args.figure_seconds);
@@ -111,8 +106,8 @@ void add_assemblies_command(CLI::App& app) {
     args->read.add_to(*command);
     command->add_option("--window", args->window, "two spikes co-fire when at most this far apart (default 2), in --unit");
     command->add_option("--baseline", args->baseline,
-                        "chance = spikes displaced at random by up to this much (default 20), so that rates that rise and fall "
-                        "together do not count; 0: independent trains of constant rates");
+                        "chance = the pair's coincidences at lags beyond the window up to this (default 20), so that rates "
+                        "that rise and fall together do not count; 0: independent trains of constant rates");
     command->add_option("--unit", args->unit, "unit of --window and --baseline: s, ms (default), us, ns");
     command->add_option("--min-count", args->min_count, "a pair needs at least this many coincidences (default 10)");
     command->add_option("--min-ratio", args->min_ratio,

@@ -1,6 +1,7 @@
 // See assembly_figure.hpp.
 #include "spikeminer/app/io/assembly_figure.hpp"
 
+#include "spikeminer/app/assembly_palette.hpp"
 #include "spikeminer/app/io/atomic_output.hpp"
 #include "spikeminer/core/error.hpp"
 
@@ -11,9 +12,6 @@
 namespace spikeminer::io {
 namespace {
 
-constexpr const char* kPalette[] = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd",
-                                    "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"};
-constexpr const char* kOther = "#b0b0b0";
 constexpr double kLeft = 70;   // room for the labels
 constexpr double kTop = 40;    // room for the title
 constexpr double kWidth = 900;
@@ -56,7 +54,7 @@ void write_assembly_figure(const std::string& path, const SpikeTrains& trains, s
         for (std::size_t row = 0; row < rows.size(); ++row) {
             const NeuronId v = rows[row];
             const double y = kTop + kRow * static_cast<double>(row);
-            const char* colour = group[v] == -1 ? kOther : kPalette[static_cast<std::size_t>(group[v]) % std::size(kPalette)];
+            const char* colour = group[v] == -1 ? kOtherNeuronColour : assembly_colour(static_cast<std::size_t>(group[v]));
             if (group[v] != -1) {
                 out << "<text x=\"" << number(kLeft - 4) << "\" y=\"" << number(y + kRow - 1) << "\" text-anchor=\"end\" font-size=\"6\">"
                     << trains.label(v) << "</text>\n";

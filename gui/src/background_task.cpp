@@ -1,51 +1,49 @@
-#include "load_worker.hpp"
+#include "background_task.hpp"
 
-#include "spikeminer/app/io/read_spikes.hpp"
 #include "spikeminer/core/error.hpp"
-#include "spikeminer/core/progress.hpp"
 
-#include <QFile>
 #include <QThread>
 
 #include <new>
-#include <optional>
 
 namespace spikeminer::gui {
 
-/// One load: written by the worker thread, read by the GUI thread only after the thread
+/// One task: written by the worker thread, read by the GUI thread only after the thread
 /// has finished (the queued finished() signal orders the two).
-struct LoadWorker::Job {
-    QString path;
+struct BackgroundTask::Job {
+    QString what;
+    std::function<void(Progress&)> work;
     CancelToken cancel;
-    std::optional<LoadedRecording> result;
     QString error;
+    bool failed = false;
     bool cancelled = false;
 };
 
-LoadWorker::LoadWorker(QObject* parent) : QObject(parent) {}
+BackgroundTask::BackgroundTask(QObject* parent) : QObject(parent) {}
 
-LoadWorker::~LoadWorker() {
+BackgroundTask::~BackgroundTask() {
     if (thread_ == nullptr) return;
     job_->cancel.request();
     thread_->wait();
     delete thread_;
 }
 
-bool LoadWorker::start(const QString& path) {
+bool BackgroundTask::start(const QString& what, std::function<void(Progress&)> work) {
     if (busy()) return false;
     job_ = std::make_shared<Job>();
-    job_->path = path;
+    job_->what = what;
+    job_->work = std::move(work);
     thread_ = QThread::create([this, job = job_] { run(*job); });
-    connect(thread_, &QThread::finished, this, &LoadWorker::finish);
+    connect(thread_, &QThread::finished, this, &BackgroundTask::finish);
     thread_->start();
     return true;
 }
 
-void LoadWorker::cancel() {
+void BackgroundTask::cancel() {
     if (job_ != nullptr) job_->cancel.request();
 }
 
-void LoadWorker::run(Job& job) {
+void BackgroundTask::run(Job& job) {
     // Runs on the worker thread. Progress is posted to this object's (GUI) thread.
     Progress reporter(
         [this](const std::string& task, std::uint64_t done, std::uint64_t total) {
@@ -56,33 +54,31 @@ void LoadWorker::run(Job& job) {
         },
         &job.cancel);
     try {
-        io::ReadOptions options;
-        options.progress = &reporter;
-        auto trains = std::make_shared<const SpikeTrains>(io::read_spikes(QFile::encodeName(job.path).toStdString(), options));
-        RecordingSummary summary = summarize(*trains);
-        job.result = LoadedRecording{job.path, std::move(trains), std::move(summary)};
+        job.work(reporter);
     } catch (const Cancelled&) {
         job.cancelled = true;
     } catch (const std::bad_alloc&) {
-        job.error = tr("%1: not enough memory to load this recording").arg(job.path);
+        job.failed = true;
+        job.error = tr("%1: not enough memory").arg(job.what);
     } catch (const std::exception& e) {
         // Error carries a message naming the file and the line or dataset; anything else
-        // is unexpected, so name the file here.
-        const QString what = QString::fromStdString(e.what());
-        job.error = dynamic_cast<const Error*>(&e) != nullptr ? what : tr("%1: %2").arg(job.path, what);
+        // is unexpected, so name the task here.
+        job.failed = true;
+        const QString message = QString::fromStdString(e.what());
+        job.error = dynamic_cast<const Error*>(&e) != nullptr ? message : tr("%1: %2").arg(job.what, message);
     }
 }
 
-void LoadWorker::finish() {
+void BackgroundTask::finish() {
     thread_->deleteLater();
     thread_ = nullptr;
     const std::shared_ptr<Job> job = std::move(job_);
     if (job->cancelled) {
-        emit cancelled(job->path);
-    } else if (job->result) {
-        emit loaded(*job->result);
+        emit cancelled(job->what);
+    } else if (job->failed) {
+        emit failed(job->what, job->error);
     } else {
-        emit failed(job->path, job->error);
+        emit succeeded(job->what);
     }
 }
 

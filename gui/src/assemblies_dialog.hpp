@@ -1,0 +1,33 @@
+#pragma once
+
+#include "spikeminer/app/find_assemblies.hpp"
+
+#include <QDialog>
+
+class QDoubleSpinBox;
+class QSpinBox;
+
+namespace spikeminer::gui {
+
+/// Asks for the co-firing thresholds and the smallest assembly, starting from the
+/// command line's defaults (default_assembly_search); times in milliseconds.
+class AssembliesDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    AssembliesDialog(const TimeBase& time_base, QWidget* parent = nullptr);
+
+    /// The search as set, in the recording's ticks.
+    [[nodiscard]] AssemblySearch search() const;
+
+private:
+    TimeBase time_base_;
+    QDoubleSpinBox* window_ms_ = nullptr;
+    QDoubleSpinBox* baseline_ms_ = nullptr;
+    QSpinBox* min_count_ = nullptr;
+    QDoubleSpinBox* min_ratio_ = nullptr;
+    QDoubleSpinBox* min_z_ = nullptr;
+    QSpinBox* min_size_ = nullptr;
+};
+
+}  // namespace spikeminer::gui

@@ -1,0 +1,16 @@
+// gui_tests' main: one QApplication, on Qt's offscreen platform (no display needed), made
+// before the tests and destroyed after them (a static one would outlive Qt's own globals).
+#if __has_include(<catch2/catch_session.hpp>)
+#include <catch2/catch_session.hpp>
+#else
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+#endif
+
+#include <QApplication>
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    const QApplication app(argc, argv);
+    return Catch::Session().run(argc, argv);
+}
