@@ -39,10 +39,10 @@ public:
     /// (stream order keeps later kernels after earlier ones) and, when overflowed(), done.
     void reset() {
         if (!overflow_.empty()) {
+            ++generation_;  // first: what was taken is gone even if the larger block cannot be had
             overflow_.clear();
             block_ = DeviceBuffer<unsigned char>();
             block_ = allocate_or_oom<unsigned char>(demand_ + demand_ / 4, "scratch arena");
-            ++generation_;
         }
         used_ = 0;
         demand_ = 0;

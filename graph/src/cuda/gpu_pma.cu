@@ -506,7 +506,8 @@ struct GpuPma::State {
     std::map<GraphKey, Replay> graphs;
     std::uint64_t layout_generation = 0;  // changes when the arrays move
     bool starts_stale = true;                 // the vertex starts lag behind the keys
-    cudaStream_t reader = cudaStreamLegacy;  // the last batch's stream: view()'s readers wait there
+    cudaStream_t reader = cudaStreamLegacy;  // the last batch's stream: view()'s readers wait there ...
+    bool host_waits = true;                   // ... unless synchronize() came after it: then the host waits
 
     ~State() { cudaStreamSynchronize(stream); }  // nothing queued may outlive the arrays and graphs
     State() = default;
@@ -583,8 +584,12 @@ struct GpuPma::State {
         row_starts<<<grid(static_cast<std::size_t>(vertices) + 1), kThreads, 0, stream>>>(vertices, layout(), capacity,
                                                                                            row_start.get());
         check();
+        if (host_waits) {
+            SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
+        } else {
+            join.order(stream, reader);
+        }
         starts_stale = false;
-        join.order(stream, reader);
     }
 
     // Empty arrays of `new_capacity` slots, swapped in only once all are allocated (a
@@ -723,6 +728,7 @@ struct GpuPma::State {
         edges_known = t.edges;
         added_since = 0;
         removed_since = 0;
+        host_waits = true;  // the last batch's stream may be gone by the next view()
         if (t.failed != 0) check_edge(t.bad_src, t.bad_dst, vertices);  // throws, naming the first bad update
         return {t.applied, t.ignored};
     }
@@ -739,7 +745,7 @@ struct GpuPma::State {
     template <typename Edge>
     Staged<Edge> stage(const Edge* batch, std::size_t n, bool on_host) {
         const std::size_t slots = n > kGraphSlots ? n : std::max<std::size_t>(64, std::bit_ceil(n));
-        detail::gpu::check_batch_size(slots);
+        detail::gpu::check_batch_size(slots + 1);  // settle scans slots + 1 entries
         Edge* to = take<Edge>(slots);
         auto* count = take<unsigned long long>(1);
         if (on_host) {
@@ -800,10 +806,16 @@ struct GpuPma::State {
     template <typename Edge>
     void queued(Operation<Edge> operation, const Edge* batch, std::size_t n, cudaStream_t caller) {
         join.order(caller, stream);
-        begin();
-        (this->*operation)(batch, n, false);
-        join.order(stream, caller);
         reader = caller;
+        host_waits = false;
+        try {
+            begin();
+            (this->*operation)(batch, n, false);
+        } catch (...) {
+            join.order(stream, caller);  // what was queued (it may still read the batch) before the caller's next work
+            throw;
+        }
+        join.order(stream, caller);
     }
 };
 
@@ -873,16 +885,16 @@ void GpuPma::State::queue_erase(const Staged<EdgeRef>& batch, Decide&& decide) {
     erase_slots<<<grid(bound), kThreads, 0, stream>>>(bound, count, present, segment, keys.get(), touched);
     repack<<<blocks_for(bound * 32, kThreads), kThreads, 0, stream>>>(layout(), count, touched);
     check();
-    // Touched leaves now under their bound are the seeds (untouched ones kept theirs).
-    auto* seeds = take<std::uint64_t>(bound);
-    const auto leaf_bound = static_cast<std::uint32_t>(bounds().lower[0]);
-    run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
-        return cub::DeviceSelect::If(t, bytes, touched, seeds, seed_n, static_cast<int>(bound), UnderBound{counts.get(), leaf_bound},
-                                     stream);
-    });
     // (Rebuilding in place for large erase batches, as inserts do, was measured slower:
     // 16.6 M-edge R-MAT, 1 M-edge slides, 2.9 -> 3.5 ms a slide on the H200.)
     try {
+        // Touched leaves now under their bound are the seeds (untouched ones kept theirs).
+        auto* seeds = take<std::uint64_t>(bound);
+        const auto leaf_bound = static_cast<std::uint32_t>(bounds().lower[0]);
+        run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
+            return cub::DeviceSelect::If(t, bytes, touched, seeds, seed_n, static_cast<int>(bound), UnderBound{counts.get(), leaf_bound},
+                                         stream);
+        });
         const std::size_t rebuild_at = decide(count);
         if (rebuild_at != 0) {
             rebuild(rebuild_at, {});

@@ -81,9 +81,11 @@ public:
 
     [[nodiscard]] std::optional<float> find(Vertex src, Vertex dst) const;
     [[nodiscard]] WeightedCsr to_csr() const;
-    /// Brings the vertex starts up to date (queued after the batches; the stream of the
-    /// last batch, the legacy default stream after the plain calls, waits for it), so
-    /// kernels queued there afterwards read the current graph.
+    /// Brings the vertex starts up to date, so that kernels read the current graph: after
+    /// async calls it is queued and the stream of the last batch waits for it (queue the
+    /// readers there); after synchronize() or a plain call the host waits for it, and any
+    /// stream may read. Readers must be done, or queued on the stream of the next batch,
+    /// before the next batch is queued: the structure does not wait for other streams.
     [[nodiscard]] GpmaView view() const;
 
     [[nodiscard]] Vertex num_vertices() const;
