@@ -56,12 +56,14 @@ TEST_CASE("co-firing counts equal a count over every pair of spikes", "[graph][c
     for (int i = 0; i < 300; ++i) spikes.push_back({static_cast<Tick>(random() % span), static_cast<NeuronId>(random() % neurons)});
     const Tick window = GENERATE(0, 2, 5);
     const Tick baseline = GENERATE(0, 10);
-    // The same spikes on a grid of 7 ticks, and a window and baseline of 7 times as many
-    // ticks (plus part of a step, which no spike pair can fill): the same counts and chance.
+    // The same spikes on a grid of 7 ticks that starts 3 ticks in, and a window and baseline
+    // of 7 times as many ticks (plus part of a step, which no spike pair can fill): the same
+    // counts and chance.
     const Tick grid = GENERATE(1, 7);
+    const Tick origin = grid / 2;
     std::vector<Spike> on_grid = spikes;
-    for (Spike& s : on_grid) s.time *= grid;
-    const SpikeTrains trains = trains_of(on_grid, neurons, span * grid);
+    for (Spike& s : on_grid) s.time = s.time * grid + origin;
+    const SpikeTrains trains = trains_of(on_grid, neurons, span * grid + origin);
     CofiringOptions options;
     options.window = window * grid + grid / 2;
     options.baseline = baseline * grid + (baseline != 0 ? grid / 2 : 0);
@@ -130,7 +132,34 @@ TEST_CASE("co-firing cliques are the synchronous assemblies in independent backg
     // The same against constant rates (the truth here): the same edges.
     options.baseline = 0;
     const graph::CofiringGraph flat = graph::cofiring_graph(trains, options);
-    CHECK(flat.edges.size() == cofiring.edges.size());
+    const auto pairs = [](const graph::CofiringGraph& g) {
+        std::vector<std::pair<NeuronId, NeuronId>> out;
+        for (const graph::CofiringPair& p : g.edges) out.emplace_back(p.a, p.b);
+        return out;
+    };
+    CHECK(pairs(flat) == pairs(cofiring));
+}
+
+TEST_CASE("co-firing keeps neurons that only ever fire together (no chance coincidences at all)", "[graph][cofiring]") {
+    std::vector<Spike> spikes;
+    for (Tick t = 100; t < 100'000; t += 1000) {  // 0 and 1 together, 2 on its own, far from both
+        spikes.push_back({t, 0});
+        spikes.push_back({t + 1, 1});
+        spikes.push_back({t + 500, 2});
+    }
+    const SpikeTrains trains = trains_of(spikes, 3, 100'000);
+    CofiringOptions options;
+    options.window = 2;
+    options.baseline = 20;
+    options.min_count = 10;
+    options.min_ratio = 2;
+    options.min_z = 5;
+    const graph::CofiringGraph got = graph::cofiring_graph(trains, options);
+    REQUIRE(got.edges.size() == 1);
+    CHECK(got.edges[0].a == 0);
+    CHECK(got.edges[0].b == 1);
+    CHECK(got.edges[0].count == 100);
+    CHECK(got.edges[0].expected == 0);
 }
 
 TEST_CASE("co-firing refuses a negative window and a baseline not a step longer than the window", "[graph][cofiring]") {

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace spikeminer::graph {
@@ -35,9 +36,12 @@ struct CofiringPair {
     NeuronId b = 0;
     std::uint64_t count = 0;
     double expected = 0;
-    [[nodiscard]] double ratio() const { return expected > 0 ? static_cast<double>(count) / expected : 0; }
-    /// (count - expected) / sqrt(expected): chance counts are Poisson.
-    [[nodiscard]] double z() const { return expected > 0 ? (static_cast<double>(count) - expected) / std::sqrt(expected) : 0; }
+    /// count / expected (infinite for coincidences where chance has none, as when two
+    /// neurons only ever fire together).
+    [[nodiscard]] double ratio() const { return expected > 0 ? static_cast<double>(count) / expected : kNoChance; }
+    /// (count - expected) / sqrt(expected): chance counts are Poisson (infinite likewise).
+    [[nodiscard]] double z() const { return expected > 0 ? (static_cast<double>(count) - expected) / std::sqrt(expected) : kNoChance; }
+    static constexpr double kNoChance = std::numeric_limits<double>::infinity();
 };
 
 struct CofiringGraph {
