@@ -89,13 +89,8 @@ public:
             for (const Vertex w : later_.of(members_[i])) {
                 const Vertex j = local_[w];
                 if (j == kNone || j >= candidates) continue;  // not a member, or excluded: no row needs it
-                if (i < candidates) {
-                    adjacency_[i * words_ + j / 64] |= Word{1} << (j % 64);
-                    adjacency_[j * words_ + i / 64] |= Word{1} << (i % 64);
-                } else {
-                    adjacency_[j * words_ + i / 64] |= Word{1} << (i % 64);
-                    adjacency_[excluded_row(i) + j / 64] |= Word{1} << (j % 64);
-                }
+                row(i)[j / 64] |= Word{1} << (j % 64);
+                row(j)[i / 64] |= Word{1} << (i % 64);
             }
         }
         for (const Vertex u : members_) local_[u] = kNone;
@@ -123,9 +118,8 @@ private:
     // Where excluded vertex j's row (p_words_ wide) starts.
     std::size_t excluded_row(std::size_t j) const { return candidates_ * words_ + (j - candidates_) * p_words_; }
     // Vertex i's row: all words_ for a candidate; the first p_words_ for any vertex.
-    const Word* row(std::size_t i) const {
-        return adjacency_.data() + (i < candidates_ ? i * words_ : excluded_row(i));
-    }
+    Word* row(std::size_t i) { return adjacency_.data() + (i < candidates_ ? i * words_ : excluded_row(i)); }
+    const Word* row(std::size_t i) const { return adjacency_.data() + (i < candidates_ ? i * words_ : excluded_row(i)); }
 
     template <typename Report>
     void expand(std::size_t depth, const std::atomic<bool>& stop, Report& report) {
