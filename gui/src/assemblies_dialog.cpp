@@ -21,7 +21,7 @@ QDoubleSpinBox* number_box(double value, double low, double high, int decimals, 
 AssembliesDialog::AssembliesDialog(const TimeBase& time_base, QWidget* parent) : QDialog(parent), time_base_(time_base) {
     setWindowTitle(tr("Find assemblies"));
     const AssemblySearch start = default_assembly_search(time_base);
-    const auto ms = [&time_base](Tick ticks) { return 1e3 * static_cast<double>(ticks) * time_base.tick_seconds(); };
+    const auto ms = [&time_base](Tick ticks) { return 1e3 * time_base.to_seconds(ticks); };
     window_ms_ = number_box(ms(start.cofiring.window), 0, 1000, 3, this);
     baseline_ms_ = number_box(ms(start.cofiring.baseline), 0, 10000, 3, this);
     min_count_ = new QSpinBox(this);

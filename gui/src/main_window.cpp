@@ -51,8 +51,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     task_ = new BackgroundTask(this);
     connect(task_, &BackgroundTask::progress, this, &MainWindow::on_progress);
     connect(task_, &BackgroundTask::succeeded, this, [this] {
+        task_done_();  // first: set_busy then sees what it showed
         set_busy(false);
-        task_done_();
     });
     connect(task_, &BackgroundTask::failed, this, &MainWindow::on_failed);
     connect(task_, &BackgroundTask::cancelled, this, &MainWindow::on_cancelled);
@@ -195,7 +195,6 @@ void MainWindow::on_progress(const QString& task, double fraction) {
 
 void MainWindow::on_loaded(const LoadedRecording& recording) {
     shown_ = recording.trains;
-    assemblies_action_->setEnabled(true);
     assemblies_list_->clear();
     raster_->set_recording(recording.trains);
     summary_->set_recording(recording);
@@ -207,9 +206,9 @@ void MainWindow::on_loaded(const LoadedRecording& recording) {
                              5000);
 }
 
-void MainWindow::on_failed(const QString& what, const QString& message) {
+void MainWindow::on_failed(const QString& /*what: named in the failure title*/, const QString& message) {
     set_busy(false);
-    QMessageBox box(QMessageBox::Critical, tr("spikeminer"), task_failure_.isEmpty() ? what : task_failure_, QMessageBox::Ok, this);
+    QMessageBox box(QMessageBox::Critical, tr("spikeminer"), task_failure_, QMessageBox::Ok, this);
     box.setInformativeText(message + (shown_ != nullptr ? tr("\n\nThe recording shown is unchanged.") : QString()));
     // Messages name a full path; a wider box keeps them from wrapping every few words.
     box.setStyleSheet(QStringLiteral("QLabel#qt_msgbox_informativelabel { min-width: 420px; }"));

@@ -75,14 +75,9 @@ void RasterView::set_recording(TrainsPtr trains) {
 void RasterView::set_assemblies(const std::vector<std::vector<NeuronId>>& assemblies) {
     // Beside coloured members, the other neurons fade to grey.
     const QColor plain = assemblies.empty() ? kSpikeColor : QColor(QString::fromLatin1(kOtherNeuronColour));
-    std::fill(row_colours_.begin(), row_colours_.end(), plain.rgb());
-    std::vector<bool> coloured(row_colours_.size(), false);
-    for (std::size_t a = 0; a < assemblies.size(); ++a) {
-        for (const NeuronId n : assemblies[a]) {
-            if (n >= row_colours_.size() || coloured[n]) continue;
-            row_colours_[n] = QColor(QString::fromLatin1(assembly_colour(a))).rgb();
-            coloured[n] = true;
-        }
+    const std::vector<int> group = first_assembly_of(row_colours_.size(), assemblies);
+    for (std::size_t n = 0; n < row_colours_.size(); ++n) {
+        row_colours_[n] = group[n] == -1 ? plain.rgb() : QColor(QString::fromLatin1(assembly_colour(static_cast<std::size_t>(group[n])))).rgb();
     }
     update();
 }

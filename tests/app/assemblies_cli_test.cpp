@@ -62,8 +62,9 @@ TEST_CASE("assemblies cli: bad options exit 2 and write nothing", "[cli][assembl
     const std::string spikes = dir.file("groups.txt");
     write_recording(spikes);
     const std::string out = dir.file("never.json");
+    // (A figure that cannot be written is refused before the JSON is.)
     for (const std::vector<std::string>& bad : {std::vector<std::string>{"--window", "-1"}, {"--baseline", "1"}, {"--min-size", "1"},
-                                               {"--window", "two"}}) {
+                                               {"--window", "two"}, {"--figure", dir.file("raster.png")}}) {
         std::vector<std::string> args = {"assemblies", spikes, "-o", out};
         args.insert(args.end(), bad.begin(), bad.end());
         const CliResult result = run_cli(args);

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <sstream>
 
 namespace spikeminer::cli {
 namespace {
@@ -22,13 +24,14 @@ namespace {
 struct AssembliesArguments {
     std::string file;
     ReadArguments read;
-    std::string window = "2";
-    std::string baseline = "20";
+    // Left out: default_assembly_search's.
+    std::optional<std::string> window;
+    std::optional<std::string> baseline;
     std::string unit = "ms";
-    std::uint64_t min_count = 10;
-    double min_ratio = 2;
-    double min_z = 5;
-    std::size_t min_size = 3;
+    std::optional<std::uint64_t> min_count;
+    std::optional<double> min_ratio;
+    std::optional<double> min_z;
+    std::optional<std::size_t> min_size;
     std::string backend = "auto";
     std::string output;
     std::string figure;
@@ -54,28 +57,37 @@ void print_recovery(const simulator::GroundTruth& truth, const std::vector<std::
     }
 }
 
-void run_assemblies(const AssembliesArguments& args) {
-    if (args.min_size < 2) throw UsageError("--min-size must be at least 2");
-    TerminalProgress terminal;
-    const SpikeTrains trains = io::read_spikes(args.file, args.read.options(&terminal.progress()));
-    AssemblySearch search = default_assembly_search(trains.time_base());
+// default_assembly_search, with what the user gave in its place.
+AssemblySearch search_from(const AssembliesArguments& args, const TimeBase& time_base) {
+    AssemblySearch search = default_assembly_search(time_base);
     try {
-        search.cofiring.window = parse_ticks(args.window, args.unit, trains.time_base());
-        search.cofiring.baseline = parse_ticks(args.baseline, args.unit, trains.time_base());
+        if (args.window) search.cofiring.window = parse_ticks(*args.window, args.unit, time_base);
+        if (args.baseline) search.cofiring.baseline = parse_ticks(*args.baseline, args.unit, time_base);
     } catch (const Error& e) {
         throw UsageError(std::string("--window, --baseline: ") + e.what());
     }
-    search.cofiring.min_count = args.min_count;
-    search.cofiring.min_ratio = args.min_ratio;
-    search.cofiring.min_z = args.min_z;
-    search.min_size = args.min_size;
+    search.cofiring.min_count = args.min_count.value_or(search.cofiring.min_count);
+    search.cofiring.min_ratio = args.min_ratio.value_or(search.cofiring.min_ratio);
+    search.cofiring.min_z = args.min_z.value_or(search.cofiring.min_z);
+    search.min_size = args.min_size.value_or(search.min_size);
     search.backend = parse_backend(args.backend);
+    return search;
+}
+
+void run_assemblies(const AssembliesArguments& args) {
+    // Refused before the work rather than after it (and after writing the other).
+    if (!args.output.empty()) io::check_assemblies_path(args.output);
+    if (!args.figure.empty()) io::check_figure_path(args.figure);
+    TerminalProgress terminal;
+    const SpikeTrains trains = io::read_spikes(args.file, args.read.options(&terminal.progress()));
+    const AssemblySearch search = search_from(args, trains.time_base());
     const AssembliesFound result = find_assemblies(trains, search, &terminal.progress());
     const graph::CofiringGraph& graph = result.cofiring;
     const std::vector<std::vector<NeuronId>>& found = result.assemblies;
     const graph::CliqueSummary& summary = result.summary;
     std::fprintf(stderr, "co-firing graph: %zu neurons, %zu edges (of %zu pairs firing within %s %s of each other)\n",
-                 trains.num_neurons(), graph.edges.size(), graph.pairs_coinciding, args.window.c_str(), args.unit.c_str());
+                 trains.num_neurons(), graph.edges.size(), graph.pairs_coinciding,
+                 format_ticks(search.cofiring.window, trains.time_base(), args.unit).c_str(), args.unit.c_str());
     if (!args.output.empty()) io::write_assemblies(args.output, trains, search.cofiring, args.unit, graph, found);
     if (!args.figure.empty()) {
         const TimeSpan span = trains.span();
@@ -84,7 +96,7 @@ void run_assemblies(const AssembliesArguments& args) {
     }
 
     if (!summary.note.empty()) std::fprintf(stderr, "%s\n", summary.note.c_str());
-    std::printf("%zu assemblies of at least %zu neurons (maximal cliques, %s)\n", found.size(), args.min_size,
+    std::printf("%zu assemblies of at least %zu neurons (maximal cliques, %s)\n", found.size(), search.min_size,
                 backend_name(summary.backend).c_str());
     for (std::size_t i = 0; i < std::min(args.show, found.size()); ++i) {
         std::printf("  %3zu: %zu neurons: %s\n", i + 1, found[i].size(), members_text(trains, found[i]).c_str());
@@ -99,22 +111,34 @@ void run_assemblies(const AssembliesArguments& args) {
 
 void add_assemblies_command(CLI::App& app) {
     auto args = std::make_shared<AssembliesArguments>();
+    const AssemblySearch defaults = default_assembly_search(TimeBase{});
+    const auto in_ms = [](Tick t) { return format_ticks(t, TimeBase{}, "ms"); };
+    const auto number = [](double x) {
+        std::ostringstream text;
+        text << x;
+        return text.str();
+    };
     CLI::App* command = app.add_subcommand(
         "assemblies", "Find neuron assemblies: groups of neurons that all fire together more often than chance (the maximal "
                       "cliques of the co-firing graph)");
     command->add_option("FILE", args->file, "spike file")->required();
     args->read.add_to(*command);
-    command->add_option("--window", args->window, "two spikes co-fire when at most this far apart (default 2), in --unit");
+    command->add_option("--window", args->window,
+                        "two spikes co-fire when at most this far apart, in --unit (default " + in_ms(defaults.cofiring.window) + " ms)");
     command->add_option("--baseline", args->baseline,
-                        "chance = the pair's coincidences at lags beyond the window up to this (default 20), so that rates "
-                        "that rise and fall together do not count; 0: independent trains of constant rates");
+                        "chance = the pair's coincidences at lags beyond the window up to this (default " +
+                            in_ms(defaults.cofiring.baseline) +
+                            " ms), so that rates that rise and fall together do not count; 0: independent trains of constant rates");
     command->add_option("--unit", args->unit, "unit of --window and --baseline: s, ms (default), us, ns");
-    command->add_option("--min-count", args->min_count, "a pair needs at least this many coincidences (default 10)");
+    command->add_option("--min-count", args->min_count,
+                        "a pair needs at least this many coincidences (default " + std::to_string(defaults.cofiring.min_count) + ")");
     command->add_option("--min-ratio", args->min_ratio,
-                        "... at least this many times the coincidences expected by chance (default 2)");
+                        "... at least this many times the coincidences expected by chance (default " +
+                            number(defaults.cofiring.min_ratio) + ")");
     command->add_option("--min-z", args->min_z,
-                        "... and at least this many standard deviations of chance above it (default 5)");
-    command->add_option("--min-size", args->min_size, "smallest assembly (default 3)");
+                        "... and at least this many standard deviations of chance above it (default " + number(defaults.cofiring.min_z) +
+                            ")");
+    command->add_option("--min-size", args->min_size, "smallest assembly (default " + std::to_string(defaults.min_size) + ")");
     command->add_option("--backend", args->backend, "clique search: auto, cpu or gpu");
     command->add_option("-o,--output", args->output, "write the assemblies and the co-firing graph (.json)");
     command->add_option("--figure", args->figure, "draw the recording's start as a raster, assemblies in colour (.svg)");

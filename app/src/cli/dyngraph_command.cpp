@@ -176,7 +176,7 @@ void run_dyngraph(const DyngraphArguments& args) {
     if (args.root >= stream.vertices) throw UsageError("--root " + std::to_string(args.root) + " is not a vertex of the stream");
     DyngraphArguments run = args;
     if (run.window == 0) run.window = stream.edges.size() / 2;
-    const Backend backend = choose_backend(requested, run, analytics);
+    [[maybe_unused]] const Backend backend = choose_backend(requested, run, analytics);  // refuses gpu where there is none
     std::fprintf(stderr, "%s: %zu edges over %u vertices%s; window %llu edges, batch %llu\n", args.file.c_str(),
                  stream.edges.size(), stream.vertices,
                  stream.out_of_order != 0 ? (", " + std::to_string(stream.out_of_order) + " lines out of time order (sorted)").c_str() : "",

@@ -8,7 +8,6 @@
 #include "spikeminer/app/io/mining_output.hpp"
 #include "spikeminer/app/io/read_spikes.hpp"
 #include "spikeminer/app/io/simulation_io.hpp"
-#include "spikeminer/app/io/spike_format.hpp"
 #include "spikeminer/core/error.hpp"
 
 #include <unistd.h>

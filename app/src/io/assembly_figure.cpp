@@ -25,27 +25,29 @@ std::string number(double x) {
 
 }  // namespace
 
+void check_figure_path(const std::string& path) {
+    if (!path.ends_with(".svg")) throw UsageError(path + ": the figure is written as .svg");
+}
+
 void write_assembly_figure(const std::string& path, const SpikeTrains& trains, std::span<const std::vector<NeuronId>> assemblies,
                            TimeSpan excerpt) {
-    if (!path.ends_with(".svg")) throw UsageError(path + ": the figure is written as .svg");
+    check_figure_path(path);
     if (excerpt.length() <= 0) throw UsageError("the figure's time excerpt is empty");
     // Rows: assembly members first, in assembly order; then everyone else.
     const std::size_t n = trains.num_neurons();
-    std::vector<int> group(n, -1);
+    const std::vector<int> group = first_assembly_of(n, assemblies);
     std::vector<NeuronId> rows;
     for (std::size_t a = 0; a < assemblies.size(); ++a) {
         for (const NeuronId member : assemblies[a]) {
-            if (group[member] != -1) continue;
-            group[member] = static_cast<int>(a);
-            rows.push_back(member);
+            if (group[member] == static_cast<int>(a)) rows.push_back(member);
         }
     }
     for (NeuronId v = 0; v < n; ++v) {
         if (group[v] == -1) rows.push_back(v);
     }
     const double height = kTop + kRow * static_cast<double>(rows.size()) + 30;
-    const auto in_seconds = [&trains](Tick t) { return static_cast<double>(t) / static_cast<double>(trains.time_base().ticks_per_second); };
-    const double seconds = in_seconds(excerpt.length());
+    const TimeBase& time_base = trains.time_base();
+    const double seconds = time_base.to_seconds(excerpt.length());
     write_atomically(path, [&](std::ostream& out) {
         out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << number(kLeft + kWidth + 10) << "\" height=\"" << number(height)
             << "\" font-family=\"sans-serif\" font-size=\"10\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
@@ -72,9 +74,9 @@ void write_assembly_figure(const std::string& path, const SpikeTrains& trains, s
         const double axis = kTop + kRow * static_cast<double>(rows.size()) + 4;
         out << "<line x1=\"" << number(kLeft) << "\" x2=\"" << number(kLeft + kWidth) << "\" y1=\"" << number(axis) << "\" y2=\""
             << number(axis) << "\" stroke=\"black\"/>\n";
-        out << "<text x=\"" << number(kLeft) << "\" y=\"" << number(axis + 14) << "\">" << number(in_seconds(excerpt.start)) << " s</text>\n";
+        out << "<text x=\"" << number(kLeft) << "\" y=\"" << number(axis + 14) << "\">" << number(time_base.to_seconds(excerpt.start)) << " s</text>\n";
         out << "<text x=\"" << number(kLeft + kWidth) << "\" y=\"" << number(axis + 14) << "\" text-anchor=\"end\">"
-            << number(in_seconds(excerpt.end)) << " s</text>\n</svg>\n";
+            << number(time_base.to_seconds(excerpt.end)) << " s</text>\n</svg>\n";
     });
 }
 

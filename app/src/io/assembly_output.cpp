@@ -8,10 +8,14 @@
 
 namespace spikeminer::io {
 
+void check_assemblies_path(const std::string& path) {
+    if (!path.ends_with(".json")) throw UsageError(path + ": assemblies are written as .json");
+}
+
 void write_assemblies(const std::string& path, const SpikeTrains& trains, const graph::CofiringOptions& options,
                       const std::string& unit, const graph::CofiringGraph& cofiring,
                       std::span<const std::vector<NeuronId>> assemblies) {
-    if (!path.ends_with(".json")) throw UsageError(path + ": assemblies are written as .json");
+    check_assemblies_path(path);
     nlohmann::json out{{"source", trains.metadata().count("source.file") ? trains.metadata().at("source.file") : ""},
                        {"window", format_ticks(options.window, trains.time_base(), unit) + " " + unit},
                        {"baseline", format_ticks(options.baseline, trains.time_base(), unit) + " " + unit},

@@ -8,6 +8,9 @@
 
 namespace spikeminer::io {
 
+/// Throws UsageError unless `path` names an .svg file.
+void check_figure_path(const std::string& path);
+
 /// Writes an SVG raster plot of `excerpt` (ticks), atomically: one row per neuron, the
 /// members of each assembly together at the top (largest assembly first) with their
 /// spikes in that assembly's colour, the other neurons below in grey. A neuron in several

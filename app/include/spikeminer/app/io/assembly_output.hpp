@@ -9,6 +9,9 @@
 
 namespace spikeminer::io {
 
+/// Throws UsageError unless `path` names a .json file.
+void check_assemblies_path(const std::string& path);
+
 /// Writes the assemblies found (sorted member lists) and the co-firing graph they came
 /// from (its thresholds and kept pairs, with counts and chance expectations), atomically,
 /// as JSON; neurons by their labels, the window and baseline in `unit` ("ms").
