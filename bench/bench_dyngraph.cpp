@@ -33,7 +33,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -127,14 +126,20 @@ bool have_gpu() { return !query_devices().devices.empty(); }
 bool have_gpu() { return false; }
 #endif
 
-// Seconds and graph updates summed over the slides of one k, per structure.
-struct Tally {
-    double seconds = 0;
-    std::size_t updates = 0;
-    [[nodiscard]] Row row(int slides) const {
-        if (slides == 0 || seconds <= 0) return {};
-        return {1e3 * seconds / slides, static_cast<double>(updates) / seconds};
-    }
+// One structure's row for one k: its seconds over the slides, which made `updates` graph updates.
+Row row_of(double seconds, std::size_t updates, int slides) {
+    if (slides == 0 || seconds <= 0) return {};
+    return {1e3 * seconds / slides, static_cast<double>(updates) / seconds};
+}
+
+// What every dataset's run shares: the batch sizes, the structures run, and the device's
+// measured copy bandwidth (measured once).
+struct Setup {
+    std::size_t min_batch = 1;
+    std::size_t max_batch = 1;
+    bool cpu = true;
+    bool gpu = false;
+    double copy_gbs = 0;
 };
 
 std::string ms_and_rate(const Row& r) {
@@ -142,9 +147,10 @@ std::string ms_and_rate(const Row& r) {
 }
 
 // The window slides once per step; every structure gets the same batches.
-void run(const Dataset& d, std::size_t min_batch, std::size_t max_batch, bool cpu) {
+void run(const Dataset& d, const Setup& setup) {
+    const bool cpu = setup.cpu;
+    const bool gpu = setup.gpu;
     const std::size_t window_size = d.stream.edges.size() / 2;
-    const bool gpu = have_gpu();
     std::printf("\n### %s: %zu stream edges, %u vertices, window %zu\n\n", d.name.c_str(), d.stream.edges.size(),
                 d.stream.vertices, window_size);
     app::SlidingWindow window(d.stream.edges, window_size);
@@ -173,14 +179,14 @@ void run(const Dataset& d, std::size_t min_batch, std::size_t max_batch, bool cp
         const double fill_gpma = seconds_of([&] { apply(*gpma, first); });
         const double fill_rebuild = seconds_of([&] { apply(*rebuild, first); });
         std::printf("first window: %zu edges; GPMA+ %.3f s, GPU rebuild %.3f s (from host memory); copy bandwidth %.0f GB/s\n",
-                    gpma->num_edges(), fill_gpma, fill_rebuild, run_device_self_test(0, std::size_t{1} << 24).bandwidth_gbs);
+                    gpma->num_edges(), fill_gpma, fill_rebuild, setup.copy_gbs);
     }
 #endif
     std::printf("\n| k | PMA (CPU) ms/slide | PMA M updates/s | AdjLists (CPU) ms/slide | AdjLists M updates/s | "
                 "GPMA+ ms/slide | GPMA+ M updates/s | GPU rebuild ms/slide | GPU rebuild M updates/s |\n");
     std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     app::WindowBatches batches;
-    for (std::size_t k = std::bit_floor(std::max<std::size_t>(min_batch, 1)); k <= max_batch; k *= 2) {
+    for (std::size_t k = std::bit_floor(std::max<std::size_t>(setup.min_batch, 1)); k <= setup.max_batch; k *= 2) {
         // Enough slides to time small batches, few for large ones; the stream's second
         // half has to last for every k.
         const int slides = static_cast<int>(std::clamp<std::size_t>((std::size_t{1} << 14) / k, 1, 64));
@@ -199,23 +205,24 @@ void run(const Dataset& d, std::size_t min_batch, std::size_t max_batch, bool cp
             }
 #endif
         }
-        Tally t[4];  // PMA, sets, GPMA+, rebuild
+        double seconds[4] = {};  // PMA, sets, GPMA+, rebuild
+        std::size_t updates = 0;
         for (int i = 0; i < slides && window.slide(k, batches); ++i) {
-            const std::size_t updates = batches.insert.size() + batches.erase.size() + batches.update.size();
-            for (Tally& each : t) each.updates += updates;
+            updates += batches.insert.size() + batches.erase.size() + batches.update.size();
             if (cpu) {
-                t[0].seconds += seconds_of([&] { apply(*pma, batches); });
-                t[1].seconds += seconds_of([&] { apply(*sets, batches); });
+                seconds[0] += seconds_of([&] { apply(*pma, batches); });
+                seconds[1] += seconds_of([&] { apply(*sets, batches); });
             }
 #if SPIKEMINER_HAVE_CUDA
             if (gpu) {
-                t[2].seconds += timed_on_device(*gpma, batches);
-                t[3].seconds += timed_on_device(*rebuild, batches);
+                seconds[2] += timed_on_device(*gpma, batches);
+                seconds[3] += timed_on_device(*rebuild, batches);
             }
 #endif
         }
-        std::printf("| %zu | %s | %s | %s | %s |\n", k, ms_and_rate(t[0].row(slides)).c_str(), ms_and_rate(t[1].row(slides)).c_str(),
-                    ms_and_rate(t[2].row(slides)).c_str(), ms_and_rate(t[3].row(slides)).c_str());
+        std::printf("| %zu |", k);
+        for (const double each : seconds) std::printf(" %s |", ms_and_rate(row_of(each, updates, slides)).c_str());
+        std::printf("\n");
         std::fflush(stdout);
     }
     // BFS from the source of the stream's last edge (vertex 0 may not exist: KONECT counts from 1).
@@ -265,7 +272,11 @@ int main(int argc, char** argv) {
                  "R-MAT of scale 22, 32M edges");
     app.add_flag("--gpu-only", gpu_only, "only the GPU structures");
     CLI11_PARSE(app, argc, argv);
-    if (gpu_only && !have_gpu()) {
+    Setup setup{min_batch, max_batch, !gpu_only, have_gpu(), 0};
+#if SPIKEMINER_HAVE_CUDA
+    if (setup.gpu) setup.copy_gbs = run_device_self_test(0, std::size_t{1} << 24).bandwidth_gbs;
+#endif
+    if (gpu_only && !setup.gpu) {
         std::fprintf(stderr, "bench_dyngraph: --gpu-only needs a CUDA device (none here)\n");
         return 1;
     }
@@ -280,26 +291,27 @@ int main(int argc, char** argv) {
         std::printf("## bench_dyngraph\n");
         if (edges != 0 && rmat_scale != 0) {
             run(generated("R-MAT scale " + std::to_string(rmat_scale), graph::rmat_edges(rmat_scale, edges, 1), graph::Vertex{1} << rmat_scale),
-                min_batch, max_batch, !gpu_only);
+                setup);
             const graph::Vertex n = graph::Vertex{1} << rmat_scale;
-            run(generated("Erdős–Rényi, " + std::to_string(n) + " vertices", graph::erdos_renyi_edges(n, edges, 2), n), min_batch,
-                max_batch, !gpu_only);
+            run(generated("Erdős–Rényi, " + std::to_string(n) + " vertices", graph::erdos_renyi_edges(n, edges, 2), n), setup);
         }
         io::EdgeStreamOptions options;
         options.columns = io::parse_stream_columns(columns);
         for (const std::string& file : files) {
-            run({std::filesystem::path(file).filename().string(), io::read_edge_stream(file, options)}, min_batch, max_batch, !gpu_only);
+            run({std::filesystem::path(file).filename().string(), io::read_edge_stream(file, options)}, setup);
         }
         io::EdgeStreamOptions konect_options;
         konect_options.columns = io::parse_stream_columns("src,dst,weight,time");
         konect_options.signed_weights = true;
         for (const std::string& file : konect) {
-            run({std::filesystem::path(file).filename().string(), io::read_edge_stream(file, konect_options)}, min_batch, max_batch, !gpu_only);
+            run({std::filesystem::path(file).filename().string(), io::read_edge_stream(file, konect_options)}, setup);
         }
-        if (gpu_check && have_gpu()) {
+        if (gpu_check && setup.gpu) {
             const unsigned scale = 22;
+            Setup gpu_only_setup = setup;
+            gpu_only_setup.cpu = false;
             run(generated("R-MAT scale 22 (GPU only)", graph::rmat_edges(scale, std::size_t{32} << 20, 3), graph::Vertex{1} << scale),
-                min_batch, max_batch, false);
+                gpu_only_setup);
         }
     } catch (const Error& e) {
         std::fprintf(stderr, "bench_dyngraph: %s\n", e.what());
