@@ -137,6 +137,7 @@ TEST_CASE("cli: dyngraph slides over a stream, both structures alike, one CSV ro
         INFO("stdout: " << r.out << "\nstderr: " << r.err);
         REQUIRE(r.status == 0);
         CHECK(test::has(r.out, "10 slides of 30 stream edges"));  // (400 - 100) / 30
+        if (backend == "gpu") CHECK(test::has(r.out, "GPMA+ on the GPU"));  // not a fallback to the CPU
         csv.push_back(test::read_file(out));
     }
     // The same graph after every slide: the columns up to the timings agree.

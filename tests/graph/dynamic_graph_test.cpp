@@ -4,6 +4,7 @@
 // the PMA's layout invariants, refusals, the analytics (BFS, components, PageRank)
 // against oracles from their definitions, and the stream generators.
 #include "catch.hpp"
+#include "pma_layout.hpp"
 
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/adjacency_sets.hpp"
@@ -63,24 +64,6 @@ void check_equal(const Dynamic& g, const Model& model, Vertex n, const std::stri
     for (Vertex v = 0; v < n; ++v) REQUIRE(g.degree(v) == want.offsets[v + 1] - want.offsets[v]);
 }
 
-void check_pma_layout(const CpuPma& pma) {
-    const std::size_t capacity = pma.capacity();
-    REQUIRE(std::has_single_bit(capacity));
-    REQUIRE(capacity >= CpuPma::kMinCapacity);
-    REQUIRE(pma.segment_size() == graph::PmaDensity::segment_size(capacity));
-    // No leaf beyond its upper bound (so none is ever full); the whole array above the
-    // smallest size at least half as dense as the root's lower bound (it shrinks).
-    const auto leaf_limit = static_cast<std::uint32_t>(graph::PmaDensity::kLeafUpper * static_cast<double>(pma.segment_size()));
-    std::size_t total = 0;
-    for (const std::uint32_t c : pma.segment_counts()) {
-        REQUIRE(c <= leaf_limit);
-        total += c;
-    }
-    REQUIRE(total == pma.num_edges());
-    if (capacity > CpuPma::kMinCapacity) {
-        REQUIRE(static_cast<double>(pma.num_edges()) >= graph::PmaDensity::kRootLower * static_cast<double>(capacity) / 2);
-    }
-}
 
 }  // namespace
 
@@ -146,7 +129,7 @@ TEST_CASE("dynamic graphs equal a map model after every random batch", "[graph][
         }
         check_equal(pma, model, n, what + " (pma)");
         check_equal(sets, model, n, what + " (sets)");
-        check_pma_layout(pma);
+        test::check_pma_layout(pma);
         max_capacity = std::max(max_capacity, pma.capacity());
         for (int probe = 0; probe < 20; ++probe) {
             const Vertex s = static_cast<Vertex>(random() % n);

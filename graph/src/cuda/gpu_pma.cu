@@ -798,7 +798,6 @@ struct GpuPma::State {
     BatchResult from_host(Operation<Edge> operation, std::span<const Edge> batch) {
         begin();
         (this->*operation)(batch.data(), batch.size(), true);
-        reader = cudaStreamLegacy;
         return synchronize();
     }
 
