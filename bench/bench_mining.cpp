@@ -1,7 +1,8 @@
 // Benchmark of the episode counters. Part 1: level-wise mining of a dataset; every
 // level's candidates are counted by each counter on the same input (FSM on one thread,
-// two-step on all threads, CountScanWrite and AtomicCompact on the GPU) and the counts
-// are checked to agree. Part 2: one long episode as the stream grows (the papers' case).
+// two-step and prefix on all threads, CountScanWrite, AtomicCompact and prefix on the
+// GPU) and the counts are checked to agree. The prefix counters keep the frequent
+// episodes' end lists level after level, as mining does. Part 2: one long episode as the stream grows (the papers' case).
 // Each row reports events per second against the floor of reading the spike times once.
 #include "spikeminer/app/io/read_spikes.hpp"
 #include "spikeminer/core/device_query.hpp"
@@ -38,13 +39,15 @@ std::string cell(const Timing& t) {
     return text;
 }
 
-// The four counters over one recording, each with its per-neuron times (and device
-// copy) prepared and, for the GPU, warmed up, so that a timing measures the counting.
+// The counters over one recording, each with its per-neuron times (and device copy)
+// prepared and, for the GPU, warmed up, so that a timing measures the counting.
 struct Counters {
     mining::EpisodeCounter fsm;
     mining::EpisodeCounter two_step;
+    mining::EpisodeCounter prefix_cpu;
     std::unique_ptr<mining::EpisodeCounter> csw;
     std::unique_ptr<mining::EpisodeCounter> atomic;
+    std::unique_ptr<mining::EpisodeCounter> prefix_gpu;
 
     static mining::CountOptions with(mining::Counter counter, Backend backend) {
         mining::CountOptions options;
@@ -55,27 +58,29 @@ struct Counters {
 
     Counters(const SpikeTrains& trains, bool gpu)
         : fsm(trains, with(mining::Counter::Fsm, Backend::Cpu)),
-          two_step(trains, with(mining::Counter::TwoStep, Backend::Cpu)) {
+          two_step(trains, with(mining::Counter::TwoStep, Backend::Cpu)),
+          prefix_cpu(trains, with(mining::Counter::Prefix, Backend::Cpu)) {
         if (!gpu) return;
         csw = std::make_unique<mining::EpisodeCounter>(trains, with(mining::Counter::CountScanWrite, Backend::Cuda));
         atomic = std::make_unique<mining::EpisodeCounter>(trains, with(mining::Counter::AtomicCompact, Backend::Cuda));
-        const std::vector<mining::Episode> warm_up{mining::Episode{{0}, {}}};
-        (void)csw->count(warm_up);
-        (void)atomic->count(warm_up);
+        prefix_gpu = std::make_unique<mining::EpisodeCounter>(trains, with(mining::Counter::Prefix, Backend::Cuda));
+        const std::vector<mining::Episode> warm_up{mining::Episode{{0, 0}, {mining::Interval{0, 1}}}};
+        for (auto* counter : {csw.get(), atomic.get(), prefix_gpu.get()}) (void)counter->count(warm_up);
     }
 };
 
 // Times one counter on `episodes` (or on its first `sample`, scaled up); the counts must
 // equal `expected` when that is already filled, else they fill it.
 Timing time_counter(mining::EpisodeCounter& counter, const std::vector<mining::Episode>& episodes,
-                    std::vector<std::uint64_t>& expected, std::size_t sample = 0) {
+                    std::vector<std::uint64_t>& expected, std::size_t sample = 0,
+                    std::uint64_t keep_at_least = mining::kKeepNone) {
     const bool sampled = sample != 0 && sample < episodes.size();
     const std::vector<mining::Episode> subset =
         sampled ? std::vector<mining::Episode>(episodes.begin(), episodes.begin() + static_cast<std::ptrdiff_t>(sample))
                 : episodes;
     mining::CountResult result;
     Timing timing;
-    timing.seconds = seconds_of([&] { result = counter.count(subset); });
+    timing.seconds = seconds_of([&] { result = counter.count(subset, keep_at_least); });
     if (!result.note.empty()) throw Error(mining::counter_name(result.counter) + ": " + result.note);
     if (expected.empty()) expected = result.counts;
     for (std::size_t i = 0; i < result.counts.size(); ++i) {
@@ -111,50 +116,64 @@ void level_table(const std::string& name, const SpikeTrains& trains, const minin
                 name.c_str(), trains.num_neurons(), trains.num_spikes(),
                 trains.time_base().to_seconds(trains.span().length()), base.intervals.size(),
                 static_cast<unsigned long long>(base.min_counts.front()), base.max_level);
-    std::printf("| level | candidates | frequent | fsm 1 thread s | twostep %d threads s | csw s | atomic s | "
-                "twostep/csw | csw Gevents/s | floor ms |\n",
-                omp_get_max_threads());
-    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("| level | candidates | frequent | fsm 1 thread s | twostep %d threads s | prefix %d threads s | csw s | "
+                "atomic s | prefix GPU s | best CPU / best GPU | prefix GPU Gevents/s |\n",
+                omp_get_max_threads(), omp_get_max_threads());
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     // The candidate lists come from one mining run; each level is then timed per counter.
     Counters counters(trains, setup.gpu);
     const mining::MiningOptions& options = base;
     std::vector<mining::Episode> candidates;
     for (NeuronId n = 0; n < trains.num_neurons(); ++n) candidates.push_back(mining::Episode{{n}, {}});
     for (std::size_t level = 1; level <= options.max_level && !candidates.empty(); ++level) {
+        const std::uint64_t threshold = mining::level_threshold(options, level);
         std::vector<std::uint64_t> expected;
         const Timing two_step = time_counter(counters.two_step, candidates, expected);
         const Timing fsm = time_counter(counters.fsm, candidates, expected, setup.fsm_sample);
+        const Timing prefix_cpu = time_counter(counters.prefix_cpu, candidates, expected, 0, threshold);
         Timing csw;
         Timing atomic;
+        Timing prefix_gpu;
         if (setup.gpu) {
             csw = time_counter(*counters.csw, candidates, expected);
             atomic = time_counter(*counters.atomic, candidates, expected);
+            prefix_gpu = time_counter(*counters.prefix_gpu, candidates, expected, 0, threshold);
         }
-        const std::uint64_t threshold = mining::level_threshold(options, level);
         std::vector<mining::Episode> frequent;
         for (std::size_t i = 0; i < candidates.size(); ++i) {
             if (expected[i] >= threshold) frequent.push_back(candidates[i]);
         }
         const double events = batch_events(trains, candidates);
-        const double floor_ms = setup.bandwidth_gbs > 0 ? 8.0 * static_cast<double>(trains.num_spikes()) / (setup.bandwidth_gbs * 1e9) * 1e3 : 0;
-        std::printf("| %zu | %zu | %zu | %s | %s | %s | %s | %s | %s | %.3f |\n", level, candidates.size(), frequent.size(),
-                    cell(fsm).c_str(), cell(two_step).c_str(), cell(csw).c_str(), cell(atomic).c_str(),
-                    csw.seconds > 0 ? std::to_string(two_step.seconds / csw.seconds).substr(0, 6).c_str() : "-",
-                    csw.seconds > 0 ? std::to_string(events / csw.seconds / 1e9).substr(0, 6).c_str() : "-", floor_ms);
+        const double best_cpu = std::min(two_step.seconds, prefix_cpu.seconds);
+        const double best_gpu = setup.gpu ? std::min({csw.seconds, atomic.seconds, prefix_gpu.seconds}) : -1;
+        std::printf("| %zu | %zu | %zu | %s | %s | %s | %s | %s | %s | %s | %s |\n", level, candidates.size(),
+                    frequent.size(), cell(fsm).c_str(), cell(two_step).c_str(), cell(prefix_cpu).c_str(),
+                    cell(csw).c_str(), cell(atomic).c_str(), cell(prefix_gpu).c_str(),
+                    best_gpu > 0 ? std::to_string(best_cpu / best_gpu).substr(0, 6).c_str() : "-",
+                    best_gpu > 0 ? std::to_string(events / prefix_gpu.seconds / 1e9).substr(0, 6).c_str() : "-");
         std::fflush(stdout);
         candidates = mining::next_candidates(level, frequent, options.intervals);
     }
-    mining::MiningOptions whole = base;
-    whole.count.backend = setup.gpu ? Backend::Cuda : Backend::Cpu;
-    const double end_to_end = seconds_of([&] { (void)mining::mine(trains, whole); });
-    std::printf("\nwhole mining run, counter auto on %s: %.3f s\n", setup.gpu ? "the GPU" : "the CPU", end_to_end);
+    if (setup.bandwidth_gbs > 0) {
+        std::printf("\nfloor: reading every spike time once at %.0f GB/s takes %.3f ms a level\n", setup.bandwidth_gbs,
+                    8.0 * static_cast<double>(trains.num_spikes()) / (setup.bandwidth_gbs * 1e9) * 1e3);
+    }
+    for (const Backend backend : {Backend::Cpu, Backend::Cuda}) {
+        if (backend == Backend::Cuda && !setup.gpu) continue;
+        mining::MiningOptions whole = base;
+        whole.count.backend = backend;
+        const double end_to_end = seconds_of([&] { (void)mining::mine(trains, whole); });
+        std::printf("\nwhole mining run, counter auto (prefix) on %s: %.3f s\n",
+                    backend == Backend::Cuda ? "the GPU" : "the CPU", end_to_end);
+    }
 }
 
 void growth_table(const Setup& setup, const std::vector<double>& durations) {
     std::printf("\n### one 9-node episode (chain 0 of the paper scenario) as the stream grows\n\n");
-    std::printf("| duration s | events | count | fsm 1 thread s | twostep %d threads s | csw s | atomic s | fsm/csw | "
-                "csw Gevents/s |\n", omp_get_max_threads());
-    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("| duration s | events | count | fsm 1 thread s | twostep %d threads s | prefix %d threads s | csw s | "
+                "atomic s | prefix GPU s | fsm / best GPU | best GPU Gevents/s |\n",
+                omp_get_max_threads(), omp_get_max_threads());
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const double duration : durations) {
         simulator::NetworkConfig config = simulator::scenario("paper");
         config.duration_s = duration;
@@ -169,18 +188,22 @@ void growth_table(const Setup& setup, const std::vector<double>& durations) {
         std::vector<std::uint64_t> expected;
         const Timing fsm = time_counter(counters.fsm, one, expected);
         const Timing two_step = time_counter(counters.two_step, one, expected);
+        const Timing prefix_cpu = time_counter(counters.prefix_cpu, one, expected);
         Timing csw;
         Timing atomic;
+        Timing prefix_gpu;
         if (setup.gpu) {
             csw = time_counter(*counters.csw, one, expected);
             atomic = time_counter(*counters.atomic, one, expected);
+            prefix_gpu = time_counter(*counters.prefix_gpu, one, expected);
         }
+        const double best_gpu = setup.gpu ? std::min({csw.seconds, atomic.seconds, prefix_gpu.seconds}) : -1;
         const double events = static_cast<double>(trains.num_spikes());
-        std::printf("| %.0f | %zu | %llu | %s | %s | %s | %s | %s | %s |\n", duration, trains.num_spikes(),
+        std::printf("| %.0f | %zu | %llu | %s | %s | %s | %s | %s | %s | %s | %s |\n", duration, trains.num_spikes(),
                     static_cast<unsigned long long>(expected[0]), cell(fsm).c_str(), cell(two_step).c_str(),
-                    cell(csw).c_str(), cell(atomic).c_str(),
-                    csw.seconds > 0 ? std::to_string(fsm.seconds / csw.seconds).substr(0, 6).c_str() : "-",
-                    csw.seconds > 0 ? std::to_string(events / csw.seconds / 1e9).substr(0, 6).c_str() : "-");
+                    cell(prefix_cpu).c_str(), cell(csw).c_str(), cell(atomic).c_str(), cell(prefix_gpu).c_str(),
+                    best_gpu > 0 ? std::to_string(fsm.seconds / best_gpu).substr(0, 6).c_str() : "-",
+                    best_gpu > 0 ? std::to_string(events / best_gpu / 1e9).substr(0, 6).c_str() : "-");
         std::fflush(stdout);
     }
 }

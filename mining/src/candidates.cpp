@@ -5,18 +5,6 @@
 #include <map>
 
 namespace spikeminer::mining {
-namespace {
-
-// The episode without its first node (and first interval) or without its last.
-Episode drop_first(const Episode& e) {
-    return Episode{{e.neurons.begin() + 1, e.neurons.end()}, {e.gaps.begin() + 1, e.gaps.end()}};
-}
-Episode drop_last(const Episode& e) {
-    return Episode{{e.neurons.begin(), e.neurons.end() - 1}, {e.gaps.begin(), e.gaps.end() - 1}};
-}
-
-}  // namespace
-
 std::vector<Episode> join_candidates(const std::vector<Episode>& frequent) {
     // a + last node of b, whenever a without its first node is b without its last.
     std::map<Episode, std::vector<const Episode*>> by_prefix;

@@ -4,6 +4,7 @@
 #include "cpu/cpu_counters.hpp"
 #include "gpu_counting.hpp"
 #include "neuron_times.hpp"
+#include "prefix_counting.hpp"
 
 #include "spikeminer/core/error.hpp"
 
@@ -18,18 +19,15 @@ constexpr CounterName kCounterNames[] = {{Counter::Auto, "auto"},
                                          {Counter::Fsm, "fsm"},
                                          {Counter::TwoStep, "twostep"},
                                          {Counter::CountScanWrite, "csw"},
-                                         {Counter::AtomicCompact, "atomic"}};
+                                         {Counter::AtomicCompact, "atomic"},
+                                         {Counter::Prefix, "prefix"}};
 
 bool is_gpu_counter(Counter counter) { return counter == Counter::CountScanWrite || counter == Counter::AtomicCompact; }
 
-// Below this many end events a batch costs more to ship to the GPU than to count here.
-constexpr std::size_t kSmallBatchEnds = 20'000;
+bool is_cpu_counter(Counter counter) { return counter == Counter::Fsm || counter == Counter::TwoStep; }
 
-std::size_t total_ends(const detail::NeuronTimes& times, std::span<const Episode> episodes) {
-    std::size_t ends = 0;
-    for (const Episode& episode : episodes) ends += times.of(episode.neurons.back()).size();
-    return ends;
-}
+// Below this many spikes a recording costs more to ship to the GPU than to count here.
+constexpr std::size_t kSmallRecording = 20'000;
 
 std::vector<std::uint64_t> count_on_cpu(const detail::NeuronTimes& times, std::span<const Episode> episodes,
                                         Counter counter, unsigned threads) {
@@ -55,7 +53,7 @@ Counter parse_counter(const std::string& name) {
     for (const auto& entry : kCounterNames) {
         if (name == entry.name) return entry.counter;
     }
-    throw UsageError("unknown counter '" + name + "': choose auto, fsm, twostep, csw or atomic");
+    throw UsageError("unknown counter '" + name + "': choose auto, fsm, twostep, csw, atomic or prefix");
 }
 
 struct EpisodeCounter::State {
@@ -67,22 +65,40 @@ struct EpisodeCounter::State {
 #ifdef SPIKEMINER_HAVE_CUDA
     std::unique_ptr<detail::GpuSpikeTimes> gpu;  // made at the first GPU count
 #endif
+    std::unique_ptr<detail::PrefixCounting> prefix;  // made at the first prefix count, on `backend`
     State(const SpikeTrains& t, const CountOptions& o) : trains(t), options(o), times(t) {}
+
+    detail::PrefixCounting& prefix_counting() {
+        if (!prefix) {
+#ifdef SPIKEMINER_HAVE_CUDA
+            if (backend == Backend::Cuda) {
+                prefix = std::make_unique<detail::PrefixCounting>(
+                    detail::make_gpu_list_store(trains, times, options.gpu_memory_budget), times);
+            }
+#endif
+            if (!prefix) prefix = std::make_unique<detail::PrefixCounting>(detail::make_cpu_list_store(times, options.threads), times);
+        }
+        return *prefix;
+    }
 };
 
 EpisodeCounter::EpisodeCounter(const SpikeTrains& trains, const CountOptions& options) {
     std::string reason;
     Backend backend = options.backend;
-    if (backend == Backend::Auto && options.counter != Counter::Auto) {
+    if (backend == Backend::Auto && (is_gpu_counter(options.counter) || is_cpu_counter(options.counter))) {
         backend = is_gpu_counter(options.counter) ? Backend::Cuda : Backend::Cpu;
     }
     backend = resolve_backend(backend, &reason);
+    if (backend == Backend::Cuda && options.backend == Backend::Auto && options.counter == Counter::Auto &&
+        trains.num_spikes() < kSmallRecording) {
+        backend = Backend::Cpu;
+    }
     if (backend == Backend::Cpu && is_gpu_counter(options.counter)) {
         throw UsageError("counter " + counter_name(options.counter) + " runs on the GPU; " +
                          (reason.empty() ? "--backend cpu takes fsm or twostep" : reason));
     }
-    if (backend == Backend::Cuda && (options.counter == Counter::Fsm || options.counter == Counter::TwoStep)) {
-        throw UsageError("counter " + counter_name(options.counter) + " runs on the CPU; --backend gpu takes csw or atomic");
+    if (backend == Backend::Cuda && is_cpu_counter(options.counter)) {
+        throw UsageError("counter " + counter_name(options.counter) + " runs on the CPU; --backend gpu takes csw, atomic or prefix");
     }
     state_ = std::make_unique<State>(trains, options);
     state_->backend = backend;
@@ -91,37 +107,34 @@ EpisodeCounter::EpisodeCounter(const SpikeTrains& trains, const CountOptions& op
 
 EpisodeCounter::~EpisodeCounter() = default;
 
-CountResult EpisodeCounter::count(std::span<const Episode> episodes) {
+CountResult EpisodeCounter::count(std::span<const Episode> episodes, std::uint64_t keep_at_least) {
     State& state = *state_;
     for (const Episode& episode : episodes) validate(episode, state.trains);
     CountResult result;
     result.backend = state.backend;
     result.note = state.note;
-    Counter counter = state.options.counter;
-    if (counter == Counter::Auto) {
-        // Small batches do not pay for the trip to the GPU.
-        if (result.backend == Backend::Cuda && state.options.backend == Backend::Auto &&
-            total_ends(state.times, episodes) < kSmallBatchEnds) {
-            result.backend = Backend::Cpu;
-        }
-        // AtomicCompact beat CountScanWrite on most levels measured (bench/RESULTS.md).
-        counter = result.backend == Backend::Cuda ? Counter::AtomicCompact : Counter::TwoStep;
-    }
-    result.counter = counter;
-#ifdef SPIKEMINER_HAVE_CUDA
-    if (result.backend == Backend::Cuda) {
-        try {
-            if (!state.gpu) state.gpu = std::make_unique<detail::GpuSpikeTimes>(state.times);
-            result.counts = state.gpu->count(episodes, counter, state.options.gpu_memory_budget, state.options.progress);
+    result.counter = state.options.counter == Counter::Auto ? Counter::Prefix : state.options.counter;
+    try {
+        if (result.counter == Counter::Prefix) {
+            result.counts = state.prefix_counting().count(episodes, keep_at_least);
             return result;
-        } catch (const GpuOutOfMemory& oom) {
-            result.note = std::string("GPU out of memory (") + oom.what() + "): counted on the CPU instead";
-            result.backend = Backend::Cpu;
-            result.counter = counter = Counter::TwoStep;
         }
-    }
+#ifdef SPIKEMINER_HAVE_CUDA
+        if (result.backend == Backend::Cuda) {
+            if (!state.gpu) state.gpu = std::make_unique<detail::GpuSpikeTimes>(state.times);
+            result.counts = state.gpu->count(episodes, result.counter, state.options.gpu_memory_budget, state.options.progress);
+            return result;
+        }
 #endif
-    result.counts = count_on_cpu(state.times, episodes, counter, state.options.threads);
+    } catch (const GpuOutOfMemory& oom) {
+        // From here on this counter counts on the CPU (the prefix counter rebuilds what it had kept).
+        state.note = std::string("GPU out of memory (") + oom.what() + "): counting on the CPU";
+        state.backend = Backend::Cpu;
+        state.prefix.reset();
+        if (result.counter != Counter::Prefix) state.options.counter = Counter::TwoStep;
+        return count(episodes, keep_at_least);
+    }
+    result.counts = count_on_cpu(state.times, episodes, result.counter, state.options.threads);
     return result;
 }
 

@@ -27,6 +27,14 @@ Interval make_interval(std::string_view lo, std::string_view hi, const TimeBase&
 
 }  // namespace
 
+Episode drop_first(const Episode& e) {
+    return Episode{{e.neurons.begin() + 1, e.neurons.end()}, {e.gaps.begin() + 1, e.gaps.end()}};
+}
+
+Episode drop_last(const Episode& e) {
+    return Episode{{e.neurons.begin(), e.neurons.end() - 1}, {e.gaps.begin(), e.gaps.end() - 1}};
+}
+
 std::string format_episode(const Episode& episode, const SpikeTrains& trains, const std::string& unit) {
     std::string text;
     for (std::size_t k = 0; k < episode.neurons.size(); ++k) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "end_lists.hpp"
 #include "neuron_times.hpp"
 
 #include "spikeminer/core/progress.hpp"
@@ -30,5 +31,13 @@ private:
     const NeuronTimes& times_;
     std::unique_ptr<Device> device_;
 };
+
+/// Half the free device memory: the default budget of the GPU counters.
+std::size_t default_gpu_budget();
+
+/// End lists on the current CUDA device, extended within `memory_budget` bytes of scratch
+/// (0: default_gpu_budget()). Throws GpuOutOfMemory when the device is full.
+std::unique_ptr<ListStore> make_gpu_list_store(const SpikeTrains& trains, const NeuronTimes& times,
+                                               std::size_t memory_budget);
 
 }  // namespace spikeminer::mining::detail

@@ -58,7 +58,8 @@ MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
         report.level = level;
         report.candidates = candidates.size();
         report.threshold = level_threshold(options, level);
-        const CountResult counted = counter.count(candidates);
+        // The frequent episodes' end lists stay with the counter: the next level extends them.
+        const CountResult counted = counter.count(candidates, report.threshold);
         report.counter = counted.counter;
         report.backend = counted.backend;
         report.note = counted.note;

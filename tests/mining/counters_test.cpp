@@ -48,13 +48,15 @@ TEST_CASE("the oracle enumerates occurrences from the definition", "[mining][ora
     CHECK(test::brute_count(trains, Episode{{0}, {}}) == 3);
 }
 
-TEST_CASE("FSM and two-step counts equal the brute force on tiny random streams", "[mining][counters]") {
+TEST_CASE("FSM, two-step and prefix counts equal the brute force on tiny random streams", "[mining][counters]") {
     const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{201}));
     const test::TinyStream stream = test::tiny_stream(seed);
     const std::vector<Episode> episodes = test::random_episodes(seed, stream.neurons, 24);
     const auto fsm = test::cpu_counts(stream.trains, episodes, Counter::Fsm);
     const auto two_step = test::cpu_counts(stream.trains, episodes, Counter::TwoStep);
     const auto two_step_one_thread = test::cpu_counts(stream.trains, episodes, Counter::TwoStep, 1);
+    // Mixed lengths in one call: the prefix counter builds every missing prefix first.
+    const auto prefix = test::cpu_counts(stream.trains, episodes, Counter::Prefix);
     for (std::size_t i = 0; i < episodes.size(); ++i) {
         const std::uint64_t expected = test::brute_count(stream.trains, episodes[i]);
         INFO("seed " << seed << ", stream " << test::describe(stream.trains) << ", episode "
@@ -62,6 +64,7 @@ TEST_CASE("FSM and two-step counts equal the brute force on tiny random streams"
         CHECK(fsm[i] == expected);
         CHECK(two_step[i] == expected);
         CHECK(two_step_one_thread[i] == expected);
+        CHECK(prefix[i] == expected);
         // Alone in its call, the two-step counter shares the end events out instead.
         CHECK(test::cpu_count(stream.trains, episodes[i], Counter::TwoStep) == expected);
     }
@@ -139,17 +142,17 @@ TEST_CASE("count_episodes checks episodes and counter choices", "[mining][counte
         options.counter = Counter::AtomicCompact;
         REQUIRE_THROWS_WITH(mining::count_episodes(trains, episodes, options), test::contains("runs on the GPU"));
     }
-    SECTION("auto on the CPU is the two-step counter; no episodes give no counts") {
+    SECTION("auto on the CPU is the prefix counter; no episodes give no counts") {
         const std::vector<Episode> episodes{Episode{{0, 1}, {Interval{0, 3}}}};
         const auto result = mining::count_episodes(trains, episodes, options);
-        CHECK(result.counter == Counter::TwoStep);
+        CHECK(result.counter == Counter::Prefix);
         CHECK(result.backend == Backend::Cpu);
         CHECK(result.counts == std::vector<std::uint64_t>{1});
         CHECK(mining::count_episodes(trains, std::vector<Episode>{}, options).counts.empty());
     }
     SECTION("counter names round-trip") {
         for (const Counter counter : {Counter::Auto, Counter::Fsm, Counter::TwoStep, Counter::CountScanWrite,
-                                      Counter::AtomicCompact}) {
+                                      Counter::AtomicCompact, Counter::Prefix}) {
             CHECK(mining::parse_counter(mining::counter_name(counter)) == counter);
         }
         CHECK(mining::counter_name(Counter::CountScanWrite) == "csw");

@@ -67,7 +67,9 @@ TEST_CASE("mine equals the brute-force miner up to length 3", "[mining][mine]") 
     options.min_counts = thresholds;
     options.max_level = 3;
     if (allow_list) options.neurons = alphabet;
-    const Counter counter = seed % 2 == 0 ? Counter::Fsm : Counter::TwoStep;
+    // The prefix counter extends the end lists it kept of the previous level's frequent episodes.
+    const Counter counters[] = {Counter::Fsm, Counter::TwoStep, Counter::Prefix};
+    const Counter counter = counters[(seed / 3) % 3];
     options.count.counter = counter;
     options.count.backend = Backend::Cpu;
     std::vector<std::size_t> told;

@@ -22,13 +22,14 @@ using test::A;
 using test::B;
 using test::C;
 
-// The brute-force count of `episode`, after checking that FSM, two-step and
+// The brute-force count of `episode`, after checking that FSM, two-step, prefix and
 // find_occurrences agree with it (the caller checks it against the hand count).
 std::uint64_t count_all_ways(const SpikeTrains& trains, const Episode& episode) {
     const std::uint64_t expected = test::brute_count(trains, episode);
     INFO("episode " << test::describe(episode) << " on " << test::describe(trains) << ", brute force " << expected);
     CHECK(test::cpu_count(trains, episode, Counter::Fsm) == expected);
     CHECK(test::cpu_count(trains, episode, Counter::TwoStep) == expected);
+    CHECK(test::cpu_count(trains, episode, Counter::Prefix) == expected);
     CHECK(mining::find_occurrences(trains, episode).size() == expected);
     return expected;
 }
@@ -65,7 +66,7 @@ TEST_CASE("renumbering neurons does not change any count", "[mining][properties]
     for (Episode& episode : mapped) {
         for (NeuronId& n : episode.neurons) n = permutation[n];
     }
-    for (const Counter counter : {Counter::Fsm, Counter::TwoStep}) {
+    for (const Counter counter : {Counter::Fsm, Counter::TwoStep, Counter::Prefix}) {
         const auto before = test::cpu_counts(trains, episodes, counter);
         const auto after = test::cpu_counts(renamed, mapped, counter);
         CAPTURE(seed, mining::counter_name(counter));
@@ -262,7 +263,7 @@ TEST_CASE("bursts: many spikes within one window", "[mining][properties]") {
     }
 }
 
-TEST_CASE("FSM equals two-step on larger random streams", "[mining][properties][large]") {
+TEST_CASE("FSM, two-step and prefix agree on larger random streams", "[mining][properties][large]") {
     const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{7}));
     // 4,000 spikes of 8 neurons in 0..4,000 ticks (bursty every other seed).
     const SpikeTrains trains = test::random_stream(seed, 8, 4000, 4000, seed % 2 == 0);
@@ -278,10 +279,12 @@ TEST_CASE("FSM equals two-step on larger random streams", "[mining][properties][
     }
     const auto fsm = test::cpu_counts(trains, episodes, Counter::Fsm);
     const auto two_step = test::cpu_counts(trains, episodes, Counter::TwoStep);
+    const auto prefix = test::cpu_counts(trains, episodes, Counter::Prefix);
     std::uint64_t total = 0;
     for (std::size_t i = 0; i < episodes.size(); ++i) {
         INFO("seed " << seed << ", episode " << test::describe(episodes[i]));
         CHECK(fsm[i] == two_step[i]);
+        CHECK(prefix[i] == two_step[i]);
         total += fsm[i];
     }
     CHECK(total > 1000);  // the episodes occur: the comparison is not all zeros

@@ -1,11 +1,13 @@
 #pragma once
 
+#include "../end_lists.hpp"
 #include "../neuron_times.hpp"
 
 #include "spikeminer/mining/count.hpp"
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -47,6 +49,9 @@ std::uint64_t greedy_count(std::span<const Tick> ends, std::span<const Tick> sta
 /// The two-step counter for many episodes, using `threads` threads (0 = all).
 std::vector<std::uint64_t> count_two_step(const NeuronTimes& times, std::span<const Episode> episodes,
                                           unsigned threads);
+
+/// End lists in host memory, extended on `threads` threads (0 = all).
+std::unique_ptr<ListStore> make_cpu_list_store(const NeuronTimes& times, unsigned threads);
 
 /// The greedy occurrences behind a count (EpisodeCounter::occurrences).
 std::vector<Occurrence> greedy_occurrences(const SpikeTrains& trains, const NeuronTimes& times, const Episode& episode);

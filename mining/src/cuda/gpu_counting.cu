@@ -130,13 +130,6 @@ std::size_t bytes_per_partial(Counter counter) {
     return counter == Counter::CountScanWrite ? 2 * 8 + 4 + 8 + 8 : 3 * 8 + 16;  // keys, counts/offsets or sort, scratch
 }
 
-std::size_t default_budget() {
-    std::size_t free_bytes = 0;
-    std::size_t total_bytes = 0;
-    SPIKEMINER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    return free_bytes / 2;
-}
-
 // A batch of at least this many episodes fills the GPU with one thread per episode.
 constexpr std::size_t kWalkEpisodes = 2048;
 
@@ -241,6 +234,13 @@ void count_batch(const DeviceBuffer<std::int64_t>& d_times, const DeviceBuffer<s
 
 }  // namespace
 
+std::size_t default_gpu_budget() {
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    SPIKEMINER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    return free_bytes / 2;
+}
+
 struct GpuSpikeTimes::Device {
     DeviceBuffer<std::int64_t> times;
     DeviceBuffer<std::uint64_t> offsets;
@@ -255,7 +255,7 @@ std::vector<std::uint64_t> GpuSpikeTimes::count(std::span<const Episode> episode
                                                 std::size_t memory_budget, Progress* progress) const {
     std::vector<std::uint64_t> counts(episodes.size(), 0);
     if (episodes.empty()) return counts;
-    const std::size_t budget = memory_budget != 0 ? memory_budget : default_budget();
+    const std::size_t budget = memory_budget != 0 ? memory_budget : default_gpu_budget();
 
     // Batches: episodes of one length, fewer than 2^31 end events each.
     std::map<std::size_t, std::vector<std::size_t>> by_length;

@@ -15,14 +15,19 @@ namespace spikeminer::mining {
 /// How episodes are counted. Every counter returns the same counts (the size of the
 /// largest set of non-overlapped occurrences); they differ in speed.
 enum class Counter {
-    Auto,            ///< per batch: two-step on the CPU for small batches, else AtomicCompact on the GPU
+    Auto,            ///< prefix, on the GPU when there is one and the recording is not tiny
     Fsm,             ///< CPU streaming finite-state counter, one thread (the papers' baseline)
     TwoStep,         ///< CPU: latest start for every end event, then greedy scheduling; all threads
     CountScanWrite,  ///< GPU: backward search, count / scan / write per node, no sort
     AtomicCompact,   ///< GPU: backward search, atomic compaction, radix sort and unique per node
+    Prefix,          ///< CPU or GPU: each episode's latest start per end event, extended from its
+                     ///< prefix's (kept between mining levels); the prefix's extensions at once
 };
 
-/// "auto", "fsm", "twostep", "csw", "atomic".
+/// count()'s default: keep no episode's end list for the next call.
+inline constexpr std::uint64_t kKeepNone = ~std::uint64_t{0};
+
+/// "auto", "fsm", "twostep", "csw", "atomic", "prefix".
 std::string counter_name(Counter counter);
 /// Parses --counter; throws UsageError listing the choices.
 Counter parse_counter(const std::string& name);
@@ -60,7 +65,10 @@ public:
     EpisodeCounter& operator=(const EpisodeCounter&) = delete;
 
     /// Counts every episode (all of one length or not). Throws Error for an invalid episode.
-    CountResult count(std::span<const Episode> episodes);
+    /// The prefix counter keeps the end lists of the episodes counted at least
+    /// `keep_at_least`, so that the next call counts their one-node extensions in one step
+    /// each (mining passes a level's threshold); the other counters keep nothing.
+    CountResult count(std::span<const Episode> episodes, std::uint64_t keep_at_least = kKeepNone);
 
     /// A largest set of non-overlapped occurrences of `episode` (on the CPU): the greedy
     /// one, taking at each step the occurrence that ends first and, among those, the one

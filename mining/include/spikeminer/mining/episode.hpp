@@ -25,6 +25,11 @@ struct Episode {
     auto operator<=>(const Episode&) const = default;
 };
 
+/// The episode without its first node and first interval (size() >= 2).
+Episode drop_first(const Episode& episode);
+/// The episode without its last node and last interval: its prefix (size() >= 2).
+Episode drop_last(const Episode& episode);
+
 /// "A -(5,10]-> B -(0,5]-> C" with the trains' labels, bounds in `unit` (s, ms, us, ns).
 std::string format_episode(const Episode& episode, const SpikeTrains& trains, const std::string& unit = "ms");
 

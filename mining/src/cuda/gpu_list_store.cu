@@ -1,0 +1,331 @@
+// End lists on the device (end_lists.hpp): extensions grouped by prefix, counted and
+// written by extend_kernels.cuh, the kept lists appended to one pair of arrays.
+#include "../gpu_counting.hpp"
+#include "device_calls.cuh"
+#include "extend_kernels.cuh"
+
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <numeric>
+
+namespace spikeminer::mining::detail {
+namespace {
+
+using spikeminer::detail::allocate_or_oom;
+using spikeminer::detail::blocks_for;
+using spikeminer::detail::check_launch;
+using spikeminer::detail::DeviceBuffer;
+using spikeminer::detail::read_one;
+using spikeminer::detail::run_cub;
+using spikeminer::detail::upload;
+using spikeminer::detail::Widen;
+
+constexpr unsigned kBlock = 256;
+// A group's table of extensions by neuron holds at most this many entries (64 MiB).
+constexpr std::uint64_t kMaxTableEntries = std::uint64_t{1} << 24;
+
+// Where a list lies in the store's arrays.
+struct Location {
+    std::uint64_t offset = 0;
+    std::uint64_t length = 0;
+};
+
+// One prefix of an extend call: its extensions are order[first, last).
+struct PrefixPlan {
+    std::uint32_t parent;
+    std::uint64_t length;
+    std::size_t first;
+    std::size_t last;
+};
+
+template <typename T>
+std::vector<T> download(const DeviceBuffer<T>& buffer, std::size_t n) {
+    std::vector<T> host(n);
+    if (n != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpy(host.data(), buffer.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+    return host;
+}
+
+// Grows `buffer` to hold at least `n` elements (doubling), keeping its first `used`.
+void reserve(DeviceBuffer<Tick>& buffer, std::uint64_t used, std::uint64_t n, const char* what) {
+    if (buffer.size() >= n) return;
+    auto grown = allocate_or_oom<Tick>(std::max<std::uint64_t>(n, 2 * buffer.size()), what);
+    if (used != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpy(grown.get(), buffer.get(), used * sizeof(Tick), cudaMemcpyDeviceToDevice));
+    buffer = std::move(grown);
+}
+
+class GpuListStore final : public ListStore {
+public:
+    GpuListStore(const SpikeTrains& trains, const NeuronTimes& times, std::size_t budget)
+        : times_(times),
+          neurons_(static_cast<std::uint32_t>(trains.num_neurons())),
+          budget_(budget != 0 ? budget : default_gpu_budget()),
+          d_times_(upload(times.times, "spike times")),
+          stream_times_(upload(trains.times().data(), trains.num_spikes(), "spike stream")),
+          stream_neurons_(upload(trains.neurons().data(), trains.num_spikes(), "spike stream")) {}
+
+    std::vector<std::uint64_t> extend(std::span<const Extension> extensions, std::uint64_t keep_at_least) override {
+        std::vector<std::uint64_t> counts(extensions.size(), 0);
+        if (extensions.empty()) return counts;
+        // Extensions by (prefix, neuron), and the prefixes.
+        std::vector<std::uint32_t> order(extensions.size());
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+            const Extension& x = extensions[a];
+            const Extension& y = extensions[b];
+            return x.parent != y.parent ? x.parent < y.parent : x.neuron < y.neuron;
+        });
+        std::vector<PrefixPlan> plans;
+        std::uint64_t entries = 0;
+        std::uint64_t weighted = 0;  // entries x extensions: the cells at one entry a chunk
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            const Extension& x = extensions[order[i]];
+            if (plans.empty() || plans.back().parent != x.parent) {
+                plans.push_back(PrefixPlan{x.parent, length_of(x), i, i});
+                entries += plans.back().length;
+            }
+            plans.back().last = i + 1;
+            weighted += plans.back().length;
+        }
+        // Entries a chunk: enough chunks to fill the device (about 2^20), few enough cells
+        // (about eight per entry).
+        const std::uint64_t for_threads = std::bit_ceil(std::max<std::uint64_t>(1, entries >> 20));
+        const std::uint64_t for_cells = std::bit_ceil(std::max<std::uint64_t>(1, weighted / std::max<std::uint64_t>(1, 8 * entries)));
+        const auto per_chunk = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(std::max(for_threads, for_cells), 4, 4096));
+
+        std::vector<Location> fresh(extensions.size());
+        const std::uint64_t table_limit = std::max<std::uint64_t>(1, kMaxTableEntries / (neurons_ + 1));
+        std::size_t first = 0;
+        while (first < plans.size()) {
+            std::size_t last = first;
+            std::uint64_t cells = 0;
+            while (last < plans.size() && (last == first || (cells + cells_of(plans[last], per_chunk) <= cell_limit() &&
+                                                             last - first < table_limit))) {
+                cells += cells_of(plans[last], per_chunk);
+                ++last;
+            }
+            run_groups(std::span<const PrefixPlan>(plans).subspan(first, last - first), extensions, order, per_chunk,
+                       keep_at_least, counts, fresh);
+            first = last;
+        }
+        for (std::size_t i = 0; i < extensions.size(); ++i) {
+            if (counts[i] >= keep_at_least) lists_.push_back(fresh[i]);
+        }
+        return counts;
+    }
+
+    void retain(std::span<const std::uint32_t> ids) override {
+        std::vector<std::uint64_t> from;
+        std::vector<std::uint64_t> to;
+        std::vector<std::uint64_t> length;
+        std::vector<Location> kept;
+        std::uint64_t total = 0;
+        for (const std::uint32_t id : ids) {
+            from.push_back(lists_[id].offset);
+            to.push_back(total);
+            length.push_back(lists_[id].length);
+            kept.push_back(Location{total, lists_[id].length});
+            total += lists_[id].length;
+        }
+        auto ends = allocate_or_oom<Tick>(total, "end lists");
+        auto starts = allocate_or_oom<Tick>(total, "end lists");
+        copy_lists(ends_.get(), starts_.get(), from, to, length, ends.get(), starts.get());
+        SPIKEMINER_CUDA_CHECK(cudaDeviceSynchronize());
+        ends_ = std::move(ends);
+        starts_ = std::move(starts);
+        used_ = total;
+        lists_ = std::move(kept);
+    }
+
+    [[nodiscard]] std::size_t size() const override { return lists_.size(); }
+
+private:
+    [[nodiscard]] std::uint64_t length_of(const Extension& x) const {
+        return x.from_seed() ? times_.of(x.seed_neuron()).size() : lists_[x.parent].length;
+    }
+
+    static std::uint64_t cells_of(const PrefixPlan& plan, std::uint32_t per_chunk) {
+        return (plan.last - plan.first) * ((plan.length + per_chunk - 1) / per_chunk);
+    }
+
+    static void copy_lists(const Tick* src_ends, const Tick* src_starts, const std::vector<std::uint64_t>& from,
+                           const std::vector<std::uint64_t>& to, const std::vector<std::uint64_t>& length,
+                           Tick* dst_ends, Tick* dst_starts) {
+        if (from.empty()) return;
+        const auto d_from = upload(from, "list copies");
+        const auto d_to = upload(to, "list copies");
+        const auto d_length = upload(length, "list copies");
+        copy_lists_kernel<<<static_cast<unsigned>(from.size()), kBlock>>>(src_ends, src_starts, d_from.get(), d_to.get(),
+                                                                          d_length.get(), dst_ends, dst_starts);
+        check_launch();
+        SPIKEMINER_CUDA_CHECK(cudaDeviceSynchronize());  // before the index arrays are freed
+    }
+
+    // run_group, halving the group (its prefixes, or one prefix's extensions) while its
+    // cells or new lists exceed the budget.
+    void run_groups(std::span<const PrefixPlan> plans, std::span<const Extension> extensions,
+                    const std::vector<std::uint32_t>& order, std::uint32_t per_chunk, std::uint64_t keep_at_least,
+                    std::vector<std::uint64_t>& counts, std::vector<Location>& fresh) {
+        if (run_group(plans, extensions, order, per_chunk, keep_at_least, counts, fresh)) return;
+        if (plans.size() > 1) {
+            const std::size_t half = plans.size() / 2;
+            run_groups(plans.first(half), extensions, order, per_chunk, keep_at_least, counts, fresh);
+            run_groups(plans.subspan(half), extensions, order, per_chunk, keep_at_least, counts, fresh);
+            return;
+        }
+        const PrefixPlan& plan = plans.front();
+        if (plan.last - plan.first == 1) {
+            throw GpuOutOfMemory("the end list of one extension needs more than the memory budget");
+        }
+        const std::size_t middle = (plan.first + plan.last) / 2;
+        const PrefixPlan halves[2] = {PrefixPlan{plan.parent, plan.length, plan.first, middle},
+                                      PrefixPlan{plan.parent, plan.length, middle, plan.last}};
+        for (const PrefixPlan& half : halves) {
+            run_groups(std::span<const PrefixPlan>(&half, 1), extensions, order, per_chunk, keep_at_least, counts, fresh);
+        }
+    }
+
+    // A group's cells: a quarter of the budget (12 bytes each).
+    [[nodiscard]] std::uint64_t cell_limit() const { return std::max<std::uint64_t>(1024, budget_ / 4 / 12); }
+
+    // Counts the extensions of a group of prefixes; their kept lists go to the store's end
+    // and `fresh` records where. False, with nothing done, when the group's cells or new
+    // lists would exceed the budget and the group can be split.
+    bool run_group(std::span<const PrefixPlan> plans, std::span<const Extension> extensions,
+                   const std::vector<std::uint32_t>& order, std::uint32_t per_chunk, std::uint64_t keep_at_least,
+                   std::vector<std::uint64_t>& counts, std::vector<Location>& fresh) {
+        const std::size_t base = plans.front().first;
+        const auto group_extensions = static_cast<std::uint32_t>(plans.back().last - base);
+        std::vector<PrefixInfo> infos;
+        std::vector<std::uint32_t> by_neuron(plans.size() * (neurons_ + std::size_t{1}), 0);
+        std::vector<Tick> lo(group_extensions);
+        std::vector<Tick> hi(group_extensions);
+        std::vector<std::uint32_t> owner(group_extensions);
+        std::uint64_t chunks = 0;
+        std::uint64_t cells = 0;
+        for (std::size_t p = 0; p < plans.size(); ++p) {
+            const PrefixPlan& plan = plans[p];
+            const Extension& head = extensions[order[plan.first]];
+            PrefixInfo info{};
+            if (head.from_seed()) {
+                info.ends = info.starts = d_times_.get() + times_.offsets[head.seed_neuron()];
+            } else {
+                info.ends = ends_.get() + lists_[head.parent].offset;
+                info.starts = starts_.get() + lists_[head.parent].offset;
+            }
+            info.length = plan.length;
+            info.chunk_first = chunks;
+            info.cell_first = cells;
+            info.chunks = static_cast<std::uint32_t>((plan.length + per_chunk - 1) / per_chunk);
+            info.extension_first = static_cast<std::uint32_t>(plan.first - base);
+            info.min_lo = std::numeric_limits<Tick>::max();
+            info.max_hi = std::numeric_limits<Tick>::min();
+            std::uint32_t* table = by_neuron.data() + p * (neurons_ + std::size_t{1});
+            for (std::size_t i = plan.first; i < plan.last; ++i) {
+                const Extension& x = extensions[order[i]];
+                const std::size_t local = i - base;
+                lo[local] = x.gap.lo;
+                hi[local] = x.gap.hi;
+                owner[local] = static_cast<std::uint32_t>(p);
+                info.min_lo = std::min(info.min_lo, x.gap.lo);
+                info.max_hi = std::max(info.max_hi, x.gap.hi);
+                table[x.neuron + 1] = static_cast<std::uint32_t>(local + 1);  // becomes the end of x.neuron's range
+            }
+            // Ends of each neuron's range, carried forward over neurons without extensions.
+            table[0] = static_cast<std::uint32_t>(plan.first - base);
+            for (std::uint32_t n = 1; n <= neurons_; ++n) table[n] = std::max(table[n], table[n - 1]);
+            chunks += info.chunks;
+            cells += std::uint64_t{info.chunks} * (plan.last - plan.first);
+            infos.push_back(info);
+        }
+        if (cells > cell_limit() && (plans.size() > 1 || group_extensions > 1)) return false;
+        const auto d_infos = upload(infos, "extension plan");
+        const auto d_table = upload(by_neuron, "extension plan");
+        const auto d_lo = upload(lo, "extension plan");
+        const auto d_hi = upload(hi, "extension plan");
+        const auto d_owner = upload(owner, "extension plan");
+        const GroupView view{d_infos.get(),         static_cast<std::uint32_t>(infos.size()), d_table.get(),
+                             neurons_,              d_lo.get(),                                d_hi.get(),
+                             stream_times_.get(),   stream_neurons_.get(),                     stream_neurons_.size(),
+                             chunks,                per_chunk};
+
+        // Count, scan, write: every extension's list in end order, lists one after another.
+        auto cell_counts = allocate_or_oom<std::uint32_t>(cells + 1, "extension cells");
+        auto offsets = allocate_or_oom<std::uint64_t>(cells + 1, "extension cells");
+        SPIKEMINER_CUDA_CHECK(cudaMemset(cell_counts.get(), 0, (cells + 1) * sizeof(std::uint32_t)));
+        if (chunks != 0) {
+            extend_chunks_kernel<false><<<blocks_for(chunks, kBlock), kBlock>>>(view, cell_counts.get(), nullptr, nullptr, nullptr);
+            check_launch();
+        }
+        auto widened = thrust::make_transform_iterator(cell_counts.get(), Widen{});
+        run_cub([&](void* temp, std::size_t& bytes) {
+            return cub::DeviceScan::ExclusiveSum(temp, bytes, widened, offsets.get(), cells + 1);
+        }, nullptr);
+        const std::uint64_t total = read_one(offsets.get() + cells);
+        if (total > budget_ / 2 / (2 * sizeof(Tick))) return false;
+        auto out_ends = allocate_or_oom<Tick>(total, "new end lists");
+        auto out_starts = allocate_or_oom<Tick>(total, "new end lists");
+        auto begin = allocate_or_oom<std::uint64_t>(group_extensions, "new end lists");
+        auto end = allocate_or_oom<std::uint64_t>(group_extensions, "new end lists");
+        auto greedy = allocate_or_oom<std::uint64_t>(group_extensions, "new end lists");
+        extension_bounds_kernel<<<blocks_for(group_extensions, kBlock), kBlock>>>(view, d_owner.get(), group_extensions,
+                                                                                  offsets.get(), begin.get(), end.get());
+        check_launch();
+        if (chunks != 0 && total != 0) {
+            extend_chunks_kernel<true><<<blocks_for(chunks, kBlock), kBlock>>>(view, nullptr, offsets.get(), out_ends.get(),
+                                                                               out_starts.get());
+            check_launch();
+        }
+        greedy_lists_kernel<<<blocks_for(group_extensions, kBlock), kBlock>>>(out_ends.get(), out_starts.get(), begin.get(),
+                                                                              end.get(), group_extensions, greedy.get());
+        check_launch();
+        const std::vector<std::uint64_t> group_counts = download(greedy, group_extensions);
+        const std::vector<std::uint64_t> group_begin = download(begin, group_extensions);
+        const std::vector<std::uint64_t> group_end = download(end, group_extensions);
+
+        // The kept lists to the store's end.
+        std::vector<std::uint64_t> from;
+        std::vector<std::uint64_t> to;
+        std::vector<std::uint64_t> length;
+        std::uint64_t appended = 0;
+        for (std::uint32_t local = 0; local < group_extensions; ++local) {
+            const std::uint32_t original = order[base + local];
+            counts[original] = group_counts[local];
+            if (group_counts[local] < keep_at_least) continue;
+            const std::uint64_t n = group_end[local] - group_begin[local];
+            from.push_back(group_begin[local]);
+            to.push_back(used_ + appended);
+            length.push_back(n);
+            fresh[original] = Location{used_ + appended, n};
+            appended += n;
+        }
+        reserve(ends_, used_, used_ + appended, "end lists");
+        reserve(starts_, used_, used_ + appended, "end lists");
+        copy_lists(out_ends.get(), out_starts.get(), from, to, length, ends_.get(), starts_.get());
+        used_ += appended;
+        return true;
+    }
+
+    const NeuronTimes& times_;
+    std::uint32_t neurons_;
+    std::size_t budget_;
+    DeviceBuffer<Tick> d_times_;
+    DeviceBuffer<Tick> stream_times_;
+    DeviceBuffer<NeuronId> stream_neurons_;
+    DeviceBuffer<Tick> ends_;
+    DeviceBuffer<Tick> starts_;
+    std::uint64_t used_ = 0;
+    std::vector<Location> lists_;
+};
+
+}  // namespace
+
+std::unique_ptr<ListStore> make_gpu_list_store(const SpikeTrains& trains, const NeuronTimes& times,
+                                               std::size_t memory_budget) {
+    return std::make_unique<GpuListStore>(trains, times, memory_budget);
+}
+
+}  // namespace spikeminer::mining::detail

@@ -1,0 +1,110 @@
+#pragma once
+// End lists: what the prefix counter keeps of an episode between mining levels.
+//
+// The end list of an episode is, for every end event (spike of its last neuron) that
+// closes an occurrence, the pair (end time, latest start of an occurrence ending there),
+// in end order. It decides the count: greedy interval scheduling needs, per end, only the
+// latest start (among occurrences with the same end, the one starting last is compatible
+// with every schedule the others are). And it extends by one node without looking back:
+//
+//   An occurrence of (e1..ek, ek+1) ending at c is an occurrence of (e1..ek) ending at
+//   some b with lo < t(c) - t(b) <= hi. So start(c) = max start(b) over the entries b of
+//   the prefix's list with t(b) in [t(c) - hi, t(c) - lo).
+//
+//   The starts of a list never decrease along it. True for one node (start = end). If it
+//   holds for the prefix, the maximum over a window of entries is the window's last
+//   entry; for c before c' the last entry before t(c) - lo is at or before the last one
+//   before t(c') - lo, so start(c) <= start(c').
+//
+//   Hence start(c) = start of the last prefix entry b with t(b) < t(c) - lo, provided
+//   t(b) >= t(c) - hi; else c closes no occurrence. Read from the prefix's side: entry j
+//   (time t_j, next entry at t_j+1) gives its start to exactly the spikes c of ek+1 with
+//       t_j + lo < t(c) <= min(t_j + hi, t_j+1 + lo)      (no t_j+1: no second bound),
+//   ranges that are disjoint and ordered, so the new list comes out in end order.
+//
+// Every spike of ek+1 in such a range is an entry, duplicates included (they take the
+// same start; the greedy refuses the second). Counting the extensions of one prefix by
+// all neurons and intervals at once reads, per entry, the stream's events in
+// (t_j + min lo, t_j + max hi] once, instead of each neuron's spikes once per extension.
+
+#include "spikeminer/core/spike_trains.hpp"
+#include "spikeminer/mining/episode.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace spikeminer::mining::detail {
+
+/// An episode to count as its prefix's list extended by one node: `parent` is a stored
+/// list's id, or seed(n) for the one-node episode (n), whose list is n's spikes.
+struct Extension {
+    std::uint32_t parent = 0;
+    Interval gap;
+    NeuronId neuron = 0;
+
+    static constexpr std::uint32_t kSeed = std::uint32_t{1} << 31;
+    static constexpr std::uint32_t seed(NeuronId n) { return kSeed | n; }
+    [[nodiscard]] bool from_seed() const { return (parent & kSeed) != 0; }
+    [[nodiscard]] NeuronId seed_neuron() const { return parent & ~kSeed; }
+};
+
+/// End lists held where they are computed (host memory or the device), numbered from 0.
+class ListStore {
+public:
+    virtual ~ListStore() = default;
+    /// Counts every extension (its list's greedy count) and appends to the store, in the
+    /// order given, the lists of those counted at least `keep_at_least`.
+    virtual std::vector<std::uint64_t> extend(std::span<const Extension> extensions, std::uint64_t keep_at_least) = 0;
+    /// Keeps only the lists `ids`, renumbered 0, 1, ... in that order.
+    virtual void retain(std::span<const std::uint32_t> ids) = 0;
+    /// How many lists are stored.
+    [[nodiscard]] virtual std::size_t size() const = 0;
+};
+
+#ifdef __CUDACC__
+#define SPIKEMINER_HOST_DEVICE __host__ __device__
+#else
+#define SPIKEMINER_HOST_DEVICE
+#endif
+
+/// The first index in [from, n) whose time is after `value` (or n), by galloping from
+/// `from`: O(log distance), for cursors that move forward in small steps.
+SPIKEMINER_HOST_DEVICE inline std::size_t first_after(const Tick* times, std::size_t from, std::size_t n, Tick value) {
+    std::size_t lo = from;  // every index before lo holds a time <= value
+    std::size_t hi = from;
+    for (std::size_t step = 1; hi < n && times[hi] <= value; step *= 2) {
+        lo = hi + 1;
+        hi += step;
+    }
+    if (hi > n) hi = n;
+    while (lo < hi) {  // the answer is in [lo, hi]: times[hi] > value when hi < n
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (times[mid] <= value) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+/// The last end time of a spike that takes its start from entry j of a prefix list:
+/// min(t_j + hi, t_j+1 + lo), without the second bound for the last entry.
+SPIKEMINER_HOST_DEVICE inline Tick last_taker(const Tick* ends, std::size_t j, std::size_t n, const Interval& gap) {
+    const Tick upper = ends[j] + gap.hi;
+    if (j + 1 == n) return upper;
+    const Tick next = ends[j + 1] + gap.lo;
+    return next < upper ? next : upper;
+}
+
+/// The greedy count of an end list: take an entry whenever its start is after the end
+/// of the last one taken.
+SPIKEMINER_HOST_DEVICE inline std::uint64_t greedy_count_of(const Tick* ends, const Tick* starts, std::size_t n) {
+    std::uint64_t count = 0;
+    Tick last_end = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (count > 0 && starts[i] <= last_end) continue;
+        last_end = ends[i];
+        ++count;
+    }
+    return count;
+}
+
+}  // namespace spikeminer::mining::detail
