@@ -104,12 +104,31 @@ __global__ void extension_bounds_kernel(GroupView g, const std::uint32_t* extens
     end[x] = offsets[cell + prefix.chunks];
 }
 
-/// Each extension's greedy count. One thread per extension.
+/// Each list's greedy count (greedy_count_of), one warp per list: the lanes load 32
+/// entries at once and take them in order by ballots (the first lane after the last one
+/// taken whose start is after the last end taken), so that a list of 100,000 entries
+/// costs a ballot per entry taken instead of a dependent load per entry.
 __global__ void greedy_lists_kernel(const Tick* ends, const Tick* starts, const std::uint64_t* begin,
-                                    const std::uint64_t* end, std::uint32_t extensions, std::uint64_t* counts) {
-    const std::uint32_t x = blockIdx.x * blockDim.x + threadIdx.x;
-    if (x >= extensions) return;
-    counts[x] = greedy_count_of(ends + begin[x], starts + begin[x], end[x] - begin[x]);
+                                    const std::uint64_t* end, std::uint32_t lists, std::uint64_t* counts) {
+    const std::uint64_t list = (blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x) / 32;
+    if (list >= lists) return;  // whole warps: blockDim.x is a multiple of 32
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    const std::uint64_t last = end[list];
+    std::uint64_t count = 0;
+    Tick last_end = 0;
+    for (std::uint64_t base = begin[list]; base < last; base += 32) {
+        const bool valid = base + lane < last;
+        const Tick start = valid ? starts[base + lane] : 0;
+        const Tick finish = valid ? ends[base + lane] : 0;
+        for (int after = -1;;) {  // lanes up to `after` are decided
+            const unsigned takers = __ballot_sync(~0u, valid && lane > after && (count == 0 || start > last_end));
+            if (takers == 0) break;
+            after = __ffs(takers) - 1;
+            last_end = __shfl_sync(~0u, finish, after);
+            ++count;
+        }
+    }
+    if (lane == 0) counts[list] = count;
 }
 
 /// Copies lists: list i's `length[i]` entries from `from[i]` to `to[i]`. One block per list.

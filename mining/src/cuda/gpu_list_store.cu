@@ -28,11 +28,40 @@ constexpr unsigned kBlock = 256;
 // A group's table of extensions by neuron holds at most this many entries (64 MiB).
 constexpr std::uint64_t kMaxTableEntries = std::uint64_t{1} << 24;
 
-// Where a list lies in the store's arrays.
+// Lists one after another in a pair of arrays.
+struct ListArrays {
+    DeviceBuffer<Tick> ends;
+    DeviceBuffer<Tick> starts;
+    std::uint64_t used = 0;
+
+    // Room for `n` entries in all (doubling), keeping the used ones.
+    void reserve(std::uint64_t n) {
+        if (ends.size() >= n) return;
+        const std::uint64_t size = std::max<std::uint64_t>(n, 2 * ends.size());
+        for (DeviceBuffer<Tick>* array : {&ends, &starts}) {
+            auto grown = allocate_or_oom<Tick>(size, "end lists");
+            if (used != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpy(grown.get(), array->get(), used * sizeof(Tick), cudaMemcpyDeviceToDevice));
+            *array = std::move(grown);
+        }
+    }
+};
+
+// Where a list lies: in the arrays kept from the last call, or in this call's.
 struct Location {
+    bool fresh = false;
     std::uint64_t offset = 0;
     std::uint64_t length = 0;
 };
+
+// Scratch that only grows, so that levels after the first allocate nothing.
+template <typename T>
+T* scratch(DeviceBuffer<T>& buffer, std::size_t n, const char* what) {
+    if (buffer.size() < n) {
+        buffer = DeviceBuffer<T>{};
+        buffer = allocate_or_oom<T>(n + n / 4, what);
+    }
+    return buffer.get();
+}
 
 // One prefix of an extend call: its extensions are order[first, last).
 struct PrefixPlan {
@@ -43,18 +72,10 @@ struct PrefixPlan {
 };
 
 template <typename T>
-std::vector<T> download(const DeviceBuffer<T>& buffer, std::size_t n) {
+std::vector<T> download(const T* device, std::size_t n) {
     std::vector<T> host(n);
-    if (n != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpy(host.data(), buffer.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+    if (n != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost));
     return host;
-}
-
-// Grows `buffer` to hold at least `n` elements (doubling), keeping its first `used`.
-void reserve(DeviceBuffer<Tick>& buffer, std::uint64_t used, std::uint64_t n, const char* what) {
-    if (buffer.size() >= n) return;
-    auto grown = allocate_or_oom<Tick>(std::max<std::uint64_t>(n, 2 * buffer.size()), what);
-    if (used != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpy(grown.get(), buffer.get(), used * sizeof(Tick), cudaMemcpyDeviceToDevice));
-    buffer = std::move(grown);
 }
 
 class GpuListStore final : public ListStore {
@@ -118,25 +139,39 @@ public:
     }
 
     void retain(std::span<const std::uint32_t> ids) override {
-        std::vector<std::uint64_t> from;
-        std::vector<std::uint64_t> to;
-        std::vector<std::uint64_t> length;
         std::vector<Location> kept;
-        std::uint64_t total = 0;
-        for (const std::uint32_t id : ids) {
-            from.push_back(lists_[id].offset);
-            to.push_back(total);
-            length.push_back(lists_[id].length);
-            kept.push_back(Location{total, lists_[id].length});
-            total += lists_[id].length;
+        kept.reserve(ids.size());
+        if (!ids.empty() && std::all_of(ids.begin(), ids.end(), [&](std::uint32_t id) { return lists_[id].fresh; })) {
+            // Mining's case: this call's lists stay where they are.
+            for (const std::uint32_t id : ids) kept.push_back(Location{false, lists_[id].offset, lists_[id].length});
+            kept_ = std::move(fresh_);
+        } else {
+            ListArrays packed;
+            std::uint64_t total = 0;
+            for (const std::uint32_t id : ids) total += lists_[id].length;
+            packed.reserve(total);
+            for (const bool fresh : {false, true}) {
+                std::vector<std::uint64_t> from;
+                std::vector<std::uint64_t> to;
+                std::vector<std::uint64_t> length;
+                for (const std::uint32_t id : ids) {
+                    if (lists_[id].fresh != fresh) continue;
+                    from.push_back(lists_[id].offset);
+                    to.push_back(packed.used);
+                    length.push_back(lists_[id].length);
+                    packed.used += lists_[id].length;
+                }
+                const ListArrays& source = fresh ? fresh_ : kept_;
+                copy_lists(source.ends.get(), source.starts.get(), from, to, length, packed.ends.get(), packed.starts.get());
+            }
+            std::uint64_t offset = 0;
+            for (const std::uint32_t id : ids) {
+                kept.push_back(Location{false, offset, lists_[id].length});
+                offset += lists_[id].length;
+            }
+            kept_ = std::move(packed);
         }
-        auto ends = allocate_or_oom<Tick>(total, "end lists");
-        auto starts = allocate_or_oom<Tick>(total, "end lists");
-        copy_lists(ends_.get(), starts_.get(), from, to, length, ends.get(), starts.get());
-        SPIKEMINER_CUDA_CHECK(cudaDeviceSynchronize());
-        ends_ = std::move(ends);
-        starts_ = std::move(starts);
-        used_ = total;
+        fresh_ = ListArrays{};
         lists_ = std::move(kept);
     }
 
@@ -213,8 +248,10 @@ private:
             if (head.from_seed()) {
                 info.ends = info.starts = d_times_.get() + times_.offsets[head.seed_neuron()];
             } else {
-                info.ends = ends_.get() + lists_[head.parent].offset;
-                info.starts = starts_.get() + lists_[head.parent].offset;
+                const Location& list = lists_[head.parent];
+                const ListArrays& arrays = list.fresh ? fresh_ : kept_;
+                info.ends = arrays.ends.get() + list.offset;
+                info.starts = arrays.starts.get() + list.offset;
             }
             info.length = plan.length;
             info.chunk_first = chunks;
@@ -253,40 +290,39 @@ private:
                              chunks,                per_chunk};
 
         // Count, scan, write: every extension's list in end order, lists one after another.
-        auto cell_counts = allocate_or_oom<std::uint32_t>(cells + 1, "extension cells");
-        auto offsets = allocate_or_oom<std::uint64_t>(cells + 1, "extension cells");
-        SPIKEMINER_CUDA_CHECK(cudaMemset(cell_counts.get(), 0, (cells + 1) * sizeof(std::uint32_t)));
+        std::uint32_t* cell_counts = scratch(cell_counts_, cells + 1, "extension cells");
+        std::uint64_t* offsets = scratch(offsets_, cells + 1, "extension cells");
+        SPIKEMINER_CUDA_CHECK(cudaMemset(cell_counts, 0, (cells + 1) * sizeof(std::uint32_t)));
         if (chunks != 0) {
-            extend_chunks_kernel<false><<<blocks_for(chunks, kBlock), kBlock>>>(view, cell_counts.get(), nullptr, nullptr, nullptr);
+            extend_chunks_kernel<false><<<blocks_for(chunks, kBlock), kBlock>>>(view, cell_counts, nullptr, nullptr, nullptr);
             check_launch();
         }
-        auto widened = thrust::make_transform_iterator(cell_counts.get(), Widen{});
+        auto widened = thrust::make_transform_iterator(cell_counts, Widen{});
         run_cub([&](void* temp, std::size_t& bytes) {
-            return cub::DeviceScan::ExclusiveSum(temp, bytes, widened, offsets.get(), cells + 1);
+            return cub::DeviceScan::ExclusiveSum(temp, bytes, widened, offsets, cells + 1);
         }, nullptr);
-        const std::uint64_t total = read_one(offsets.get() + cells);
+        const std::uint64_t total = read_one(offsets + cells);
         if (total > budget_ / 2 / (2 * sizeof(Tick))) return false;
-        auto out_ends = allocate_or_oom<Tick>(total, "new end lists");
-        auto out_starts = allocate_or_oom<Tick>(total, "new end lists");
-        auto begin = allocate_or_oom<std::uint64_t>(group_extensions, "new end lists");
-        auto end = allocate_or_oom<std::uint64_t>(group_extensions, "new end lists");
-        auto greedy = allocate_or_oom<std::uint64_t>(group_extensions, "new end lists");
+        Tick* out_ends = scratch(out_ends_, total, "new end lists");
+        Tick* out_starts = scratch(out_starts_, total, "new end lists");
+        std::uint64_t* begin = scratch(begin_, group_extensions, "new end lists");
+        std::uint64_t* end = scratch(end_, group_extensions, "new end lists");
+        std::uint64_t* greedy = scratch(greedy_, group_extensions, "new end lists");
         extension_bounds_kernel<<<blocks_for(group_extensions, kBlock), kBlock>>>(view, d_owner.get(), group_extensions,
-                                                                                  offsets.get(), begin.get(), end.get());
+                                                                                  offsets, begin, end);
         check_launch();
         if (chunks != 0 && total != 0) {
-            extend_chunks_kernel<true><<<blocks_for(chunks, kBlock), kBlock>>>(view, nullptr, offsets.get(), out_ends.get(),
-                                                                               out_starts.get());
+            extend_chunks_kernel<true><<<blocks_for(chunks, kBlock), kBlock>>>(view, nullptr, offsets, out_ends, out_starts);
             check_launch();
         }
-        greedy_lists_kernel<<<blocks_for(group_extensions, kBlock), kBlock>>>(out_ends.get(), out_starts.get(), begin.get(),
-                                                                              end.get(), group_extensions, greedy.get());
+        greedy_lists_kernel<<<blocks_for(std::uint64_t{32} * group_extensions, kBlock), kBlock>>>(
+            out_ends, out_starts, begin, end, group_extensions, greedy);
         check_launch();
         const std::vector<std::uint64_t> group_counts = download(greedy, group_extensions);
         const std::vector<std::uint64_t> group_begin = download(begin, group_extensions);
         const std::vector<std::uint64_t> group_end = download(end, group_extensions);
 
-        // The kept lists to the store's end.
+        // The kept lists to the end of this call's arrays.
         std::vector<std::uint64_t> from;
         std::vector<std::uint64_t> to;
         std::vector<std::uint64_t> length;
@@ -297,15 +333,14 @@ private:
             if (group_counts[local] < keep_at_least) continue;
             const std::uint64_t n = group_end[local] - group_begin[local];
             from.push_back(group_begin[local]);
-            to.push_back(used_ + appended);
+            to.push_back(fresh_.used + appended);
             length.push_back(n);
-            fresh[original] = Location{used_ + appended, n};
+            fresh[original] = Location{true, fresh_.used + appended, n};
             appended += n;
         }
-        reserve(ends_, used_, used_ + appended, "end lists");
-        reserve(starts_, used_, used_ + appended, "end lists");
-        copy_lists(out_ends.get(), out_starts.get(), from, to, length, ends_.get(), starts_.get());
-        used_ += appended;
+        fresh_.reserve(fresh_.used + appended);
+        copy_lists(out_ends, out_starts, from, to, length, fresh_.ends.get(), fresh_.starts.get());
+        fresh_.used += appended;
         return true;
     }
 
@@ -315,10 +350,16 @@ private:
     DeviceBuffer<Tick> d_times_;
     DeviceBuffer<Tick> stream_times_;
     DeviceBuffer<NeuronId> stream_neurons_;
-    DeviceBuffer<Tick> ends_;
-    DeviceBuffer<Tick> starts_;
-    std::uint64_t used_ = 0;
+    ListArrays kept_;   // lists retained by the last call
+    ListArrays fresh_;  // lists made by this call
     std::vector<Location> lists_;
+    DeviceBuffer<std::uint32_t> cell_counts_;
+    DeviceBuffer<std::uint64_t> offsets_;
+    DeviceBuffer<Tick> out_ends_;
+    DeviceBuffer<Tick> out_starts_;
+    DeviceBuffer<std::uint64_t> begin_;
+    DeviceBuffer<std::uint64_t> end_;
+    DeviceBuffer<std::uint64_t> greedy_;
 };
 
 }  // namespace
