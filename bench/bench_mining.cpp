@@ -47,6 +47,7 @@ struct Counters {
     mining::EpisodeCounter prefix_cpu;
     std::unique_ptr<mining::EpisodeCounter> csw;
     std::unique_ptr<mining::EpisodeCounter> atomic;
+    std::unique_ptr<mining::EpisodeCounter> gpu_fsm;
     std::unique_ptr<mining::EpisodeCounter> prefix_gpu;
 
     static mining::CountOptions with(mining::Counter counter, Backend backend) {
@@ -63,9 +64,10 @@ struct Counters {
         if (!gpu) return;
         csw = std::make_unique<mining::EpisodeCounter>(trains, with(mining::Counter::CountScanWrite, Backend::Cuda));
         atomic = std::make_unique<mining::EpisodeCounter>(trains, with(mining::Counter::AtomicCompact, Backend::Cuda));
+        gpu_fsm = std::make_unique<mining::EpisodeCounter>(trains, with(mining::Counter::GpuFsm, Backend::Cuda));
         prefix_gpu = std::make_unique<mining::EpisodeCounter>(trains, with(mining::Counter::Prefix, Backend::Cuda));
         const std::vector<mining::Episode> warm_up{mining::Episode{{0, 0}, {mining::Interval{0, 1}}}};
-        for (auto* counter : {csw.get(), atomic.get(), prefix_gpu.get()}) (void)counter->count(warm_up);
+        for (auto* counter : {csw.get(), atomic.get(), gpu_fsm.get(), prefix_gpu.get()}) (void)counter->count(warm_up);
     }
 };
 
@@ -120,9 +122,9 @@ void level_table(const std::string& name, const SpikeTrains& trains, const minin
     const bool baselines = trains.time_base().to_seconds(trains.span().length()) <= setup.baselines_up_to_s;
     if (!baselines) std::printf("(FSM and two-step not run on a recording this long: see the shorter ones)\n\n");
     std::printf("| level | candidates | frequent | fsm 1 thread s | twostep %d threads s | prefix %d threads s | csw s | "
-                "atomic s | prefix GPU s | best CPU / best GPU | prefix GPU Gevents/s |\n",
+                "atomic s | gpufsm s | prefix GPU s | best CPU / best GPU | prefix GPU Gevents/s |\n",
                 omp_get_max_threads(), omp_get_max_threads());
-    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     // The candidate lists come from one mining run; each level is then timed per counter.
     Counters counters(trains, setup.gpu);
     const mining::MiningOptions& options = base;
@@ -140,10 +142,12 @@ void level_table(const std::string& name, const SpikeTrains& trains, const minin
         const Timing prefix_cpu = time_counter(counters.prefix_cpu, candidates, expected, 0, threshold);
         Timing csw;
         Timing atomic;
+        Timing gpu_fsm;
         Timing prefix_gpu;
         if (setup.gpu) {
             csw = time_counter(*counters.csw, candidates, expected);
             atomic = time_counter(*counters.atomic, candidates, expected);
+            gpu_fsm = time_counter(*counters.gpu_fsm, candidates, expected);
             prefix_gpu = time_counter(*counters.prefix_gpu, candidates, expected, 0, threshold);
         }
         std::vector<mining::Episode> frequent;
@@ -152,10 +156,11 @@ void level_table(const std::string& name, const SpikeTrains& trains, const minin
         }
         const double events = batch_events(trains, candidates);
         const double best_cpu = baselines ? std::min(two_step.seconds, prefix_cpu.seconds) : prefix_cpu.seconds;
-        const double best_gpu = setup.gpu ? std::min({csw.seconds, atomic.seconds, prefix_gpu.seconds}) : -1;
-        std::printf("| %zu | %zu | %zu | %s | %s | %s | %s | %s | %s | %s | %s |\n", level, candidates.size(),
+        const double best_gpu =
+            setup.gpu ? std::min({csw.seconds, atomic.seconds, gpu_fsm.seconds, prefix_gpu.seconds}) : -1;
+        std::printf("| %zu | %zu | %zu | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", level, candidates.size(),
                     frequent.size(), cell(fsm).c_str(), cell(two_step).c_str(), cell(prefix_cpu).c_str(),
-                    cell(csw).c_str(), cell(atomic).c_str(), cell(prefix_gpu).c_str(),
+                    cell(csw).c_str(), cell(atomic).c_str(), cell(gpu_fsm).c_str(), cell(prefix_gpu).c_str(),
                     best_gpu > 0 ? std::to_string(best_cpu / best_gpu).substr(0, 6).c_str() : "-",
                     best_gpu > 0 ? std::to_string(events / prefix_gpu.seconds / 1e9).substr(0, 6).c_str() : "-");
         std::fflush(stdout);
@@ -178,9 +183,9 @@ void level_table(const std::string& name, const SpikeTrains& trains, const minin
 void growth_table(const Setup& setup, const std::vector<double>& durations) {
     std::printf("\n### one 9-node episode (chain 0 of the paper scenario) as the stream grows\n\n");
     std::printf("| duration s | events | count | fsm 1 thread s | twostep %d threads s | prefix %d threads s | csw s | "
-                "atomic s | prefix GPU s | fsm / best GPU | best GPU Gevents/s |\n",
+                "atomic s | gpufsm s | prefix GPU s | fsm / best GPU | best GPU Gevents/s |\n",
                 omp_get_max_threads(), omp_get_max_threads());
-    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const double duration : durations) {
         simulator::NetworkConfig config = simulator::scenario("paper");
         config.duration_s = duration;
@@ -198,17 +203,21 @@ void growth_table(const Setup& setup, const std::vector<double>& durations) {
         const Timing prefix_cpu = time_counter(counters.prefix_cpu, one, expected);
         Timing csw;
         Timing atomic;
+        Timing gpu_fsm;
         Timing prefix_gpu;
         if (setup.gpu) {
             csw = time_counter(*counters.csw, one, expected);
             atomic = time_counter(*counters.atomic, one, expected);
+            gpu_fsm = time_counter(*counters.gpu_fsm, one, expected);
             prefix_gpu = time_counter(*counters.prefix_gpu, one, expected);
         }
-        const double best_gpu = setup.gpu ? std::min({csw.seconds, atomic.seconds, prefix_gpu.seconds}) : -1;
+        const double best_gpu =
+            setup.gpu ? std::min({csw.seconds, atomic.seconds, gpu_fsm.seconds, prefix_gpu.seconds}) : -1;
         const double events = static_cast<double>(trains.num_spikes());
-        std::printf("| %.0f | %zu | %llu | %s | %s | %s | %s | %s | %s | %s | %s |\n", duration, trains.num_spikes(),
+        std::printf("| %.0f | %zu | %llu | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", duration, trains.num_spikes(),
                     static_cast<unsigned long long>(expected[0]), cell(fsm).c_str(), cell(two_step).c_str(),
-                    cell(prefix_cpu).c_str(), cell(csw).c_str(), cell(atomic).c_str(), cell(prefix_gpu).c_str(),
+                    cell(prefix_cpu).c_str(), cell(csw).c_str(), cell(atomic).c_str(), cell(gpu_fsm).c_str(),
+                    cell(prefix_gpu).c_str(),
                     best_gpu > 0 ? std::to_string(fsm.seconds / best_gpu).substr(0, 6).c_str() : "-",
                     best_gpu > 0 ? std::to_string(events / best_gpu / 1e9).substr(0, 6).c_str() : "-");
         std::fflush(stdout);

@@ -20,14 +20,19 @@ constexpr CounterName kCounterNames[] = {{Counter::Auto, "auto"},
                                          {Counter::TwoStep, "twostep"},
                                          {Counter::CountScanWrite, "csw"},
                                          {Counter::AtomicCompact, "atomic"},
-                                         {Counter::Prefix, "prefix"}};
+                                         {Counter::Prefix, "prefix"},
+                                         {Counter::GpuFsm, "gpufsm"}};
 
-bool is_gpu_counter(Counter counter) { return counter == Counter::CountScanWrite || counter == Counter::AtomicCompact; }
+bool is_gpu_counter(Counter counter) {
+    return counter == Counter::CountScanWrite || counter == Counter::AtomicCompact || counter == Counter::GpuFsm;
+}
 
 bool is_cpu_counter(Counter counter) { return counter == Counter::Fsm || counter == Counter::TwoStep; }
 
 // Below this many spikes a recording costs more to ship to the GPU than to count here.
 constexpr std::size_t kSmallRecording = 20'000;
+// From this many episodes on, auto counts them with the prefix counter.
+constexpr std::size_t kManyEpisodes = 256;
 
 std::vector<std::uint64_t> count_on_cpu(const detail::NeuronTimes& times, std::span<const Episode> episodes,
                                         Counter counter, unsigned threads) {
@@ -53,7 +58,7 @@ Counter parse_counter(const std::string& name) {
     for (const auto& entry : kCounterNames) {
         if (name == entry.name) return entry.counter;
     }
-    throw UsageError("unknown counter '" + name + "': choose auto, fsm, twostep, csw, atomic or prefix");
+    throw UsageError("unknown counter '" + name + "': choose auto, fsm, twostep, csw, atomic, prefix or gpufsm");
 }
 
 struct EpisodeCounter::State {
@@ -98,7 +103,7 @@ EpisodeCounter::EpisodeCounter(const SpikeTrains& trains, const CountOptions& op
                          (reason.empty() ? "--backend cpu takes fsm or twostep" : reason));
     }
     if (backend == Backend::Cuda && is_cpu_counter(options.counter)) {
-        throw UsageError("counter " + counter_name(options.counter) + " runs on the CPU; --backend gpu takes csw, atomic or prefix");
+        throw UsageError("counter " + counter_name(options.counter) + " runs on the CPU; --backend gpu takes csw, atomic, gpufsm or prefix");
     }
     state_ = std::make_unique<State>(trains, options);
     state_->backend = backend;
@@ -113,7 +118,14 @@ CountResult EpisodeCounter::count(std::span<const Episode> episodes, std::uint64
     CountResult result;
     result.backend = state.backend;
     result.note = state.note;
-    result.counter = state.options.counter == Counter::Auto ? Counter::Prefix : state.options.counter;
+    result.counter = state.options.counter;
+    if (result.counter == Counter::Auto) {
+        // Prefix when mining (it keeps lists for the next level) or counting many episodes
+        // (their shared prefixes are made once); a few long episodes, whose every prefix
+        // would be made in turn, go faster through the backward search.
+        const bool prefix = keep_at_least != kKeepNone || episodes.size() >= kManyEpisodes;
+        result.counter = prefix ? Counter::Prefix : state.backend == Backend::Cuda ? Counter::AtomicCompact : Counter::TwoStep;
+    }
     try {
         if (result.counter == Counter::Prefix) {
             result.counts = state.prefix_counting().count(episodes, keep_at_least);

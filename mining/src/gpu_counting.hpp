@@ -14,7 +14,7 @@ namespace spikeminer::mining::detail {
 
 /// The spike times on the current CUDA device, and the GPU counters that search them:
 /// CountScanWrite or AtomicCompact, all episodes of a length batched, in chunks that keep
-/// the search within `memory_budget` bytes (0: half the free device memory). Only in
+/// the search within `memory_budget` bytes (0: half the free device memory); or GpuFsm. Only in
 /// builds with CUDA (src/cuda). Throws GpuOutOfMemory when the device is full.
 class GpuSpikeTimes {
 public:

@@ -1,4 +1,4 @@
-// The GPU counters (CountScanWrite, AtomicCompact, prefix) against the CPU two-step counter:
+// The GPU counters (CountScanWrite, AtomicCompact, prefix, one thread per episode) against the CPU two-step counter:
 // tiny random streams batched per seed (mixed lengths), bursty streams, simulated data
 // with every level-2 candidate, and a tiny memory budget that forces chunk splitting.
 #include "catch.hpp"
@@ -32,7 +32,7 @@ mining::CountResult on_gpu(const SpikeTrains& trains, const std::vector<Episode>
 void check_gpu_equals_cpu(const SpikeTrains& trains, const std::vector<Episode>& episodes, std::size_t budget = 0,
                           bool fallback_ok = false) {
     const auto expected = test::cpu_counts(trains, episodes, Counter::TwoStep);
-    for (const Counter counter : {Counter::CountScanWrite, Counter::AtomicCompact, Counter::Prefix}) {
+    for (const Counter counter : {Counter::CountScanWrite, Counter::AtomicCompact, Counter::Prefix, Counter::GpuFsm}) {
         const mining::CountResult result = on_gpu(trains, episodes, counter, budget);
         INFO("counter " << mining::counter_name(counter) << ", budget " << budget << ", note '" << result.note << "'");
         REQUIRE(result.counts.size() == episodes.size());
@@ -102,7 +102,9 @@ TEST_CASE("GPU counters on one huge burst", "[gpu][mining]") {
     const SpikeTrains trains = test::make_trains(spikes, 2);
     const std::vector<Episode> episodes{
         Episode{{0, 1}, {Interval{0, 500}}}, Episode{{0, 0, 1}, {Interval{0, 300}, Interval{0, 300}}},
-        Episode{{0, 1, 0, 1}, {Interval{0, 50}, Interval{0, 50}, Interval{0, 50}}}, Episode{{1}, {}}};
+        Episode{{0, 1, 0, 1}, {Interval{0, 50}, Interval{0, 50}, Interval{0, 50}}}, Episode{{1}, {}},
+        // Longer than a GPU thread's finite-state counter holds (16 nodes): counted on the CPU.
+        Episode{{0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0}, std::vector<Interval>(16, Interval{0, 2})}};
     check_gpu_equals_cpu(trains, episodes);
     check_gpu_equals_cpu(trains, episodes, 64 * 1024, true);
 }
@@ -168,7 +170,7 @@ TEST_CASE("Whole mining on the GPU equals mining on the CPU (one counter reused 
         std::sort(list.begin(), list.end());
         return list;
     };
-    for (const Counter counter : {Counter::Auto, Counter::CountScanWrite, Counter::AtomicCompact, Counter::Prefix}) {
+    for (const Counter counter : {Counter::Auto, Counter::CountScanWrite, Counter::AtomicCompact, Counter::Prefix, Counter::GpuFsm}) {
         mining::MiningOptions gpu = options;
         gpu.count.backend = Backend::Cuda;
         gpu.count.counter = counter;

@@ -142,17 +142,23 @@ TEST_CASE("count_episodes checks episodes and counter choices", "[mining][counte
         options.counter = Counter::AtomicCompact;
         REQUIRE_THROWS_WITH(mining::count_episodes(trains, episodes, options), test::contains("runs on the GPU"));
     }
-    SECTION("auto on the CPU is the prefix counter; no episodes give no counts") {
+    SECTION("auto on the CPU: two-step for a few episodes, prefix for many or when mining; none give no counts") {
         const std::vector<Episode> episodes{Episode{{0, 1}, {Interval{0, 3}}}};
         const auto result = mining::count_episodes(trains, episodes, options);
-        CHECK(result.counter == Counter::Prefix);
+        CHECK(result.counter == Counter::TwoStep);
+        const std::vector<Episode> many(256, episodes.front());
+        const auto counted = mining::count_episodes(trains, many, options);
+        CHECK(counted.counter == Counter::Prefix);
+        CHECK(counted.counts == std::vector<std::uint64_t>(256, 1));
+        mining::EpisodeCounter counter(trains, options);
+        CHECK(counter.count(episodes, 1).counter == Counter::Prefix);
         CHECK(result.backend == Backend::Cpu);
         CHECK(result.counts == std::vector<std::uint64_t>{1});
         CHECK(mining::count_episodes(trains, std::vector<Episode>{}, options).counts.empty());
     }
     SECTION("counter names round-trip") {
         for (const Counter counter : {Counter::Auto, Counter::Fsm, Counter::TwoStep, Counter::CountScanWrite,
-                                      Counter::AtomicCompact, Counter::Prefix}) {
+                                      Counter::AtomicCompact, Counter::Prefix, Counter::GpuFsm}) {
             CHECK(mining::parse_counter(mining::counter_name(counter)) == counter);
         }
         CHECK(mining::counter_name(Counter::CountScanWrite) == "csw");

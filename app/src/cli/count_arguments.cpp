@@ -6,7 +6,8 @@ void CountArguments::add_to(CLI::App& command) {
     command.add_option("--backend", backend, "auto (GPU when there is one), cpu or gpu");
     command.add_option("--counter", counter,
                        "auto (prefix), fsm (CPU, one thread), twostep (CPU, all threads), csw (GPU CountScanWrite), "
-                       "atomic (GPU AtomicCompact), prefix (CPU or GPU: extends each episode's prefix)");
+                       "atomic (GPU AtomicCompact), gpufsm (GPU, one thread per episode), prefix (CPU or GPU: extends each "
+                       "episode's prefix)");
     command.add_option("--threads", threads, "CPU threads (default: all)");
     command.add_option("--gpu-memory", gpu_memory_mib, "MiB of GPU memory the search may use (default: half the free)");
 }

@@ -3,6 +3,7 @@
 #include "../cpu/cpu_counters.hpp"
 #include "../gpu_counting.hpp"
 #include "device_calls.cuh"
+#include "gpu_fsm.hpp"
 #include "search_kernels.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -253,6 +254,7 @@ GpuSpikeTimes::~GpuSpikeTimes() = default;
 
 std::vector<std::uint64_t> GpuSpikeTimes::count(std::span<const Episode> episodes, Counter counter,
                                                 std::size_t memory_budget, Progress* progress) const {
+    if (counter == Counter::GpuFsm) return count_fsm_on_gpu(device_->times.get(), device_->offsets.get(), times_, episodes);
     std::vector<std::uint64_t> counts(episodes.size(), 0);
     if (episodes.empty()) return counts;
     const std::size_t budget = memory_budget != 0 ? memory_budget : default_gpu_budget();

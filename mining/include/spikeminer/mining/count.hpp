@@ -15,19 +15,21 @@ namespace spikeminer::mining {
 /// How episodes are counted. Every counter returns the same counts (the size of the
 /// largest set of non-overlapped occurrences); they differ in speed.
 enum class Counter {
-    Auto,            ///< prefix, on the GPU when there is one and the recording is not tiny
+    Auto,            ///< on the GPU when there is one and the recording is not tiny: prefix when mining
+                     ///< or counting 256 episodes or more, else AtomicCompact (GPU) or TwoStep (CPU)
     Fsm,             ///< CPU streaming finite-state counter, one thread (the papers' baseline)
     TwoStep,         ///< CPU: latest start for every end event, then greedy scheduling; all threads
     CountScanWrite,  ///< GPU: backward search, count / scan / write per node, no sort
     AtomicCompact,   ///< GPU: backward search, atomic compaction, radix sort and unique per node
     Prefix,          ///< CPU or GPU: each episode's latest start per end event, extended from its
                      ///< prefix's (kept between mining levels); the prefix's extensions at once
+    GpuFsm,          ///< GPU: the streaming finite-state counter, one thread per episode
 };
 
 /// count()'s default: keep no episode's end list for the next call.
 inline constexpr std::uint64_t kKeepNone = ~std::uint64_t{0};
 
-/// "auto", "fsm", "twostep", "csw", "atomic", "prefix".
+/// "auto", "fsm", "twostep", "csw", "atomic", "prefix", "gpufsm".
 std::string counter_name(Counter counter);
 /// Parses --counter; throws UsageError listing the choices.
 Counter parse_counter(const std::string& name);
