@@ -143,7 +143,9 @@ CountResult EpisodeCounter::count(std::span<const Episode> episodes, std::uint64
         state.note = std::string("GPU out of memory (") + oom.what() + "): counting on the CPU";
         state.backend = Backend::Cpu;
         state.prefix.reset();
-        if (result.counter != Counter::Prefix) state.options.counter = Counter::TwoStep;
+        if (state.options.counter != Counter::Auto && result.counter != Counter::Prefix) {
+            state.options.counter = Counter::TwoStep;
+        }
         return count(episodes, keep_at_least);
     }
     result.counts = count_on_cpu(state.times, episodes, result.counter, state.options.threads);

@@ -56,7 +56,8 @@ public:
     /// Counts every extension (its list's greedy count) and appends to the store, in the
     /// order given, the lists of those counted at least `keep_at_least`.
     virtual std::vector<std::uint64_t> extend(std::span<const Extension> extensions, std::uint64_t keep_at_least) = 0;
-    /// Keeps only the lists `ids`, renumbered 0, 1, ... in that order.
+    /// Keeps only the lists `ids` (all made since the last retain), renumbered 0, 1, ...
+    /// in that order.
     virtual void retain(std::span<const std::uint32_t> ids) = 0;
     /// How many lists are stored.
     [[nodiscard]] virtual std::size_t size() const = 0;

@@ -8,6 +8,7 @@
 #include "catch.hpp"
 #include "every_small_graph.hpp"
 
+#include "spikeminer/core/device_query.hpp"
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/cliques.hpp"
 
@@ -287,6 +288,25 @@ TEST_CASE("GPU cliques: items shared round robin over devices (device 0 twice)",
     bad.backend = Backend::Cuda;
     bad.gpu.devices = {0, 4096};
     CHECK_THROWS_AS(graph::enumerate_maximal_cliques(g, bad), UsageError);
+}
+
+TEST_CASE("GPU cliques: every visible device shares the work (two on the two-GPU machine)", "[gpu][cliques][devices]") {
+    const auto edges = near_bipartite(300, 0.95, 0.05, 17);
+    const Graph g = build(300, edges);
+    const CliqueSet all = test::listed_maximal_cliques(300, edges);
+    CliqueOptions options;
+    options.backend = Backend::Cuda;
+    for (std::size_t d = 0; d < query_devices().devices.size(); ++d) options.gpu.devices.push_back(static_cast<int>(d));
+    INFO(options.gpu.devices.size() << " devices");
+    for (const auto level : {SubtreeLevel::L1, SubtreeLevel::L2}) {
+        options.gpu.level = level;
+        CliqueSet got;
+        const CliqueSummary summary = graph::enumerate_maximal_cliques(
+            g, options, [&](std::span<const Vertex> c) { got.emplace(c.begin(), c.end()); });
+        CHECK(summary.backend == Backend::Cuda);
+        CHECK(got == all);
+        CHECK(summary.count == all.size());
+    }
 }
 
 TEST_CASE("GPU cliques: auto takes the GPU above the degeneracy threshold, with the CPU's order", "[gpu][cliques]") {

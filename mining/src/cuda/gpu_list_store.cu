@@ -34,15 +34,18 @@ struct ListArrays {
     DeviceBuffer<Tick> starts;
     std::uint64_t used = 0;
 
-    // Room for `n` entries in all (doubling), keeping the used ones.
+    // Room for `n` entries in all (doubling), keeping the used ones; unchanged when the
+    // device is full.
     void reserve(std::uint64_t n) {
         if (ends.size() >= n) return;
         const std::uint64_t size = std::max<std::uint64_t>(n, 2 * ends.size());
-        for (DeviceBuffer<Tick>* array : {&ends, &starts}) {
-            auto grown = allocate_or_oom<Tick>(size, "end lists");
-            if (used != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpy(grown.get(), array->get(), used * sizeof(Tick), cudaMemcpyDeviceToDevice));
-            *array = std::move(grown);
+        DeviceBuffer<Tick> grown[2] = {allocate_or_oom<Tick>(size, "end lists"), allocate_or_oom<Tick>(size, "end lists")};
+        if (used != 0) {
+            SPIKEMINER_CUDA_CHECK(cudaMemcpy(grown[0].get(), ends.get(), used * sizeof(Tick), cudaMemcpyDeviceToDevice));
+            SPIKEMINER_CUDA_CHECK(cudaMemcpy(grown[1].get(), starts.get(), used * sizeof(Tick), cudaMemcpyDeviceToDevice));
         }
+        ends = std::move(grown[0]);
+        starts = std::move(grown[1]);
     }
 };
 
@@ -139,38 +142,14 @@ public:
     }
 
     void retain(std::span<const std::uint32_t> ids) override {
+        // The lists stay where this call's extensions put them; the older arrays go.
         std::vector<Location> kept;
         kept.reserve(ids.size());
-        if (!ids.empty() && std::all_of(ids.begin(), ids.end(), [&](std::uint32_t id) { return lists_[id].fresh; })) {
-            // Mining's case: this call's lists stay where they are.
-            for (const std::uint32_t id : ids) kept.push_back(Location{false, lists_[id].offset, lists_[id].length});
-            kept_ = std::move(fresh_);
-        } else {
-            ListArrays packed;
-            std::uint64_t total = 0;
-            for (const std::uint32_t id : ids) total += lists_[id].length;
-            packed.reserve(total);
-            for (const bool fresh : {false, true}) {
-                std::vector<std::uint64_t> from;
-                std::vector<std::uint64_t> to;
-                std::vector<std::uint64_t> length;
-                for (const std::uint32_t id : ids) {
-                    if (lists_[id].fresh != fresh) continue;
-                    from.push_back(lists_[id].offset);
-                    to.push_back(packed.used);
-                    length.push_back(lists_[id].length);
-                    packed.used += lists_[id].length;
-                }
-                const ListArrays& source = fresh ? fresh_ : kept_;
-                copy_lists(source.ends.get(), source.starts.get(), from, to, length, packed.ends.get(), packed.starts.get());
-            }
-            std::uint64_t offset = 0;
-            for (const std::uint32_t id : ids) {
-                kept.push_back(Location{false, offset, lists_[id].length});
-                offset += lists_[id].length;
-            }
-            kept_ = std::move(packed);
+        for (const std::uint32_t id : ids) {
+            if (!lists_[id].fresh) throw Error("end list store: retain() takes only lists made since the last retain()");
+            kept.push_back(Location{false, lists_[id].offset, lists_[id].length});
         }
+        kept_ = ids.empty() ? ListArrays{} : std::move(fresh_);
         fresh_ = ListArrays{};
         lists_ = std::move(kept);
     }
