@@ -78,10 +78,13 @@ struct EpisodeCounter::State {
 #ifdef SPIKEMINER_HAVE_CUDA
             if (backend == Backend::Cuda) {
                 prefix = std::make_unique<detail::PrefixCounting>(
-                    detail::make_gpu_list_store(trains, times, options.gpu_memory_budget), times);
+                    detail::make_gpu_list_store(trains, times, options.gpu_memory_budget, options.progress), times);
             }
 #endif
-            if (!prefix) prefix = std::make_unique<detail::PrefixCounting>(detail::make_cpu_list_store(times, options.threads), times);
+            if (!prefix) {
+                prefix = std::make_unique<detail::PrefixCounting>(
+                    detail::make_cpu_list_store(times, options.threads, options.progress), times);
+            }
         }
         return *prefix;
     }

@@ -36,8 +36,9 @@ private:
 std::size_t default_gpu_budget();
 
 /// End lists on the current CUDA device, extended within `memory_budget` bytes of scratch
-/// (0: default_gpu_budget()). Throws GpuOutOfMemory when the device is full.
+/// (0: default_gpu_budget()), reporting each group of prefixes to `progress` (optional;
+/// its Cancel stops the work). Throws GpuOutOfMemory when the device is full.
 std::unique_ptr<ListStore> make_gpu_list_store(const SpikeTrains& trains, const NeuronTimes& times,
-                                               std::size_t memory_budget);
+                                               std::size_t memory_budget, Progress* progress);
 
 }  // namespace spikeminer::mining::detail

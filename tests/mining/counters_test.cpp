@@ -166,3 +166,30 @@ TEST_CASE("count_episodes checks episodes and counter choices", "[mining][counte
         REQUIRE_THROWS_WITH(mining::parse_counter("gpu"), test::contains("unknown counter 'gpu'"));
     }
 }
+
+TEST_CASE("the prefix counter reports its extensions and stops at a Cancel", "[mining][counters][progress]") {
+    const SpikeTrains trains = test::random_stream(5, 8, 4000, 4000);
+    test::Rng rng(5);
+    std::vector<Episode> episodes;
+    for (int i = 0; i < 300; ++i) episodes.push_back(test::random_episode(rng, 8, 2));
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> reports;
+    CancelToken cancel;
+    Progress progress([&](const std::string&, std::uint64_t done, std::uint64_t total) { reports.emplace_back(done, total); },
+                      &cancel);
+    mining::CountOptions options;
+    options.backend = Backend::Cpu;
+    options.counter = Counter::Prefix;
+    options.threads = 2;
+    options.progress = &progress;
+    std::size_t longer = 0;  // the extensions: episodes of two nodes or more
+    for (const Episode& episode : episodes) longer += episode.size() >= 2;
+    REQUIRE(longer > 100);
+    const auto counted = mining::count_episodes(trains, episodes, options);
+    CHECK(counted.counts == test::cpu_counts(trains, episodes, Counter::TwoStep));
+    REQUIRE(reports.size() >= 2);
+    CHECK(reports.front() == std::pair<std::uint64_t, std::uint64_t>{0, longer});
+    CHECK(reports.back() == std::pair<std::uint64_t, std::uint64_t>{longer, longer});
+
+    cancel.request();
+    CHECK_THROWS_AS(mining::count_episodes(trains, episodes, options), Cancelled);
+}

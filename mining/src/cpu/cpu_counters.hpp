@@ -50,8 +50,9 @@ std::uint64_t greedy_count(std::span<const Tick> ends, std::span<const Tick> sta
 std::vector<std::uint64_t> count_two_step(const NeuronTimes& times, std::span<const Episode> episodes,
                                           unsigned threads);
 
-/// End lists in host memory, extended on `threads` threads (0 = all).
-std::unique_ptr<ListStore> make_cpu_list_store(const NeuronTimes& times, unsigned threads);
+/// End lists in host memory, extended on `threads` threads (0 = all), reporting each
+/// extension to `progress` (optional; its Cancel stops the work).
+std::unique_ptr<ListStore> make_cpu_list_store(const NeuronTimes& times, unsigned threads, Progress* progress);
 
 /// The greedy occurrences behind a count (EpisodeCounter::occurrences).
 std::vector<Occurrence> greedy_occurrences(const SpikeTrains& trains, const NeuronTimes& times, const Episode& episode);

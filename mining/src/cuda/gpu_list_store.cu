@@ -83,8 +83,9 @@ std::vector<T> download(const T* device, std::size_t n) {
 
 class GpuListStore final : public ListStore {
 public:
-    GpuListStore(const SpikeTrains& trains, const NeuronTimes& times, std::size_t budget)
+    GpuListStore(const SpikeTrains& trains, const NeuronTimes& times, std::size_t budget, Progress* progress)
         : times_(times),
+          progress_(progress),
           neurons_(static_cast<std::uint32_t>(trains.num_neurons())),
           budget_(budget != 0 ? budget : default_gpu_budget()),
           d_times_(upload(times.times, "spike times")),
@@ -121,6 +122,7 @@ public:
         const auto per_chunk = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(std::max(for_threads, for_cells), 4, 4096));
 
         std::vector<Location> fresh(extensions.size());
+        if (progress_ != nullptr) progress_->begin("counting on the GPU", extensions.size());
         const std::uint64_t table_limit = std::max<std::uint64_t>(1, kMaxTableEntries / (neurons_ + 1));
         std::size_t first = 0;
         while (first < plans.size()) {
@@ -134,7 +136,9 @@ public:
             run_groups(std::span<const PrefixPlan>(plans).subspan(first, last - first), extensions, order, per_chunk,
                        keep_at_least, counts, fresh);
             first = last;
+            if (progress_ != nullptr) progress_->update(first < plans.size() ? plans[first].first : extensions.size());
         }
+        if (progress_ != nullptr) progress_->finish();
         for (std::size_t i = 0; i < extensions.size(); ++i) {
             if (counts[i] >= keep_at_least) lists_.push_back(fresh[i]);
         }
@@ -324,6 +328,7 @@ private:
     }
 
     const NeuronTimes& times_;
+    Progress* progress_;
     std::uint32_t neurons_;
     std::size_t budget_;
     DeviceBuffer<Tick> d_times_;
@@ -344,8 +349,8 @@ private:
 }  // namespace
 
 std::unique_ptr<ListStore> make_gpu_list_store(const SpikeTrains& trains, const NeuronTimes& times,
-                                               std::size_t memory_budget) {
-    return std::make_unique<GpuListStore>(trains, times, memory_budget);
+                                               std::size_t memory_budget, Progress* progress) {
+    return std::make_unique<GpuListStore>(trains, times, memory_budget, progress);
 }
 
 }  // namespace spikeminer::mining::detail
