@@ -70,8 +70,7 @@ struct SearchParams {
     unsigned num_items;
     unsigned item_offset;       // this device takes items offset, offset + stride, ...
     unsigned item_stride;
-    unsigned* next_item;        // on this device, or (shared_items) on a peer that every device updates
-    bool shared_items;
+    unsigned* next_item;
     unsigned long long* items_done;
     int min_size;
     unsigned long long limit;
@@ -127,10 +126,7 @@ public:
         for (int k = static_cast<int>(t_.thread_rank()); k < p_.layout.hist_size(); k += static_cast<int>(G)) ws_.hist()[k] = 0;
         for (;;) {
             unsigned long long item = 0;
-            if (lane0_) {
-                const unsigned taken = p_.shared_items ? atomicAdd_system(p_.next_item, 1U) : atomicAdd(p_.next_item, 1U);
-                item = p_.item_offset + static_cast<unsigned long long>(taken) * p_.item_stride;
-            }
+            if (lane0_) item = p_.item_offset + static_cast<unsigned long long>(atomicAdd(p_.next_item, 1U)) * p_.item_stride;
             item = t_.shfl(item, 0);
             if (item >= p_.num_items) break;
             if (!stopped(true)) search(load_item(static_cast<unsigned>(item)));

@@ -144,17 +144,8 @@ public:
 
     [[nodiscard]] unsigned items() const { return items_.count; }
 
-    // Searches items index, index + devices, ...; or, given `shared_next` (a counter on
-    // device `owner` that this device can update atomically), whatever items the counter
-    // hands out, so that devices finishing early take more.
-    DeviceResult search(unsigned index, unsigned devices, bool reports_progress, unsigned* shared_next = nullptr,
-                        int owner = 0) {
+    DeviceResult search(unsigned index, unsigned devices, bool reports_progress) {
         SPIKEMINER_CUDA_CHECK(cudaSetDevice(device_));
-        if (shared_next != nullptr && owner != device_) {
-            const cudaError_t enabled = cudaDeviceEnablePeerAccess(owner, 0);
-            if (enabled == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();  // clears it
-            else SPIKEMINER_CUDA_CHECK(enabled);
-        }
         const CliqueOptions& options = shared_.options;
         const auto max_later = static_cast<int>(items_.max_later);
         const bool full = options.gpu.induced == InducedSubgraph::Full ||
@@ -213,10 +204,9 @@ public:
         p.item_first = items_.first.get();
         p.item_second = items_.second.get();
         p.num_items = items_.count;
-        p.item_offset = shared_next != nullptr ? 0 : index;
-        p.item_stride = shared_next != nullptr ? 1 : devices;
-        p.next_item = shared_next != nullptr ? shared_next : &c->next_item;
-        p.shared_items = shared_next != nullptr;
+        p.item_offset = index;
+        p.item_stride = devices;
+        p.next_item = &c->next_item;
         p.items_done = &c->items_done;
         p.min_size = static_cast<int>(std::min<std::size_t>(options.min_size, 1U << 30));
         p.limit = options.limit;
@@ -364,24 +354,6 @@ CliqueSummary enumerate_on_gpu(const Graph& graph, const DegeneracyOrder* order,
     shared.total_items = first->items();
     if (options.progress != nullptr) options.progress->begin("enumerating maximal cliques on the GPU", first->items());
 
-    // One item counter on the first device when every other device can update it
-    // atomically (NVLink peers); else a fixed share each (every D-th item).
-    bool sharing = devices.size() > 1;
-    for (std::size_t i = 1; i < devices.size() && sharing; ++i) {
-        if (devices[i] == devices[0]) continue;
-        int can_access = 0;
-        int native_atomics = 0;
-        SPIKEMINER_CUDA_CHECK(cudaDeviceCanAccessPeer(&can_access, devices[i], devices[0]));
-        SPIKEMINER_CUDA_CHECK(cudaDeviceGetP2PAttribute(&native_atomics, cudaDevP2PAttrNativeAtomicSupported, devices[i], devices[0]));
-        sharing = can_access != 0 && native_atomics != 0;
-    }
-    spikeminer::detail::DeviceBuffer<unsigned> shared_next;
-    if (sharing) {
-        SPIKEMINER_CUDA_CHECK(cudaSetDevice(devices[0]));
-        shared_next = spikeminer::detail::allocate_or_oom<unsigned>(1, "shared item counter");
-        SPIKEMINER_CUDA_CHECK(cudaMemset(shared_next.get(), 0, sizeof(unsigned)));
-    }
-
     std::vector<DeviceResult> results(devices.size());
     std::vector<std::exception_ptr> failures(devices.size());
     std::vector<std::thread> threads;
@@ -389,8 +361,7 @@ CliqueSummary enumerate_on_gpu(const Graph& graph, const DegeneracyOrder* order,
         threads.emplace_back([&, i] {
             try {
                 DeviceRun run(devices[i], shared, position);
-                results[i] = run.search(static_cast<unsigned>(i), static_cast<unsigned>(devices.size()), false,
-                                        shared_next.get(), devices[0]);
+                results[i] = run.search(static_cast<unsigned>(i), static_cast<unsigned>(devices.size()), false);
             } catch (...) {
                 failures[i] = std::current_exception();
                 *shared.cancel.host() = 1;
@@ -398,7 +369,7 @@ CliqueSummary enumerate_on_gpu(const Graph& graph, const DegeneracyOrder* order,
         });
     }
     try {
-        results[0] = first->search(0, static_cast<unsigned>(devices.size()), true, shared_next.get(), devices[0]);
+        results[0] = first->search(0, static_cast<unsigned>(devices.size()), true);
     } catch (...) {
         failures[0] = std::current_exception();
         *shared.cancel.host() = 1;
@@ -416,11 +387,7 @@ CliqueSummary enumerate_on_gpu(const Graph& graph, const DegeneracyOrder* order,
     }
     while (!summary.by_size.empty() && summary.by_size.back() == 0) summary.by_size.pop_back();
     summary.stopped_at_limit = options.limit != 0 && results[0].reported > options.limit;
-    summary.note = "GPU: " + results[0].plan;
-    if (devices.size() > 1) {
-        summary.note += ", on " + std::to_string(devices.size()) + " devices" +
-                        (sharing ? " taking items from one counter" : " taking every " + std::to_string(devices.size()) + "th item each");
-    }
+    summary.note = "GPU: " + results[0].plan + (devices.size() > 1 ? ", on " + std::to_string(devices.size()) + " devices" : "");
     if (options.progress != nullptr) options.progress->finish();
     return summary;
 }
