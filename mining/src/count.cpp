@@ -83,7 +83,7 @@ struct EpisodeCounter::State {
 #endif
             if (!prefix) {
                 prefix = std::make_unique<detail::PrefixCounting>(
-                    detail::make_cpu_list_store(times, options.threads, options.progress), times);
+                    detail::make_cpu_list_store(trains, times, options.threads, options.progress), times);
             }
         }
         return *prefix;

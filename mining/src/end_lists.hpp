@@ -49,6 +49,17 @@ struct Extension {
     [[nodiscard]] NeuronId seed_neuron() const { return parent & ~kSeed; }
 };
 
+/// Extensions that share a prefix: order[first, last) of prefix_order()'s order.
+struct PrefixGroup {
+    std::uint32_t parent;
+    std::size_t first;
+    std::size_t last;
+};
+
+/// The extensions' indices sorted by (prefix, neuron), stably, and their groups by prefix:
+/// the layout both stores extend in (all extensions of a prefix at once).
+std::vector<std::uint32_t> prefix_order(std::span<const Extension> extensions, std::vector<PrefixGroup>& groups);
+
 /// End lists held where they are computed (host memory or the device), numbered from 0.
 class ListStore {
 public:
@@ -95,17 +106,23 @@ SPIKEMINER_HOST_DEVICE inline Tick last_taker(const Tick* ends, std::size_t j, s
     return next < upper ? next : upper;
 }
 
-/// The greedy count of an end list: take an entry whenever its start is after the end
-/// of the last one taken.
-SPIKEMINER_HOST_DEVICE inline std::uint64_t greedy_count_of(const Tick* ends, const Tick* starts, std::size_t n) {
+/// Whether a spike at time t of the new neuron takes its start from the prefix entry at
+/// t_j (the next entry at `next`, when there is one): the range of last_taker.
+SPIKEMINER_HOST_DEVICE inline bool takes_from(Tick t, Tick t_j, bool has_next, Tick next, Tick lo, Tick hi) {
+    return t - t_j > lo && t - t_j <= hi && (!has_next || t <= next + lo);
+}
+
+/// The greedy count of an end list, fed entry by entry in end order: an entry is taken
+/// whenever its start is after the end of the last one taken.
+struct GreedyCount {
     std::uint64_t count = 0;
     Tick last_end = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (count > 0 && starts[i] <= last_end) continue;
-        last_end = ends[i];
+
+    SPIKEMINER_HOST_DEVICE void offer(Tick end, Tick start) {
+        if (count > 0 && start <= last_end) return;
         ++count;
+        last_end = end;
     }
-    return count;
-}
+};
 
 }  // namespace spikeminer::mining::detail

@@ -291,3 +291,33 @@ TEST_CASE("FSM, two-step and prefix agree on larger random streams", "[mining][p
     // find_occurrences agrees on a few.
     for (std::size_t i = 0; i < 10; ++i) CHECK(mining::find_occurrences(trains, episodes[i]).size() == fsm[i]);
 }
+
+TEST_CASE("prefix: all extensions of a prefix at once (the stream's window) equal each alone (a merge)",
+          "[mining][properties][prefix]") {
+    const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{5}));
+    // 4,000 spikes of 8 neurons in 4,000 ticks: about 12 spikes within 12 ticks. With 24
+    // extensions a prefix is extended through the window; alone, through a merge.
+    const SpikeTrains trains = test::random_stream(seed, 8, 4000, 4000, seed % 2 == 0);
+    const std::vector<Interval> gaps{{0, 4}, {4, 8}, {8, 12}};
+    std::vector<Episode> together;
+    for (const Episode& prefix : {Episode{{0}, {}}, Episode{{3, 3}, {Interval{0, 4}}}, Episode{{5, 1, 2}, {Interval{4, 8}, Interval{0, 4}}}}) {
+        for (NeuronId n = 0; n < 8; ++n) {
+            for (const Interval& gap : gaps) {
+                Episode episode = prefix;
+                episode.neurons.push_back(n);
+                episode.gaps.push_back(gap);
+                together.push_back(episode);
+            }
+        }
+    }
+    const auto expected = test::cpu_counts(trains, together, Counter::TwoStep);
+    const auto at_once = test::cpu_counts(trains, together, Counter::Prefix);
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < together.size(); ++i) {
+        INFO("seed " << seed << ", episode " << test::describe(together[i]));
+        CHECK(at_once[i] == expected[i]);
+        CHECK(test::cpu_count(trains, together[i], Counter::Prefix) == expected[i]);
+        total += expected[i];
+    }
+    CHECK(total > 1000);  // the episodes occur
+}

@@ -52,7 +52,8 @@ std::vector<std::uint64_t> count_two_step(const NeuronTimes& times, std::span<co
 
 /// End lists in host memory, extended on `threads` threads (0 = all), reporting each
 /// extension to `progress` (optional; its Cancel stops the work).
-std::unique_ptr<ListStore> make_cpu_list_store(const NeuronTimes& times, unsigned threads, Progress* progress);
+std::unique_ptr<ListStore> make_cpu_list_store(const SpikeTrains& trains, const NeuronTimes& times, unsigned threads,
+                                               Progress* progress);
 
 /// The greedy occurrences behind a count (EpisodeCounter::occurrences).
 std::vector<Occurrence> greedy_occurrences(const SpikeTrains& trains, const NeuronTimes& times, const Episode& episode);

@@ -76,10 +76,8 @@ __global__ void extend_chunks_kernel(GroupView g, std::uint32_t* counts, std::ui
             const Tick tq = g.stream_times[q];
             if (tq > t + prefix.max_hi) break;
             const NeuronId neuron = g.stream_neurons[q];
-            const Tick d = tq - t;
             for (std::uint32_t x = table[neuron]; x < table[neuron + 1]; ++x) {
-                const Tick lo = g.extension_lo[x];
-                if (d <= lo || d > g.extension_hi[x] || (has_next && tq > next + lo)) continue;
+                if (!takes_from(tq, t, has_next, next, g.extension_lo[x], g.extension_hi[x])) continue;
                 const std::uint64_t cell = prefix.cell_first + (x - prefix.extension_first) * std::uint64_t{prefix.chunks} + h;
                 if constexpr (kWrite) {
                     const std::uint64_t o = cursor[cell]++;
@@ -104,7 +102,7 @@ __global__ void extension_bounds_kernel(GroupView g, const std::uint32_t* extens
     end[x] = offsets[cell + prefix.chunks];
 }
 
-/// Each list's greedy count (greedy_count_of), one warp per list: the lanes load 32
+/// Each list's greedy count (GreedyCount), one warp per list: the lanes load 32
 /// entries at once and take them in order by ballots (the first lane after the last one
 /// taken whose start is after the last end taken), so that a list of 100,000 entries
 /// costs a ballot per entry taken instead of a dependent load per entry.

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
-#include <numeric>
 
 namespace spikeminer::mining::detail {
 namespace {
@@ -96,24 +95,15 @@ public:
         std::vector<std::uint64_t> counts(extensions.size(), 0);
         if (extensions.empty()) return counts;
         // Extensions by (prefix, neuron), and the prefixes.
-        std::vector<std::uint32_t> order(extensions.size());
-        std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-            const Extension& x = extensions[a];
-            const Extension& y = extensions[b];
-            return x.parent != y.parent ? x.parent < y.parent : x.neuron < y.neuron;
-        });
+        std::vector<PrefixGroup> groups;
+        const std::vector<std::uint32_t> order = prefix_order(extensions, groups);
         std::vector<PrefixPlan> plans;
         std::uint64_t entries = 0;
         std::uint64_t weighted = 0;  // entries x extensions: the cells at one entry a chunk
-        for (std::size_t i = 0; i < order.size(); ++i) {
-            const Extension& x = extensions[order[i]];
-            if (plans.empty() || plans.back().parent != x.parent) {
-                plans.push_back(PrefixPlan{x.parent, length_of(x), i, i});
-                entries += plans.back().length;
-            }
-            plans.back().last = i + 1;
-            weighted += plans.back().length;
+        for (const PrefixGroup& group : groups) {
+            plans.push_back(PrefixPlan{group.parent, length_of(extensions[order[group.first]]), group.first, group.last});
+            entries += plans.back().length;
+            weighted += plans.back().length * (group.last - group.first);
         }
         // Entries a chunk: enough chunks to fill the device (about 2^20), few enough cells
         // (about eight per entry).
