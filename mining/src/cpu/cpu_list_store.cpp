@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <limits>
 
 namespace spikeminer::mining::detail {
 namespace {
@@ -54,28 +55,45 @@ public:
         std::atomic<std::uint64_t> done{0};
         std::atomic<bool> stop{false};
         std::exception_ptr cancelled;
+        // Threads take runs of prefixes and walk them through the recording together,
+        // block by block, so that the stream's spikes a block holds are read from cache
+        // by every prefix of the run (each prefix alone would stream the whole recording).
+        const std::size_t run_length = std::clamp<std::size_t>(groups.size() / (8 * static_cast<std::size_t>(workers)), 1, 32);
+        const std::size_t runs = (groups.size() + run_length - 1) / run_length;
 #pragma omp parallel num_threads(workers)
         {
-            std::vector<std::uint32_t> by_neuron(trains_.num_neurons() + std::size_t{1}, 0);
             std::vector<GreedyCount> greedy;
             std::vector<std::uint32_t> kept;
+            std::vector<PrefixGroup> kept_groups;
 #pragma omp for schedule(dynamic, 1)
-            for (std::int64_t g = 0; g < static_cast<std::int64_t>(groups.size()); ++g) {
+            for (std::int64_t r = 0; r < static_cast<std::int64_t>(runs); ++r) {
                 if (stop.load(std::memory_order_relaxed)) continue;
-                const PrefixGroup& group = groups[static_cast<std::size_t>(g)];
-                const ListView prefix = view_of(group.parent);
-                const std::span<const std::uint32_t> members(order.data() + group.first, group.last - group.first);
+                const std::size_t first = static_cast<std::size_t>(r) * run_length;
+                const std::span<const PrefixGroup> run(groups.data() + first, std::min(run_length, groups.size() - first));
+                // Every member of the run, group after group: greedy[k] counts order[run.front().first + k].
+                const std::span<const std::uint32_t> members(order.data() + run.front().first,
+                                                             run.back().last - run.front().first);
                 greedy.assign(members.size(), GreedyCount{});
-                scan_group(prefix, members, extensions, by_neuron,
-                           [&](std::size_t k, Tick end, Tick start) { greedy[k].offer(end, start); });
+                scan_run(run, order, extensions, [&](std::uint32_t at, Tick end, Tick start) {
+                    greedy[at - run.front().first].offer(end, start);
+                });
+                // The kept extensions again, into lists: kept[...] are extension indices,
+                // grouped by prefix as `order` has them.
                 kept.clear();
+                kept_groups.clear();
                 for (std::size_t k = 0; k < members.size(); ++k) {
                     counts[members[k]] = greedy[k].count;
-                    if (greedy[k].count >= keep_at_least) kept.push_back(members[k]);
+                    if (greedy[k].count < keep_at_least) continue;
+                    const std::uint32_t parent = extensions[members[k]].parent;
+                    if (kept_groups.empty() || kept_groups.back().parent != parent) {
+                        kept_groups.push_back(PrefixGroup{parent, kept.size(), kept.size()});
+                    }
+                    kept.push_back(members[k]);
+                    kept_groups.back().last = kept.size();
                 }
-                scan_group(prefix, kept, extensions, by_neuron, [&](std::size_t k, Tick end, Tick start) {
-                    made[kept[k]].ends.push_back(end);
-                    made[kept[k]].starts.push_back(start);
+                scan_run(kept_groups, kept, extensions, [&](std::uint32_t at, Tick end, Tick start) {
+                    made[kept[at]].ends.push_back(end);
+                    made[kept[at]].starts.push_back(start);
                 });
                 const std::uint64_t finished = done.fetch_add(members.size(), std::memory_order_relaxed) + members.size();
                 if (progress_ != nullptr && omp_get_thread_num() == 0) {
@@ -120,49 +138,91 @@ private:
         return static_cast<double>(trains_.num_spikes()) * static_cast<double>(width) / span;
     }
 
-    // Emits the entries of one prefix's extensions `members` (sorted by neuron): emit(k,
-    // end, start) for members[k], each member's entries in end order.
-    template <typename Emit>
-    void scan_group(const ListView& prefix, std::span<const std::uint32_t> members, std::span<const Extension> extensions,
-                    std::vector<std::uint32_t>& by_neuron, Emit emit) const {
-        if (members.empty()) return;
-        Tick min_lo = extensions[members.front()].gap.lo;
-        Tick max_hi = extensions[members.front()].gap.hi;
-        for (const std::uint32_t i : members) {
-            min_lo = std::min(min_lo, extensions[i].gap.lo);
-            max_hi = std::max(max_hi, extensions[i].gap.hi);
-        }
-        // A merge per extension costs a search per entry and extension; the window, a
-        // look at each spike within the widest interval per entry.
-        if (2.0 * static_cast<double>(members.size()) < spikes_within(max_hi - min_lo)) {
-            for (std::size_t k = 0; k < members.size(); ++k) {
-                const Extension& x = extensions[members[k]];
-                merge(prefix, times_.of(x.neuron), x.gap, [&](Tick end, Tick start) { emit(k, end, start); });
-            }
-            return;
-        }
-        // members[by_neuron[n] .. by_neuron[n + 1]) extend by neuron n.
-        std::fill(by_neuron.begin(), by_neuron.end(), 0);
-        for (const std::uint32_t i : members) ++by_neuron[extensions[i].neuron + 1];
-        for (std::size_t n = 1; n < by_neuron.size(); ++n) by_neuron[n] += by_neuron[n - 1];
-        const std::span<const Tick> stream_times = trains_.times();
-        const std::span<const NeuronId> stream_neurons = trains_.neurons();
-        const std::size_t n = prefix.ends.size();
-        std::size_t first = 0;
-        for (std::size_t j = 0; j < n; ++j) {
-            const Tick t = prefix.ends[j];
-            const bool has_next = j + 1 < n;
-            const Tick next = has_next ? prefix.ends[j + 1] : 0;
-            first = first_after(stream_times.data(), first, stream_times.size(), t + min_lo);
-            for (std::size_t q = first; q < stream_times.size() && stream_times[q] <= t + max_hi; ++q) {
-                const NeuronId neuron = stream_neurons[q];
-                for (std::uint32_t k = by_neuron[neuron]; k < by_neuron[neuron + 1]; ++k) {
-                    const Interval& gap = extensions[members[k]].gap;
-                    if (takes_from(stream_times[q], t, has_next, next, gap.lo, gap.hi)) emit(k, stream_times[q], prefix.starts[j]);
+    // One prefix's extensions through the stream's window, resumable: advance() takes the
+    // prefix's entries whose window opens before a time limit.
+    struct WindowScan {
+        ListView prefix;
+        std::uint32_t member_first = 0;        // the extensions are order[member_first + k]
+        std::vector<Interval> gaps;            // of extension k
+        std::vector<std::uint32_t> by_neuron;  // extensions [by_neuron[n], by_neuron[n + 1]) add neuron n
+        Tick min_lo = 0;
+        Tick max_hi = 0;
+        std::size_t j = 0;      // next entry
+        std::size_t first = 0;  // stream cursor
+
+        template <typename Emit>
+        void advance(Tick limit, std::span<const Tick> stream_times, std::span<const NeuronId> stream_neurons, Emit& emit) {
+            const std::size_t n = prefix.ends.size();
+            for (; j < n && prefix.ends[j] + min_lo < limit; ++j) {
+                const Tick t = prefix.ends[j];
+                const bool has_next = j + 1 < n;
+                const Tick next = has_next ? prefix.ends[j + 1] : 0;
+                first = first_after(stream_times.data(), first, stream_times.size(), t + min_lo);
+                for (std::size_t q = first; q < stream_times.size() && stream_times[q] <= t + max_hi; ++q) {
+                    const NeuronId neuron = stream_neurons[q];
+                    for (std::uint32_t k = by_neuron[neuron]; k < by_neuron[neuron + 1]; ++k) {
+                        if (takes_from(stream_times[q], t, has_next, next, gaps[k].lo, gaps[k].hi)) {
+                            emit(member_first + k, stream_times[q], prefix.starts[j]);
+                        }
+                    }
                 }
             }
         }
+    };
+
+    // Emits the entries of every extension of the groups (positions in `order`, which
+    // holds extension indices; each group one prefix's, sorted by neuron): emit(position,
+    // end, start), each extension's
+    // entries in end order. A prefix with many extensions for the spikes within its widest
+    // interval goes through the stream's window, in blocks of the recording shared by the
+    // run; one with few merges its list with each new neuron's spikes.
+    template <typename Emit>
+    void scan_run(std::span<const PrefixGroup> run, std::span<const std::uint32_t> order,
+                  std::span<const Extension> extensions, Emit emit) const {
+        std::vector<WindowScan> scans;
+        for (const PrefixGroup& group : run) {
+            const ListView prefix = view_of(group.parent);
+            Tick min_lo = extensions[order[group.first]].gap.lo;
+            Tick max_hi = extensions[order[group.first]].gap.hi;
+            for (std::size_t at = group.first; at < group.last; ++at) {
+                min_lo = std::min(min_lo, extensions[order[at]].gap.lo);
+                max_hi = std::max(max_hi, extensions[order[at]].gap.hi);
+            }
+            // A merge per extension costs a search per entry and extension; the window, a
+            // look at each spike within the widest interval per entry.
+            if (2.0 * static_cast<double>(group.last - group.first) < spikes_within(max_hi - min_lo)) {
+                for (std::size_t at = group.first; at < group.last; ++at) {
+                    const Extension& x = extensions[order[at]];
+                    const auto position = static_cast<std::uint32_t>(at);
+                    merge(prefix, times_.of(x.neuron), x.gap, [&](Tick end, Tick start) { emit(position, end, start); });
+                }
+                continue;
+            }
+            WindowScan& scan = scans.emplace_back();
+            scan.prefix = prefix;
+            scan.member_first = static_cast<std::uint32_t>(group.first);
+            scan.min_lo = min_lo;
+            scan.max_hi = max_hi;
+            scan.by_neuron.assign(trains_.num_neurons() + std::size_t{1}, 0);
+            for (std::size_t at = group.first; at < group.last; ++at) {
+                scan.gaps.push_back(extensions[order[at]].gap);
+                ++scan.by_neuron[extensions[order[at]].neuron + 1];
+            }
+            for (std::size_t n = 1; n < scan.by_neuron.size(); ++n) scan.by_neuron[n] += scan.by_neuron[n - 1];
+        }
+        if (scans.empty()) return;
+        const std::span<const Tick> stream_times = trains_.times();
+        const std::span<const NeuronId> stream_neurons = trains_.neurons();
+        for (std::size_t block = kBlockSpikes; ; block += kBlockSpikes) {
+            const bool last = block >= stream_times.size();
+            const Tick limit = last ? std::numeric_limits<Tick>::max() : stream_times[block];
+            for (WindowScan& scan : scans) scan.advance(limit, stream_times, stream_neurons, emit);
+            if (last) break;
+        }
     }
+
+    // Spikes of the stream a block of a run holds (96 KiB of times and neurons).
+    static constexpr std::size_t kBlockSpikes = 8192;
 
     const SpikeTrains& trains_;
     const NeuronTimes& times_;
