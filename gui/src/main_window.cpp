@@ -3,6 +3,7 @@
 #include "assemblies_dialog.hpp"
 #include "background_task.hpp"
 #include "device_dialog.hpp"
+#include "mining_dialog.hpp"
 #include "raster_view.hpp"
 #include "summary_panel.hpp"
 
@@ -25,6 +26,8 @@
 #include <QPushButton>
 #include <QStatusBar>
 
+#include <algorithm>
+
 namespace spikeminer::gui {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -44,7 +47,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     };
     summary_ = new SummaryPanel(this);
     QDockWidget* summary_dock = add_dock(tr("Recording"), QStringLiteral("summary"), summary_);
+    episodes_list_ = new QListWidget(this);
+    episodes_list_->setObjectName(QStringLiteral("episodes"));
+    episodes_list_->setToolTip(tr("Select an episode to see its non-overlapped occurrences over the spikes"));
+    connect(episodes_list_, &QListWidget::currentRowChanged, this, &MainWindow::show_occurrences);
+    add_dock(tr("Episodes"), QStringLiteral("episodes"), episodes_list_);
     assemblies_list_ = new QListWidget(this);
+    assemblies_list_->setObjectName(QStringLiteral("assemblies"));
     add_dock(tr("Assemblies"), QStringLiteral("assemblies"), assemblies_list_);
     resizeDocks({summary_dock}, {340}, Qt::Horizontal);
 
@@ -76,6 +85,9 @@ void MainWindow::create_menus() {
     fit->setStatusTip(tr("Show the whole recording; the wheel zooms time, Ctrl+wheel zooms neurons, drag pans"));
 
     QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
+    mine_action_ = analysis->addAction(tr("Mine &episodes…"), this, &MainWindow::mine_episodes);
+    mine_action_->setStatusTip(tr("Sequences of neurons that fire in order, with set delays, more often than a threshold"));
+    mine_action_->setEnabled(false);
     assemblies_action_ = analysis->addAction(tr("Find &assemblies…"), this, &MainWindow::find_assemblies);
     assemblies_action_->setStatusTip(tr("Groups of neurons that all fire together more often than chance"));
     assemblies_action_->setEnabled(false);
@@ -115,6 +127,7 @@ void MainWindow::set_busy(bool busy) {
     cancel_button_->setEnabled(busy);
     open_action_->setEnabled(!busy);
     assemblies_action_->setEnabled(!busy && shown_ != nullptr);
+    mine_action_->setEnabled(!busy && shown_ != nullptr);
     if (busy) {
         task_label_->clear();
         progress_bar_->setRange(0, 0);
@@ -183,6 +196,59 @@ void MainWindow::on_assemblies(const AssembliesFound& found) {
         tr("%1 assemblies found; the co-firing graph has %2 edges").arg(found.assemblies.size()).arg(found.cofiring.edges.size()), 10000);
 }
 
+void MainWindow::mine_episodes() {
+    if (shown_ == nullptr) return;
+    MiningDialog dialog(*shown_, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    auto mined = std::make_shared<mining::MiningResult>();
+    start_task(
+        tr("mining"), tr("Mining episodes…"), tr("Could not mine episodes."),
+        [trains = shown_, options = dialog.options(), mined](Progress& progress) mutable {
+            options.count.progress = &progress;
+            *mined = mining::mine(*trains, options);
+        },
+        [this, mined] { on_mined(*mined); });
+}
+
+void MainWindow::on_mined(const mining::MiningResult& result) {
+    // Longest episodes first, then the most frequent.
+    std::vector<const mining::FrequentEpisode*> found;
+    for (const mining::FrequentEpisode& episode : result.episodes) found.push_back(&episode);
+    std::stable_sort(found.begin(), found.end(), [](const auto* a, const auto* b) {
+        return a->episode.size() != b->episode.size() ? a->episode.size() > b->episode.size() : a->count > b->count;
+    });
+    raster_->set_occurrences({});
+    episodes_list_->clear();
+    listed_episodes_.clear();
+    for (const mining::FrequentEpisode* episode : found) {
+        listed_episodes_.push_back(episode->episode);
+        episodes_list_->addItem(tr("%1 ×%2").arg(QString::fromStdString(mining::format_episode(episode->episode, *shown_)))
+                                    .arg(episode->count));
+    }
+    const QString how = result.levels.empty() ? QString()
+                                              : tr(" (%1 on the %2)")
+                                                    .arg(QString::fromStdString(mining::counter_name(result.levels.back().counter)),
+                                                         result.levels.back().backend == Backend::Cuda ? tr("GPU") : tr("CPU"));
+    statusBar()->showMessage(tr("%1 frequent episodes, up to %2 neurons%3")
+                                 .arg(found.size())
+                                 .arg(found.empty() ? 0 : found.front()->episode.size())
+                                 .arg(how),
+                             10000);
+}
+
+void MainWindow::show_occurrences(int row) {
+    if (row < 0 || static_cast<std::size_t>(row) >= listed_episodes_.size() || shown_ == nullptr) {
+        raster_->set_occurrences({});
+        return;
+    }
+    std::vector<std::vector<std::uint32_t>> occurrences;
+    for (mining::Occurrence& occurrence : mining::find_occurrences(*shown_, listed_episodes_[static_cast<std::size_t>(row)])) {
+        occurrences.push_back(std::move(occurrence.events));
+    }
+    statusBar()->showMessage(tr("%1 occurrences drawn").arg(occurrences.size()), 5000);
+    raster_->set_occurrences(std::move(occurrences));
+}
+
 void MainWindow::on_progress(const QString& task, double fraction) {
     task_label_->setText(task_label_->fontMetrics().elidedText(task, Qt::ElideMiddle, task_label_->maximumWidth()));
     if (fraction < 0) {
@@ -196,6 +262,8 @@ void MainWindow::on_progress(const QString& task, double fraction) {
 void MainWindow::on_loaded(const LoadedRecording& recording) {
     shown_ = recording.trains;
     assemblies_list_->clear();
+    episodes_list_->clear();
+    listed_episodes_.clear();
     raster_->set_recording(recording.trains);
     summary_->set_recording(recording);
     setWindowTitle(tr("%1 — spikeminer").arg(QFileInfo(recording.path).fileName()));

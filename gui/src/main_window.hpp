@@ -4,6 +4,7 @@
 
 #include "spikeminer/app/find_assemblies.hpp"
 #include "spikeminer/core/progress.hpp"
+#include "spikeminer/mining/mine.hpp"
 
 #include <QMainWindow>
 
@@ -21,9 +22,10 @@ class BackgroundTask;
 class RasterView;
 class SummaryPanel;
 
-/// The app window: a raster plot of the loaded recording, its summary and its assemblies
+/// The app window: a raster plot of the loaded recording, its summary, its frequent
+/// episodes (one selected: its occurrences drawn over the raster) and its assemblies
 /// beside it, and a status bar that shows the progress of long work (loading a file,
-/// finding assemblies) with a Cancel button.
+/// mining, finding assemblies) with a Cancel button.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -43,6 +45,7 @@ private:
     void create_status_bar();
     void choose_file();
     void find_assemblies();
+    void mine_episodes();
     /// Runs `work` in the background: `label` in the status bar, `done` on the GUI thread
     /// when it succeeded, `failure` as the title of the message when it did not.
     void start_task(const QString& what, const QString& label, const QString& failure, std::function<void(Progress&)> work,
@@ -52,6 +55,8 @@ private:
     void on_progress(const QString& task, double fraction);
     void on_loaded(const LoadedRecording& recording);
     void on_assemblies(const AssembliesFound& found);
+    void on_mined(const mining::MiningResult& result);
+    void show_occurrences(int row);
     void on_failed(const QString& what, const QString& message);
     void on_cancelled(const QString& what);
 
@@ -60,6 +65,9 @@ private:
     QString task_failure_;
     QAction* assemblies_action_ = nullptr;
     QListWidget* assemblies_list_ = nullptr;
+    QAction* mine_action_ = nullptr;
+    QListWidget* episodes_list_ = nullptr;
+    std::vector<mining::Episode> listed_episodes_;  // episodes_list_'s rows
     RasterView* raster_ = nullptr;
     SummaryPanel* summary_ = nullptr;
     QAction* open_action_ = nullptr;

@@ -21,6 +21,7 @@ const QColor kSpikeColor(24, 48, 140);
 const QColor kPlotBackground(255, 255, 255);
 const QColor kRowBand(242, 245, 250);
 const QColor kGridColor(225, 228, 235);
+const QColor kOccurrenceColor(214, 39, 40);
 
 /// The first index in [from, count) whose spike time is at least `tick`: a galloping
 /// search from `from`, so skipping a few spikes costs a few steps, not log(count).
@@ -60,6 +61,7 @@ RasterView::RasterView(QWidget* parent) : QWidget(parent) {
 
 void RasterView::set_recording(TrainsPtr trains) {
     trains_ = std::move(trains);
+    occurrences_.clear();
     row_colours_.assign(trains_ != nullptr ? trains_->num_neurons() : 0, kSpikeColor.rgb());
     const QFontMetrics metrics(font());
     label_width_ = metrics.horizontalAdvance(QStringLiteral("000"));
@@ -79,6 +81,11 @@ void RasterView::set_assemblies(const std::vector<std::vector<NeuronId>>& assemb
     for (std::size_t n = 0; n < row_colours_.size(); ++n) {
         row_colours_[n] = group[n] == -1 ? plain.rgb() : QColor(QString::fromLatin1(assembly_colour(static_cast<std::size_t>(group[n])))).rgb();
     }
+    update();
+}
+
+void RasterView::set_occurrences(std::vector<std::vector<std::uint32_t>> occurrences) {
+    occurrences_ = std::move(occurrences);
     update();
 }
 
@@ -142,6 +149,7 @@ void RasterView::paintEvent(QPaintEvent*) {
     image.setDevicePixelRatio(ratio);
     render_plot(image, plot);
     painter.drawImage(plot.topLeft(), image);
+    draw_occurrences(painter, plot);
     painter.setPen(palette().color(QPalette::Mid));
     painter.drawRect(plot.adjusted(0, 0, -1, -1));
     painter.setPen(palette().color(QPalette::WindowText));
@@ -222,6 +230,38 @@ void RasterView::draw_time_axis(QPainter& painter, const QRect& plot) const {
     const QString title = tr("time (s)   ·   showing %1").arg(format_duration(t1_ - t0_));
     painter.drawText(QRect(plot.left(), y + 6 + metrics.height(), plot.width(), metrics.height() + 4),
                      Qt::AlignCenter, title);
+}
+
+void RasterView::draw_occurrences(QPainter& painter, const QRect& plot) const {
+    if (occurrences_.empty()) return;
+    const TimeBase& base = trains_->time_base();
+    const auto times = trains_->times();
+    const auto neurons = trains_->neurons();
+    const double row_h = row_height(plot);
+    const auto point = [&](std::uint32_t event) {
+        return QPointF(plot.left() + (base.to_seconds(times[event]) - t0_) / (t1_ - t0_) * plot.width(),
+                       plot.top() + (static_cast<double>(neurons[event]) - n0_ + 0.5) * row_h);
+    };
+    painter.save();
+    painter.setClipRect(plot);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(QPen(kOccurrenceColor, 1.5));
+    painter.setBrush(kOccurrenceColor);
+    // Occurrences are in time order: skip to the first that can reach the view.
+    const auto first = std::partition_point(occurrences_.begin(), occurrences_.end(), [&](const auto& occurrence) {
+        return base.to_seconds(times[occurrence.back()]) < t0_;
+    });
+    for (auto it = first; it != occurrences_.end() && base.to_seconds(times[it->front()]) <= t1_; ++it) {
+        QPointF previous = point(it->front());
+        painter.drawEllipse(previous, 2.5, 2.5);
+        for (std::size_t k = 1; k < it->size(); ++k) {
+            const QPointF next = point((*it)[k]);
+            painter.drawLine(previous, next);
+            painter.drawEllipse(next, 2.5, 2.5);
+            previous = next;
+        }
+    }
+    painter.restore();
 }
 
 void RasterView::draw_neuron_axis(QPainter& painter, const QRect& plot) const {

@@ -26,6 +26,10 @@ public:
     void set_recording(TrainsPtr trains);
     /// Draws each assembly's members in its colour (a neuron in several in the first's).
     void set_assemblies(const std::vector<std::vector<NeuronId>>& assemblies);
+    /// Marks occurrences of an episode over the spikes: each a list of stream positions
+    /// (SpikeTrains::times() indices) in episode order, drawn as dots joined by lines.
+    void set_occurrences(std::vector<std::vector<std::uint32_t>> occurrences);
+    [[nodiscard]] std::size_t occurrence_count() const { return occurrences_.size(); }
 
     [[nodiscard]] QSize sizeHint() const override { return {900, 600}; }
     [[nodiscard]] QSize minimumSizeHint() const override { return {300, 200}; }
@@ -59,9 +63,11 @@ private:
     void draw_spikes(QImage& image) const;
     void draw_time_axis(QPainter& painter, const QRect& plot) const;
     void draw_neuron_axis(QPainter& painter, const QRect& plot) const;
+    void draw_occurrences(QPainter& painter, const QRect& plot) const;
 
     TrainsPtr trains_;
     std::vector<QRgb> row_colours_;     // per neuron: its assembly's colour, or the plain one
+    std::vector<std::vector<std::uint32_t>> occurrences_;  // in time order of their first spike
     double data_t0_ = 0, data_t1_ = 1;  // recording span, seconds
     double t0_ = 0, t1_ = 1;            // visible time, seconds
     double n0_ = 0, n1_ = 1;            // visible rows [n0, n1), in neurons

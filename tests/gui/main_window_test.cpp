@@ -1,9 +1,12 @@
 // The window end to end, headless (Qt's offscreen platform): a simulated recording is
-// opened, Analysis > Find assemblies runs with the dialog's defaults, and the assemblies
-// dock lists the simulation's six assemblies, each in its colour.
+// opened and Analysis > Find assemblies (or Mine episodes) runs with the dialog's
+// defaults: the assemblies dock lists the simulation's six assemblies, each in its
+// colour; the episodes dock lists chain fragments, and selecting one draws as many
+// occurrences over the raster as its count says.
 #include "catch.hpp"
 
 #include "main_window.hpp"
+#include "raster_view.hpp"
 
 #include "spikeminer/app/io/simulation_io.hpp"
 #include "spikeminer/simulator/simulate.hpp"
@@ -36,6 +39,15 @@ QAction* action_named(const QWidget& window, const QString& text) {
     return nullptr;
 }
 
+// Accepts the modal dialog, with its defaults, once it is up.
+void accept_dialog_when_shown() {
+    QTimer::singleShot(0, [] {
+        for (QWidget* widget : QApplication::topLevelWidgets()) {
+            if (auto* dialog = qobject_cast<QDialog*>(widget); dialog != nullptr && dialog->isVisible()) dialog->accept();
+        }
+    });
+}
+
 }  // namespace
 
 TEST_CASE("window: a simulated recording's assemblies are found and listed", "[gui]") {
@@ -54,17 +66,49 @@ TEST_CASE("window: a simulated recording's assemblies are found and listed", "[g
     window.open_file(QString::fromStdString(path));
     REQUIRE(process_until([&] { return find->isEnabled(); }));
 
-    // The dialog is modal: accept it with its defaults once it is up.
-    QTimer::singleShot(0, [] {
-        for (QWidget* widget : QApplication::topLevelWidgets()) {
-            if (auto* dialog = qobject_cast<QDialog*>(widget); dialog != nullptr && dialog->isVisible()) dialog->accept();
-        }
-    });
+    accept_dialog_when_shown();
     find->trigger();
-    auto* list = window.findChild<QListWidget*>();
+    auto* list = window.findChild<QListWidget*>(QStringLiteral("assemblies"));
     REQUIRE(list != nullptr);
     REQUIRE(process_until([&] { return list->count() > 0 && find->isEnabled(); }));
     REQUIRE(list->count() == 6);
     CHECK(list->item(0)->text().startsWith(QStringLiteral("1: 7 neurons: ")));
     CHECK(list->item(0)->foreground().color() != list->item(1)->foreground().color());
+}
+
+TEST_CASE("window: episodes mined from a simulated recording are listed and their occurrences drawn", "[gui]") {
+    simulator::NetworkConfig config = simulator::scenario("paper");
+    config.duration_s = 60;
+    const test::TempDir dir;
+    const std::string path = dir.file("paper.h5");
+    io::write_simulation(path, simulator::simulate(config), io::SpikeFormat::Spikeminer);
+
+    gui::MainWindow window;
+    window.show();
+    QAction* mine = action_named(window, QStringLiteral("Mine &episodes…"));
+    REQUIRE(mine != nullptr);
+    CHECK_FALSE(mine->isEnabled());
+    window.open_file(QString::fromStdString(path));
+    REQUIRE(process_until([&] { return mine->isEnabled(); }));
+
+    accept_dialog_when_shown();  // delays (0,5] and (5,10] ms, 5 a second, up to 5 neurons
+    mine->trigger();
+    auto* list = window.findChild<QListWidget*>(QStringLiteral("episodes"));
+    REQUIRE(list != nullptr);
+    REQUIRE(process_until([&] { return list->count() > 0 && mine->isEnabled(); }));
+    // Longest first: the chains (9 neurons at 2-5 ms delays) give episodes of 3 or more.
+    const QString first = list->item(0)->text();
+    INFO(first.toStdString());
+    CHECK(first.count(QStringLiteral("]->")) >= 2);
+
+    // "A -(0,5]-> B ... ×count": the occurrences drawn are the count.
+    const auto* raster = window.findChild<gui::RasterView*>();
+    REQUIRE(raster != nullptr);
+    CHECK(raster->occurrence_count() == 0);
+    list->setCurrentRow(0);
+    const std::size_t count = first.section(QStringLiteral("×"), -1).toULongLong();
+    CHECK(count >= 300);  // 5 a second over 60 s
+    CHECK(raster->occurrence_count() == count);
+    list->setCurrentRow(-1);
+    CHECK(raster->occurrence_count() == 0);
 }
