@@ -242,8 +242,19 @@ void MainWindow::show_occurrences(int row) {
         return;
     }
     std::vector<std::vector<std::uint32_t>> occurrences;
-    for (mining::Occurrence& occurrence : mining::find_occurrences(*shown_, listed_episodes_[static_cast<std::size_t>(row)])) {
-        occurrences.push_back(std::move(occurrence.events));
+    try {
+        if (!occurrence_finder_) {
+            mining::CountOptions cpu;
+            cpu.backend = Backend::Cpu;
+            occurrence_finder_ = std::make_unique<mining::EpisodeCounter>(*shown_, cpu);
+        }
+        for (mining::Occurrence& occurrence : occurrence_finder_->occurrences(listed_episodes_[static_cast<std::size_t>(row)])) {
+            occurrences.push_back(std::move(occurrence.events));
+        }
+    } catch (const std::exception& e) {  // nothing may leave a slot
+        statusBar()->showMessage(tr("Could not find the occurrences: %1").arg(QString::fromStdString(e.what())), 10000);
+        raster_->set_occurrences({});
+        return;
     }
     statusBar()->showMessage(tr("%1 occurrences drawn").arg(occurrences.size()), 5000);
     raster_->set_occurrences(std::move(occurrences));
@@ -260,6 +271,7 @@ void MainWindow::on_progress(const QString& task, double fraction) {
 }
 
 void MainWindow::on_loaded(const LoadedRecording& recording) {
+    occurrence_finder_.reset();  // it reads the recording shown before
     shown_ = recording.trains;
     assemblies_list_->clear();
     episodes_list_->clear();

@@ -9,6 +9,7 @@
 #include <QMainWindow>
 
 #include <functional>
+#include <memory>
 
 class QAction;
 class QLabel;
@@ -68,6 +69,7 @@ private:
     QAction* mine_action_ = nullptr;
     QListWidget* episodes_list_ = nullptr;
     std::vector<mining::Episode> listed_episodes_;  // episodes_list_'s rows
+    std::unique_ptr<mining::EpisodeCounter> occurrence_finder_;  // over shown_, made when it is loaded
     RasterView* raster_ = nullptr;
     SummaryPanel* summary_ = nullptr;
     QAction* open_action_ = nullptr;

@@ -7,6 +7,7 @@
 #include "random_streams.hpp"
 
 #include "spikeminer/mining/count.hpp"
+#include "spikeminer/mining/mine.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -320,4 +321,31 @@ TEST_CASE("prefix: all extensions of a prefix at once (the stream's window) equa
         total += expected[i];
     }
     CHECK(total > 1000);  // the episodes occur
+}
+
+TEST_CASE("prefix mining equals two-step mining on a long stream (blocks of the stream, kept lists extended again)",
+          "[mining][properties][prefix]") {
+    const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{3}));
+    // 40,000 spikes: the CPU walks its prefixes through several blocks of the stream, and
+    // the lists it keeps at one level are extended at the next.
+    const SpikeTrains trains = test::random_stream(seed, 8, 40'000, 40'000, seed % 2 == 0);
+    mining::MiningOptions options;
+    options.intervals = {{0, 4}, {4, 8}, {8, 12}};
+    options.min_counts = {1000};
+    options.max_level = 4;
+    options.count.backend = Backend::Cpu;
+    const auto mined = [&](Counter counter) {
+        options.count.counter = counter;
+        std::vector<std::pair<std::string, std::uint64_t>> found;
+        const mining::MiningResult result = mining::mine(trains, options);
+        for (const auto& f : result.episodes) found.emplace_back(test::describe(f.episode), f.count);
+        std::sort(found.begin(), found.end());
+        return std::make_pair(found, result.levels.size());
+    };
+    const auto [with_prefix, levels] = mined(Counter::Prefix);
+    const auto [with_two_step, levels_two_step] = mined(Counter::TwoStep);
+    CAPTURE(seed);
+    CHECK(levels >= 3);  // episodes of three neurons were candidates
+    CHECK(levels == levels_two_step);
+    CHECK(with_prefix == with_two_step);
 }

@@ -45,73 +45,50 @@ public:
         : trains_(trains), times_(times), threads_(threads), progress_(progress) {}
 
     std::vector<std::uint64_t> extend(std::span<const Extension> extensions, std::uint64_t keep_at_least) override {
-        std::vector<std::uint64_t> counts(extensions.size(), 0);
-        std::vector<EndList> made(extensions.size());
-        std::vector<PrefixGroup> groups;
-        const std::vector<std::uint32_t> order = prefix_order(extensions, groups);
+        Batch batch{extensions, keep_at_least, {}, {}, std::vector<std::uint64_t>(extensions.size(), 0),
+                    std::vector<EndList>(extensions.size())};
+        batch.order = prefix_order(extensions, batch.groups);
         const int workers = threads_ == 0 ? omp_get_max_threads() : static_cast<int>(threads_);
         if (progress_ != nullptr) progress_->begin("counting", extensions.size());
-        // The first thread reports progress; a Cancel it meets stops every thread.
-        std::atomic<std::uint64_t> done{0};
-        std::atomic<bool> stop{false};
-        std::exception_ptr cancelled;
         // Threads take runs of prefixes and walk them through the recording together,
         // block by block, so that the stream's spikes a block holds are read from cache
         // by every prefix of the run (each prefix alone would stream the whole recording).
-        const std::size_t run_length = std::clamp<std::size_t>(groups.size() / (8 * static_cast<std::size_t>(workers)), 1, 32);
-        const std::size_t runs = (groups.size() + run_length - 1) / run_length;
+        const std::size_t run_length = std::clamp<std::size_t>(batch.groups.size() / (8 * static_cast<std::size_t>(workers)), 1, 32);
+        const std::size_t runs = (batch.groups.size() + run_length - 1) / run_length;
+        // The first thread reports progress; every thread checks for Cancel between runs.
+        // The first failure (Cancelled, out of memory, ...) stops every thread and is
+        // rethrown after the parallel region (an exception must not leave it).
+        std::atomic<std::uint64_t> done{0};
+        std::atomic<bool> stop{false};
+        std::exception_ptr failure;
 #pragma omp parallel num_threads(workers)
         {
-            std::vector<GreedyCount> greedy;
-            std::vector<std::uint32_t> kept;
-            std::vector<PrefixGroup> kept_groups;
+            RunScratch scratch;
 #pragma omp for schedule(dynamic, 1)
             for (std::int64_t r = 0; r < static_cast<std::int64_t>(runs); ++r) {
                 if (stop.load(std::memory_order_relaxed)) continue;
-                const std::size_t first = static_cast<std::size_t>(r) * run_length;
-                const std::span<const PrefixGroup> run(groups.data() + first, std::min(run_length, groups.size() - first));
-                // Every member of the run, group after group: greedy[k] counts order[run.front().first + k].
-                const std::span<const std::uint32_t> members(order.data() + run.front().first,
-                                                             run.back().last - run.front().first);
-                greedy.assign(members.size(), GreedyCount{});
-                scan_run(run, order, extensions, [&](std::uint32_t at, Tick end, Tick start) {
-                    greedy[at - run.front().first].offer(end, start);
-                });
-                // The kept extensions again, into lists: kept[...] are extension indices,
-                // grouped by prefix as `order` has them.
-                kept.clear();
-                kept_groups.clear();
-                for (std::size_t k = 0; k < members.size(); ++k) {
-                    counts[members[k]] = greedy[k].count;
-                    if (greedy[k].count < keep_at_least) continue;
-                    const std::uint32_t parent = extensions[members[k]].parent;
-                    if (kept_groups.empty() || kept_groups.back().parent != parent) {
-                        kept_groups.push_back(PrefixGroup{parent, kept.size(), kept.size()});
-                    }
-                    kept.push_back(members[k]);
-                    kept_groups.back().last = kept.size();
-                }
-                scan_run(kept_groups, kept, extensions, [&](std::uint32_t at, Tick end, Tick start) {
-                    made[kept[at]].ends.push_back(end);
-                    made[kept[at]].starts.push_back(start);
-                });
-                const std::uint64_t finished = done.fetch_add(members.size(), std::memory_order_relaxed) + members.size();
-                if (progress_ != nullptr && omp_get_thread_num() == 0) {
-                    try {
-                        progress_->update(finished);
-                    } catch (const Cancelled&) {
-                        cancelled = std::current_exception();
-                        stop = true;
-                    }
+                try {
+                    if (progress_ != nullptr) progress_->check_cancelled();
+                    const std::size_t first = static_cast<std::size_t>(r) * run_length;
+                    const std::span<const PrefixGroup> run(batch.groups.data() + first,
+                                                           std::min(run_length, batch.groups.size() - first));
+                    extend_run(run, batch, scratch);
+                    const std::size_t members = run.back().last - run.front().first;
+                    const std::uint64_t finished = done.fetch_add(members, std::memory_order_relaxed) + members;
+                    if (progress_ != nullptr && omp_get_thread_num() == 0) progress_->update(finished);
+                } catch (...) {
+#pragma omp critical(cpu_list_store_failure)
+                    if (!failure) failure = std::current_exception();
+                    stop = true;
                 }
             }
         }
-        if (cancelled) std::rethrow_exception(cancelled);
+        if (failure) std::rethrow_exception(failure);
         if (progress_ != nullptr) progress_->finish();
         for (std::size_t i = 0; i < extensions.size(); ++i) {
-            if (counts[i] >= keep_at_least) lists_.push_back(std::move(made[i]));
+            if (batch.counts[i] >= keep_at_least) lists_.push_back(std::move(batch.made[i]));
         }
-        return counts;
+        return std::move(batch.counts);
     }
 
     void retain(std::span<const std::uint32_t> ids) override {
@@ -124,6 +101,50 @@ public:
     [[nodiscard]] std::size_t size() const override { return lists_.size(); }
 
 private:
+    // One extend() call: its extensions grouped by prefix, and what it makes (threads
+    // write disjoint elements of counts and made).
+    struct Batch {
+        std::span<const Extension> extensions;
+        std::uint64_t keep_at_least;
+        std::vector<PrefixGroup> groups;
+        std::vector<std::uint32_t> order;
+        std::vector<std::uint64_t> counts;
+        std::vector<EndList> made;
+    };
+
+    // A thread's buffers, reused from run to run.
+    struct RunScratch {
+        std::vector<GreedyCount> greedy;
+        std::vector<std::uint32_t> kept;  // extension indices, grouped by prefix as in `order`
+        std::vector<PrefixGroup> kept_groups;
+    };
+
+    // Counts every extension of a run of prefixes, then makes the lists of those kept.
+    void extend_run(std::span<const PrefixGroup> run, Batch& batch, RunScratch& scratch) const {
+        const std::span<const std::uint32_t> members(batch.order.data() + run.front().first,
+                                                     run.back().last - run.front().first);
+        scratch.greedy.assign(members.size(), GreedyCount{});
+        scan_run(run, batch.order, batch.extensions, [&](std::uint32_t at, Tick end, Tick start) {
+            scratch.greedy[at - run.front().first].offer(end, start);
+        });
+        scratch.kept.clear();
+        scratch.kept_groups.clear();
+        for (std::size_t k = 0; k < members.size(); ++k) {
+            batch.counts[members[k]] = scratch.greedy[k].count;
+            if (scratch.greedy[k].count < batch.keep_at_least) continue;
+            const std::uint32_t parent = batch.extensions[members[k]].parent;
+            if (scratch.kept_groups.empty() || scratch.kept_groups.back().parent != parent) {
+                scratch.kept_groups.push_back(PrefixGroup{parent, scratch.kept.size(), scratch.kept.size()});
+            }
+            scratch.kept.push_back(members[k]);
+            scratch.kept_groups.back().last = scratch.kept.size();
+        }
+        scan_run(scratch.kept_groups, scratch.kept, batch.extensions, [&](std::uint32_t at, Tick end, Tick start) {
+            batch.made[scratch.kept[at]].ends.push_back(end);
+            batch.made[scratch.kept[at]].starts.push_back(start);
+        });
+    }
+
     [[nodiscard]] ListView view_of(std::uint32_t parent) const {
         if ((parent & Extension::kSeed) != 0) {
             const std::span<const Tick> spikes = times_.of(parent & ~Extension::kSeed);
