@@ -49,6 +49,7 @@ public:
                     std::vector<EndList>(extensions.size())};
         batch.order = prefix_order(extensions, batch.groups);
         const int workers = threads_ == 0 ? omp_get_max_threads() : static_cast<int>(threads_);
+        share_out(batch.groups, 2 * static_cast<std::size_t>(workers));
         if (progress_ != nullptr) progress_->begin("counting", extensions.size());
         // Threads take runs of prefixes and walk them through the recording together,
         // block by block, so that the stream's spikes a block holds are read from cache
@@ -118,6 +119,22 @@ private:
         std::vector<std::uint32_t> kept;  // extension indices, grouped by prefix as in `order`
         std::vector<PrefixGroup> kept_groups;
     };
+
+    // With fewer prefixes than `pieces`, splits each prefix's extensions into about
+    // pieces / prefixes groups, so that every thread has work (each piece reads the
+    // stream on its own).
+    static void share_out(std::vector<PrefixGroup>& groups, std::size_t pieces) {
+        if (groups.empty() || groups.size() >= pieces) return;
+        const std::size_t per_group = (pieces + groups.size() - 1) / groups.size();
+        std::vector<PrefixGroup> shared;
+        for (const PrefixGroup& group : groups) {
+            const std::size_t size = (group.last - group.first + per_group - 1) / per_group;
+            for (std::size_t first = group.first; first < group.last; first += size) {
+                shared.push_back(PrefixGroup{group.parent, first, std::min(group.last, first + size)});
+            }
+        }
+        groups = std::move(shared);
+    }
 
     // Counts every extension of a run of prefixes, then makes the lists of those kept.
     void extend_run(std::span<const PrefixGroup> run, Batch& batch, RunScratch& scratch) const {
