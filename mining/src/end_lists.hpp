@@ -97,19 +97,18 @@ SPIKEMINER_HOST_DEVICE inline std::size_t first_after(const Tick* times, std::si
     return lo;
 }
 
-/// The last end time of a spike that takes its start from entry j of a prefix list:
-/// min(t_j + hi, t_j+1 + lo), without the second bound for the last entry.
-SPIKEMINER_HOST_DEVICE inline Tick last_taker(const Tick* ends, std::size_t j, std::size_t n, const Interval& gap) {
-    const Tick upper = ends[j] + gap.hi;
-    if (j + 1 == n) return upper;
-    const Tick next = ends[j + 1] + gap.lo;
-    return next < upper ? next : upper;
+/// The last time of a spike of the new neuron that takes its start from the prefix's
+/// entry at t_j: min(t_j + hi, next + lo), without the second bound when the entry is
+/// the list's last (has_next false).
+SPIKEMINER_HOST_DEVICE inline Tick last_taker(Tick t_j, bool has_next, Tick next, Tick lo, Tick hi) {
+    const Tick upper = t_j + hi;
+    return has_next && next + lo < upper ? next + lo : upper;
 }
 
-/// Whether a spike at time t of the new neuron takes its start from the prefix entry at
-/// t_j (the next entry at `next`, when there is one): the range of last_taker.
+/// Whether a spike at time t of the new neuron takes its start from the entry at t_j:
+/// t_j + lo < t <= last_taker(...).
 SPIKEMINER_HOST_DEVICE inline bool takes_from(Tick t, Tick t_j, bool has_next, Tick next, Tick lo, Tick hi) {
-    return t - t_j > lo && t - t_j <= hi && (!has_next || t <= next + lo);
+    return t > t_j + lo && t <= last_taker(t_j, has_next, next, lo, hi);
 }
 
 /// The greedy count of an end list, fed entry by entry in end order: an entry is taken
@@ -118,10 +117,12 @@ struct GreedyCount {
     std::uint64_t count = 0;
     Tick last_end = 0;
 
-    SPIKEMINER_HOST_DEVICE void offer(Tick end, Tick start) {
-        if (count > 0 && start <= last_end) return;
+    /// Whether the entry is taken.
+    SPIKEMINER_HOST_DEVICE bool offer(Tick end, Tick start) {
+        if (count > 0 && start <= last_end) return false;
         ++count;
         last_end = end;
+        return true;
     }
 };
 

@@ -6,11 +6,12 @@
 namespace spikeminer::mining::detail {
 namespace {
 
-// A one-node episode counts the distinct spike times of its neuron.
-std::uint64_t distinct_times(std::span<const Tick> spikes) {
-    std::uint64_t count = 0;
-    for (std::size_t i = 0; i < spikes.size(); ++i) count += i == 0 || spikes[i] != spikes[i - 1];
-    return count;
+// A one-node episode: each spike is an occurrence starting and ending at its time, so
+// the greedy counts the distinct spike times.
+std::uint64_t one_node_count(std::span<const Tick> spikes) {
+    GreedyCount greedy;
+    for (const Tick t : spikes) greedy.offer(t, t);
+    return greedy.count;
 }
 
 }  // namespace
@@ -53,7 +54,7 @@ std::vector<std::uint64_t> PrefixCounting::count(std::span<const Episode> episod
     std::vector<std::size_t> where;
     for (std::size_t i = 0; i < episodes.size(); ++i) {
         if (episodes[i].size() == 1) {
-            counts[i] = distinct_times(times_.of(episodes[i].neurons.front()));
+            counts[i] = one_node_count(times_.of(episodes[i].neurons.front()));
         } else {
             longer.push_back(episodes[i]);
             where.push_back(i);

@@ -33,13 +33,9 @@ void latest_starts(const NeuronTimes& times, const Episode& episode, std::size_t
 /// taken(e) for each end event e taken, in order.
 template <typename Taken>
 void greedy_select(std::span<const Tick> ends, std::span<const Tick> starts, Taken taken) {
-    bool any = false;
-    Tick last_end = 0;
+    GreedyCount greedy;
     for (std::size_t e = 0; e < ends.size(); ++e) {
-        if (starts[e] == kNoStart || (any && starts[e] <= last_end)) continue;
-        any = true;
-        last_end = ends[e];
-        taken(e);
+        if (starts[e] != kNoStart && greedy.offer(ends[e], starts[e])) taken(e);
     }
 }
 

@@ -32,9 +32,10 @@ struct ListView {
 template <typename Emit>
 void merge(const ListView& prefix, std::span<const Tick> spikes, const Interval& gap, Emit emit) {
     std::size_t p = 0;
-    for (std::size_t j = 0; j < prefix.ends.size() && p < spikes.size(); ++j) {
+    const std::size_t n = prefix.ends.size();
+    for (std::size_t j = 0; j < n && p < spikes.size(); ++j) {
         p = first_after(spikes.data(), p, spikes.size(), prefix.ends[j] + gap.lo);
-        const Tick last = last_taker(prefix.ends.data(), j, prefix.ends.size(), gap);
+        const Tick last = last_taker(prefix.ends[j], j + 1 < n, j + 1 < n ? prefix.ends[j + 1] : 0, gap.lo, gap.hi);
         for (; p < spikes.size() && spikes[p] <= last; ++p) emit(spikes[p], prefix.starts[j]);
     }
 }
