@@ -30,6 +30,14 @@ DeviceBuffer<T> upload(const std::vector<T>& host, const char* what, cudaStream_
     return upload(host.data(), host.size(), what, stream);
 }
 
+/// Copies `n` elements of device memory into a new host vector (waits for the copy).
+template <typename T>
+std::vector<T> download(const T* device, std::size_t n) {
+    std::vector<T> host(n);
+    if (n != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost));
+    return host;
+}
+
 /// One value from device memory, read after the work queued on `stream` (waits for it).
 template <typename T>
 T read_one(const T* device_value, cudaStream_t stream = nullptr) {

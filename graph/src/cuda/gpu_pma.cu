@@ -48,6 +48,7 @@ using spikeminer::detail::allocate_or_oom;
 using spikeminer::detail::blocks_for;
 using spikeminer::detail::DeviceArena;
 using spikeminer::detail::DeviceBuffer;
+using spikeminer::detail::download;
 using spikeminer::detail::lower_bound;
 using spikeminer::detail::run_cub_queued;
 using spikeminer::detail::thread_index;
@@ -1000,13 +1001,10 @@ std::optional<float> GpuPma::find(Vertex src, Vertex dst) const {
 WeightedCsr GpuPma::to_csr() const {
     State& s = *state_;
     s.refresh_starts();
-    std::vector<std::uint64_t> keys(s.capacity);
-    std::vector<float> values(s.capacity);
-    std::vector<std::uint64_t> starts(static_cast<std::size_t>(s.vertices) + 1);
     SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s.stream));
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(keys.data(), s.keys.get(), s.capacity * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(values.data(), s.values.get(), s.capacity * sizeof(float), cudaMemcpyDeviceToHost));
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(starts.data(), s.row_start.get(), starts.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+    const std::vector<std::uint64_t> keys = download(s.keys.get(), s.capacity);
+    const std::vector<float> values = download(s.values.get(), s.capacity);
+    const std::vector<std::uint64_t> starts = download(s.row_start.get(), static_cast<std::size_t>(s.vertices) + 1);
     WeightedCsr csr;
     csr.offsets.push_back(0);
     for (Vertex v = 0; v < s.vertices; ++v) {
@@ -1033,10 +1031,8 @@ std::size_t GpuPma::segment_size() const { return state_->segment; }
 
 std::vector<std::uint32_t> GpuPma::segment_counts() const {
     const State& s = *state_;
-    std::vector<std::uint32_t> out(s.segs());
     SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s.stream));
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(out.data(), s.counts.get(), out.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-    return out;
+    return download(s.counts.get(), s.segs());
 }
 
 }  // namespace spikeminer::graph

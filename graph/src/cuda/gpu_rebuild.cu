@@ -25,6 +25,7 @@ using spikeminer::detail::allocate_or_oom;
 using spikeminer::detail::blocks_for;
 using spikeminer::detail::DeviceArena;
 using spikeminer::detail::DeviceBuffer;
+using spikeminer::detail::download;
 using spikeminer::detail::lower_bound;
 using spikeminer::detail::run_cub_queued;
 using spikeminer::detail::thread_index;
@@ -202,14 +203,11 @@ BatchResult GpuRebuildCsr::update_values_device(const EdgeUpdate* batch, std::si
 
 WeightedCsr GpuRebuildCsr::to_csr() const {
     const State& s = *state_;
-    std::vector<std::uint64_t> keys(s.edges);
-    WeightedCsr csr;
-    csr.values.resize(s.edges);
-    csr.offsets.resize(static_cast<std::size_t>(s.vertices) + 1);
     SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s.stream));
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(keys.data(), s.keys.get(), s.edges * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(csr.values.data(), s.values.get(), s.edges * sizeof(float), cudaMemcpyDeviceToHost));
-    SPIKEMINER_CUDA_CHECK(cudaMemcpy(csr.offsets.data(), s.row_start.get(), csr.offsets.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+    const std::vector<std::uint64_t> keys = download(s.keys.get(), s.edges);
+    WeightedCsr csr;
+    csr.values = download(s.values.get(), s.edges);
+    csr.offsets = download(s.row_start.get(), static_cast<std::size_t>(s.vertices) + 1);
     for (const std::uint64_t key : keys) csr.targets.push_back(key_dst(key));
     return csr;
 }

@@ -227,9 +227,7 @@ void count_batch(const DeviceBuffer<std::int64_t>& d_times, const DeviceBuffer<s
     }
     auto d_counts = allocate_or_oom<unsigned long long>(members.size(), "counts");
     greedy_counts(batch, ends, d_starts, d_counts);
-    std::vector<unsigned long long> host(members.size());
-    SPIKEMINER_CUDA_CHECK(
-        cudaMemcpy(host.data(), d_counts.get(), host.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+    const std::vector<unsigned long long> host = spikeminer::detail::download(d_counts.get(), members.size());
     for (std::size_t i = 0; i < members.size(); ++i) counts[members[i]] = host[i];
 }
 

@@ -140,8 +140,7 @@ std::vector<std::uint64_t> count_fsm_on_gpu(const Tick* d_times, const std::uint
                                                                 d_lo.get(), d_hi.get(), static_cast<std::uint32_t>(fits.size()),
                                                                 d_counts.get());
         check_launch();
-        std::vector<std::uint64_t> found(fits.size());
-        SPIKEMINER_CUDA_CHECK(cudaMemcpy(found.data(), d_counts.get(), found.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+        const std::vector<std::uint64_t> found = spikeminer::detail::download(d_counts.get(), fits.size());
         for (std::size_t j = 0; j < fits.size(); ++j) counts[fits[j]] = found[j];
     }
     // Too long for a thread, or a ring overflowed: the CPU's counter.

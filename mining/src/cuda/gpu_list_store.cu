@@ -18,6 +18,7 @@ using spikeminer::detail::allocate_or_oom;
 using spikeminer::detail::blocks_for;
 using spikeminer::detail::check_launch;
 using spikeminer::detail::DeviceBuffer;
+using spikeminer::detail::download;
 using spikeminer::detail::read_one;
 using spikeminer::detail::run_cub;
 using spikeminer::detail::upload;
@@ -72,13 +73,6 @@ struct PrefixPlan {
     std::size_t first;
     std::size_t last;
 };
-
-template <typename T>
-std::vector<T> download(const T* device, std::size_t n) {
-    std::vector<T> host(n);
-    if (n != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost));
-    return host;
-}
 
 class GpuListStore final : public ListStore {
 public:
