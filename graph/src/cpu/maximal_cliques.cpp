@@ -225,10 +225,15 @@ CliqueSummary enumerate_on_cpu(const Graph& graph, const DegeneracyOrder& order,
                 sink(sorted);
             }
         };
-#pragma omp for schedule(dynamic, 16)
+        // Latest in the order first, one vertex at a time: the heavy subproblems are the
+        // densest core's, at the end of the order and next to each other (facebook: the
+        // 70 vertices from position 3860 hold most of the work, up to 1.6 s each), so
+        // chunks of consecutive vertices put several on one thread (16 threads took 20 s
+        // with chunks of 16).
+#pragma omp for schedule(dynamic, 1)
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
             if (stop.load(std::memory_order_relaxed)) continue;
-            subproblem.solve(order.order[static_cast<std::size_t>(i)], stop, report);
+            subproblem.solve(order.order[static_cast<std::size_t>(n) - 1 - static_cast<std::size_t>(i)], stop, report);
             const std::uint64_t finished = ++done;
             if (options.progress != nullptr && omp_get_thread_num() == 0) {
                 try {
