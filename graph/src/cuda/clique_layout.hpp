@@ -12,9 +12,15 @@ struct WorkerLayout {
     int words = 1;           // 32-bit words of a bitset over the candidates
     int out_words = 0;       // clique buffer (0: not listing)
 
-    // Offsets in 32-bit words from the start of a worker's slice.
-    std::size_t rows = 0, levels = 0, xlen = 0, branch_at = 0, pids = 0, xids = 0, xx = 0, scratch = 0, clique = 0,
-                header = 0, hist = 0, out = 0, stride = 0;
+    // The hot part, read at every node of the search: the candidates' rows, the
+    // per-depth bitsets, excluded-array lengths and branches taken. The kernel keeps it in
+    // shared memory when that costs no occupancy, else at `hot` in the worker's slice.
+    // Offsets in 32-bit words from its start.
+    std::size_t levels = 0, xlen = 0, branch_at = 0, hot_stride = 0;
+    // Offsets in 32-bit words from the start of a worker's slice (rows: the excluded
+    // vertices' rows of IPX, indices from |P| on; the candidates' are in the hot part).
+    std::size_t hot = 0, rows = 0, pids = 0, xids = 0, xx = 0, scratch = 0, clique = 0, header = 0, hist = 0, out = 0,
+                stride = 0;
 
     __host__ __device__ int depth_levels() const { return max_candidates + 2; }
     __host__ __device__ int hist_size() const { return max_candidates + 3; }
@@ -31,7 +37,7 @@ struct WorkerLayout {
         l.words = words;
         l.out_words = out_words;
         const auto members = static_cast<std::size_t>(max_members < 1 ? 1 : max_members);
-        const auto rows = full ? members : static_cast<std::size_t>(max_candidates < 1 ? 1 : max_candidates);
+        const auto candidates = static_cast<std::size_t>(max_candidates < 1 ? 1 : max_candidates);
         const auto levels = static_cast<std::size_t>(l.depth_levels());
         std::size_t at = 0;
         const auto take = [&at](std::size_t words) {
@@ -39,10 +45,14 @@ struct WorkerLayout {
             at += (words + 3) / 4 * 4;
             return start;
         };
-        l.rows = take(rows * static_cast<std::size_t>(l.words));
+        (void)take(candidates * static_cast<std::size_t>(l.words));  // the candidates' rows, at 0
         l.levels = take(levels * 3 * static_cast<std::size_t>(l.words));
         l.xlen = take(levels);
         l.branch_at = take(levels);
+        l.hot_stride = at;
+        at = 0;
+        l.hot = take(l.hot_stride);
+        l.rows = take(full ? members * static_cast<std::size_t>(l.words) : 0);
         l.pids = take(static_cast<std::size_t>(max_candidates < 1 ? 1 : max_candidates));
         l.xids = take(members);
         l.xx = take(full ? members : 0);

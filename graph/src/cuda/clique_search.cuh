@@ -8,7 +8,8 @@
 //   R = {v,u}, P = common neighbours after u, X = common neighbours before u; plus the
 //   vertices without later neighbours). Each maximal clique lies in exactly one item: the
 //   one of its earliest vertex (and second earliest for L2).
-// - A worker is a tile of G lanes (sub-warp partitioning). It builds a binary-encoded
+// - A worker is a tile of G lanes (a whole warp by default; sub-warp partitioning with
+//   4, 8 or 16: the host's choice, gpu_cliques.cu). It builds a binary-encoded
 //   induced subgraph for its item: a bitset row over P for each vertex of P (partial,
 //   IP) and, for the full variant (IPX), for each vertex of X as well; IP looks the
 //   excluded vertices up in the graph's sorted lists instead.
@@ -16,7 +17,9 @@
 //   neighbours in P; branches on P minus the pivot's neighbours). Per depth it keeps P,
 //   X_P (the candidates moved to X, a bitset) and the pending branches; the original
 //   excluded vertices X_X are one array, partitioned in place at each level (the kept
-//   ones first, the level's length remembered): O(Δ + d²) words per worker.
+//   ones first, the level's length remembered): O(Δ + d²) words per worker. The hot
+//   part, read at every node (the candidates' rows, the per-depth bitsets and lengths),
+//   lives in shared memory when it fits without costing occupancy (clique_layout.hpp).
 // - Worker list: a worker with pending branches and |P| >= a threshold hands its next
 //   branch to an idle worker when one is queued (worker_list.cuh).
 // - min_size prunes branches with |R| + |P| < min_size; a limit stops all workers once
@@ -30,6 +33,7 @@
 #include "worker_list.cuh"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace spikeminer::graph::detail::gpu {
 
@@ -37,6 +41,9 @@ using Vertex = std::uint32_t;
 constexpr Vertex kNoVertex = ~Vertex{0};
 constexpr int kBlockThreads = 128;
 constexpr int kMinBlocks = 6;  // per SM: at most 80 registers a thread (was 160: 3 blocks per SM)
+/// Fixed-width kernels pack a pivot candidate's index (< |P| + |X| <= the largest degree)
+/// in this many bits: the host takes the any-width kernel for larger degrees.
+constexpr int kPivotIndexBits = 23;
 
 /// The index of the first entry of sorted list[0..n) that is > x (or >= x when `equal`).
 __device__ inline int bound(const Vertex* list, int n, Vertex x, bool equal) {
@@ -77,6 +84,7 @@ struct SearchParams {
     unsigned long long* reported;   // cliques counted against the limit
     int* stop;
     bool use_worker_list;
+    bool hot_in_shared;             // candidate rows and per-depth bitsets in shared memory
     int donate_min_candidates;
     WorkerList worker_list;
     CliqueRing ring;                // used when layout.out_words > 0
@@ -91,12 +99,8 @@ struct Workspace {
     Word* base;
     const WorkerLayout* l;
 
+    __device__ Word* hot() const { return base + l->hot; }
     __device__ Word* row(int i) const { return base + l->rows + static_cast<std::size_t>(i) * l->words; }
-    __device__ Word* level(int depth, int which) const {  // which: 0 P, 1 X_P, 2 pending branches
-        return base + l->levels + (static_cast<std::size_t>(depth) * 3 + which) * l->words;
-    }
-    __device__ int* xlen() const { return reinterpret_cast<int*>(base + l->xlen); }
-    __device__ int* branch_at() const { return reinterpret_cast<int*>(base + l->branch_at); }
     __device__ Vertex* pids() const { return base + l->pids; }
     __device__ Vertex* xids() const { return base + l->xids; }
     __device__ int* xx() const { return reinterpret_cast<int*>(base + l->xx); }
@@ -116,9 +120,11 @@ __device__ inline Workspace workspace_of(const SearchParams& p, int worker) {
 template <unsigned G, bool kFull, int kWords>
 class Worker {
 public:
-    __device__ Worker(const Tile<G>& tile, const SearchParams& p, int id)
+    /// `hot`: this worker's part of the block's shared memory (candidate rows and the
+    /// per-depth bitsets), or null to keep them in its global workspace.
+    __device__ Worker(const Tile<G>& tile, const SearchParams& p, int id, Word* hot)
         : t_(tile), p_(p), id_(id), ws_(workspace_of(p, id)), words_(p.layout.words),
-          lane0_(tile.thread_rank() == 0) {}
+          lane0_(tile.thread_rank() == 0), hot_(hot != nullptr ? hot : ws_.hot()) {}
 
     /// Takes items until none is left, then (with the worker list) serves handed-over
     /// branches until every worker is idle; adds its counts to the totals.
@@ -189,7 +195,7 @@ private:
     }
 
     // Row i of the induced subgraph: which candidates vertex m is adjacent to (one lane).
-    __device__ void build_row(Vertex m, Word* row, int np) const {
+    __device__ void build_row(Vertex m, Word* out_row, int np) const {
         const DeviceGraph& g = p_.graph;
         const Vertex* nb = g.list(m);
         const int deg = g.degree(m);
@@ -198,7 +204,7 @@ private:
         int filled = 0;  // words written
         const auto set = [&](int j) {
             while (filled < (j >> 5)) {
-                row[filled++] = bits;
+                out_row[filled++] = bits;
                 bits = 0;
             }
             bits |= 1U << (j & 31);
@@ -223,7 +229,7 @@ private:
             }
         }
         while (filled < words()) {
-            row[filled++] = bits;
+            out_row[filled++] = bits;
             bits = 0;
         }
     }
@@ -232,30 +238,30 @@ private:
         np_ = s.np;
         const int rows = s.np + (kFull ? s.nx : 0);
         for (int i = static_cast<int>(t_.thread_rank()); i < rows; i += static_cast<int>(G)) {
-            build_row(i < s.np ? ws_.pids()[i] : ws_.xids()[i - s.np], ws_.row(i), s.np);
+            build_row(i < s.np ? ws_.pids()[i] : ws_.xids()[i - s.np], row(i), s.np);
         }
         for (int w = static_cast<int>(t_.thread_rank()); w < words(); w += static_cast<int>(G)) {
             const int bits = s.np - 32 * w;
-            ws_.level(0, 0)[w] = bits >= 32 ? ~Word{0} : bits <= 0 ? 0 : (Word{1} << bits) - 1;
-            ws_.level(0, 1)[w] = 0;
+            level(0, 0)[w] = bits >= 32 ? ~Word{0} : bits <= 0 ? 0 : (Word{1} << bits) - 1;
+            level(0, 1)[w] = 0;
         }
         if constexpr (kFull) {
             for (int i = static_cast<int>(t_.thread_rank()); i < s.nx; i += static_cast<int>(G)) ws_.xx()[i] = i;
         }
-        if (lane0_) ws_.xlen()[0] = s.nx;
+        if (lane0_) xlen()[0] = s.nx;
         t_.sync();
         int depth = 0;
         int r = s.r;
         if (!enter(0, r)) return;
         for (unsigned steps = 1;; ++steps) {
             if (steps % 1024 == 0 && stopped(steps % 8192 == 0)) return;
-            Word* pending = ws_.level(depth, 2);
+            Word* pending = level(depth, 2);
             const int u = lowest_bit(t_, pending, words());
             if (u < 0) {
                 if (depth == 0) return;
                 --depth;
                 --r;
-                retire(depth, ws_.branch_at()[depth]);
+                retire(depth, branch_at()[depth]);
                 continue;
             }
             if (lane0_) pending[u >> 5] &= ~(Word{1} << (u & 31));
@@ -265,7 +271,7 @@ private:
                 continue;
             }
             if (lane0_) {
-                ws_.branch_at()[depth] = u;
+                branch_at()[depth] = u;
                 ws_.clique()[r] = ws_.pids()[u];
             }
             make_child(depth, u);
@@ -282,15 +288,15 @@ private:
     // u has been searched (or handed over): it moves from P to X_P at depth.
     __device__ void retire(int depth, int u) {
         if (lane0_) {
-            ws_.level(depth, 0)[u >> 5] &= ~(Word{1} << (u & 31));
-            ws_.level(depth, 1)[u >> 5] |= Word{1} << (u & 31);
+            level(depth, 0)[u >> 5] &= ~(Word{1} << (u & 31));
+            level(depth, 1)[u >> 5] |= Word{1} << (u & 31);
         }
         t_.sync();
     }
 
     // Whether excluded entry e (an index into xids for IPX, a vertex for IP) is adjacent to candidate j.
     __device__ bool excluded_adjacent(int e, int j) const {
-        if constexpr (kFull) return has_bit(ws_.row(np_ + e), j);
+        if constexpr (kFull) return has_bit(row(np_ + e), j);
         return p_.graph.adjacent(static_cast<Vertex>(e), ws_.pids()[j]);
     }
     // The excluded array: indices into xids (IPX) or the vertices themselves (IP).
@@ -304,6 +310,18 @@ private:
     }
 
     static constexpr int kCache = kWords > 0 ? kWords : 1;
+
+    // Row i of the induced subgraph (candidates first, then, for IPX, the excluded).
+    __device__ Word* row(int i) const {
+        return i < np_ ? hot_ + static_cast<std::size_t>(i) * words() : ws_.row(i);
+    }
+    // P (which 0), X_P (1) or the pending branches (2) at depth.
+    __device__ Word* level(int depth, int which) const {
+        return hot_ + p_.layout.levels + (static_cast<std::size_t>(depth) * 3 + which) * words();
+    }
+    // The excluded array's length and the branch taken, per depth.
+    __device__ int* xlen() const { return reinterpret_cast<int*>(hot_ + p_.layout.xlen); }
+    __device__ int* branch_at() const { return reinterpret_cast<int*>(hot_ + p_.layout.branch_at); }
 
     // Words per bitset: a constant when the width is fixed.
     __device__ int words() const {
@@ -350,9 +368,9 @@ private:
     // At a new node: reports R when P and X are empty; else picks the pivot and the
     // branches. False when there is nothing to branch on.
     __device__ bool enter(int depth, int r) {
-        const Word* P = ws_.level(depth, 0);
-        const Word* XP = ws_.level(depth, 1);
-        const int x_len = ws_.xlen()[depth];
+        const Word* P = level(depth, 0);
+        const Word* XP = level(depth, 1);
+        const int x_len = xlen()[depth];
         Word p_cache[kCache];
         Word xp_cache[kCache];
         int p_count = 0;
@@ -377,9 +395,14 @@ private:
         }
         if (r + p_count < p_.min_size) return false;
         // Tomita's pivot: the vertex of P ∪ X with most neighbours in P.
-        unsigned long long best = 0;
+        // The best (count, index) as one key; with a fixed width, count < 2^9 and index <
+        // 2^23 (the host's condition for these kernels) share 32 bits: one tile reduction
+        // instruction instead of a shuffle ladder.
+        using Key = std::conditional_t<(kWords > 0), unsigned, unsigned long long>;
+        constexpr int kIndexBits = kWords > 0 ? kPivotIndexBits : 32;
+        Key best = 0;
         const auto consider = [&best](int c, int index) {
-            best = max(best, (static_cast<unsigned long long>(c) << 32) | static_cast<unsigned>(index));
+            best = max(best, (static_cast<Key>(c) << kIndexBits) | static_cast<Key>(index));
         };
         const int rank = static_cast<int>(t_.thread_rank());
         if constexpr (kWords > 0) {
@@ -389,27 +412,27 @@ private:
 #pragma unroll
                 for (int k = 0; k < 32 / kLanes; ++k) {
                     const int b = k * kLanes + rank;
-                    if ((candidates >> b) & 1U) consider(common_with(P, p_cache, ws_.row(32 * w + b)), 32 * w + b);
+                    if ((candidates >> b) & 1U) consider(common_with(P, p_cache, row(32 * w + b)), 32 * w + b);
                 }
             }
         } else {
             for (int j = rank; j < np_; j += kLanes) {
-                if (has_bit(P, j) || has_bit(XP, j)) consider(common_with(P, p_cache, ws_.row(j)), j);
+                if (has_bit(P, j) || has_bit(XP, j)) consider(common_with(P, p_cache, row(j)), j);
             }
         }
         const int* xs = excluded();
         for (int i = rank; i < x_len; i += kLanes) {
             if constexpr (kFull) {
-                consider(common_with(P, p_cache, ws_.row(np_ + xs[i])), np_ + i);
+                consider(common_with(P, p_cache, row(np_ + xs[i])), np_ + i);
             } else {
                 consider(common_with_vertex(P, p_cache, xs[i]), np_ + i);
             }
         }
-        best = cg::reduce(t_, best, cg::greater<unsigned long long>());
-        const int pivot = static_cast<int>(best & 0xffffffffULL);
+        best = cg::reduce(t_, best, cg::greater<Key>());
+        const int pivot = static_cast<int>(best & ((Key{1} << kIndexBits) - 1));
         // The branches: P minus the pivot's neighbours.
-        Word* pending = ws_.level(depth, 2);
-        const Word* pivot_row = pivot < np_ ? ws_.row(pivot) : kFull ? ws_.row(np_ + xs[pivot - np_]) : nullptr;
+        Word* pending = level(depth, 2);
+        const Word* pivot_row = pivot < np_ ? row(pivot) : kFull ? row(np_ + xs[pivot - np_]) : nullptr;
         for (int w = rank; w < words(); w += kLanes) {
             Word bits = P[w];
             if (pivot_row != nullptr) {
@@ -427,43 +450,43 @@ private:
     }
 
     __device__ void make_child(int depth, int u) {
-        const Word* row = ws_.row(u);
-        const Word* P = ws_.level(depth, 0);
-        const Word* XP = ws_.level(depth, 1);
-        Word* P2 = ws_.level(depth + 1, 0);
-        Word* XP2 = ws_.level(depth + 1, 1);
+        const Word* u_row = row(u);
+        const Word* P = level(depth, 0);
+        const Word* XP = level(depth, 1);
+        Word* P2 = level(depth + 1, 0);
+        Word* XP2 = level(depth + 1, 1);
         for (int w = static_cast<int>(t_.thread_rank()); w < words(); w += static_cast<int>(G)) {
-            P2[w] = P[w] & row[w];
-            XP2[w] = XP[w] & row[w];
+            P2[w] = P[w] & u_row[w];
+            XP2[w] = XP[w] & u_row[w];
         }
-        const int kept = partition(t_, excluded(), ws_.xlen()[depth], reinterpret_cast<int*>(ws_.scratch()),
+        const int kept = partition(t_, excluded(), xlen()[depth], reinterpret_cast<int*>(ws_.scratch()),
                                    [&](int e) { return excluded_adjacent(e, u); });
-        if (lane0_) ws_.xlen()[depth + 1] = kept;
+        if (lane0_) xlen()[depth + 1] = kept;
         t_.sync();
     }
 
     // Hands branch u at depth to an idle worker, if one is queued and the node is worth
     // sharing (other branches pending here, |P| large enough).
     __device__ bool donate(int depth, int r, int u) {
-        const Word* P = ws_.level(depth, 0);
-        const Word* XP = ws_.level(depth, 1);
-        int idle = 0;
+        const Word* P = level(depth, 0);
+        const Word* XP = level(depth, 1);
+        if (!any_bit(t_, level(depth, 2), words()) || count_bits(t_, P, words()) < p_.donate_min_candidates) return false;
+        int idle = 0;  // a read of the list's counters, in L2: only once the node is worth sharing
         if (lane0_) idle = p_.worker_list.has_idle();
         if (t_.shfl(idle, 0) == 0) return false;
-        if (!any_bit(t_, ws_.level(depth, 2), words()) || count_bits(t_, P, words()) < p_.donate_min_candidates) return false;
         int to = -1;
         if (lane0_) to = p_.worker_list.take();
         to = t_.shfl(to, 0);
         if (to < 0) return false;
         const Workspace dst = workspace_of(p_, to);
-        const Word* row = ws_.row(u);
+        const Word* u_row = row(u);
         const Vertex* pids = ws_.pids();
         for (int i = static_cast<int>(t_.thread_rank()); i <= r; i += static_cast<int>(G)) dst.clique()[i] = i < r ? ws_.clique()[i] : pids[u];
         const auto id = [&](int j) { return pids[j]; };
-        const int np = compact(t_, np_, [&](int j) { return has_bit(P, j) && has_bit(row, j); }, id, dst.pids());
-        int nx = compact(t_, np_, [&](int j) { return has_bit(XP, j) && has_bit(row, j); }, id, dst.xids());
+        const int np = compact(t_, np_, [&](int j) { return has_bit(P, j) && has_bit(u_row, j); }, id, dst.pids());
+        int nx = compact(t_, np_, [&](int j) { return has_bit(XP, j) && has_bit(u_row, j); }, id, dst.xids());
         const int* xs = excluded();
-        nx += compact(t_, ws_.xlen()[depth], [&](int i) { return excluded_adjacent(xs[i], u); },
+        nx += compact(t_, xlen()[depth], [&](int i) { return excluded_adjacent(xs[i], u); },
                       [&](int i) { return excluded_vertex(xs[i]); }, dst.xids() + nx);
         if (lane0_) {
             dst.header()[0] = r + 1;
@@ -535,6 +558,7 @@ private:
     const Workspace ws_;
     const int words_;  // the layout's width (used when kWords is 0)
     const bool lane0_;
+    Word* const hot_;  // the hot part of the workspace (see WorkerLayout)
     int np_ = 0;                   // candidates of the current subtree (rows 0..np_)
     unsigned long long count_ = 0;  // lane 0
     int out_used_ = 0;
@@ -542,9 +566,11 @@ private:
 
 template <unsigned G, bool kFull, int kWords>
 __global__ void __launch_bounds__(kBlockThreads, kMinBlocks) clique_kernel(SearchParams p) {
+    extern __shared__ uint4 hot_shared[];
     const Tile<G> tile = cg::tiled_partition<G>(cg::this_thread_block());
     const int id = static_cast<int>(blockIdx.x) * (kBlockThreads / G) + static_cast<int>(tile.meta_group_rank());
-    Worker<G, kFull, kWords>(tile, p, id).run();
+    Word* hot = p.hot_in_shared ? reinterpret_cast<Word*>(hot_shared) + tile.meta_group_rank() * p.layout.hot_stride : nullptr;
+    Worker<G, kFull, kWords>(tile, p, id, hot).run();
 }
 
 }  // namespace spikeminer::graph::detail::gpu

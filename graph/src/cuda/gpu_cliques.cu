@@ -88,21 +88,22 @@ struct KernelCounters {
 };
 
 // How the search kernel is instantiated: lanes per worker and, for bitsets of up to 8
-// words, the width fixed at compile time (0: any width).
+// words, the width fixed at compile time (0: any width). A worker is a whole warp by
+// default: with sub-warp workers the warp's workers take different paths through the
+// search and the warp runs them one after the other (on the H200, 8-lane workers left
+// 9 of 32 lanes active; whole warps counted facebook 1.7x faster, bench/RESULTS.md).
 struct KernelShape {
     unsigned lanes;
     int fixed_words;
 };
 
-KernelShape pick_shape(unsigned requested_lanes, int words) {
-    if (requested_lanes != 0) {
-        if (requested_lanes != 4 && requested_lanes != 8 && requested_lanes != 16 && requested_lanes != 32) {
-            throw UsageError("GPU lanes per worker must be 4, 8, 16 or 32, not " + std::to_string(requested_lanes));
-        }
-        return {requested_lanes, 0};
+KernelShape pick_shape(unsigned requested_lanes, int words, std::size_t max_degree) {
+    if (requested_lanes != 0 && requested_lanes != 4 && requested_lanes != 8 && requested_lanes != 16 && requested_lanes != 32) {
+        throw UsageError("GPU lanes per worker must be 4, 8, 16 or 32, not " + std::to_string(requested_lanes));
     }
-    if (words <= 8) return {8, words <= 1 ? 1 : words <= 2 ? 2 : words <= 4 ? 4 : 8};
-    return {words <= 16 ? 16U : 32U, 0};
+    const bool fixed = words <= 8 && max_degree < (std::size_t{1} << kPivotIndexBits) && (requested_lanes == 0 || requested_lanes == 32);
+    if (fixed) return {32, words <= 1 ? 1 : words <= 2 ? 2 : words <= 4 ? 4 : 8};
+    return {requested_lanes != 0 ? requested_lanes : 32U, 0};
 }
 
 using KernelFunction = void (*)(SearchParams);
@@ -114,10 +115,10 @@ KernelFunction kernel_for(bool full) {
 
 KernelFunction kernel_for(const KernelShape& shape, bool full) {
     switch (shape.fixed_words) {
-        case 1: return kernel_for<8, 1>(full);
-        case 2: return kernel_for<8, 2>(full);
-        case 4: return kernel_for<8, 4>(full);
-        case 8: return kernel_for<8, 8>(full);
+        case 1: return kernel_for<32, 1>(full);
+        case 2: return kernel_for<32, 2>(full);
+        case 4: return kernel_for<32, 4>(full);
+        case 8: return kernel_for<32, 8>(full);
         default: break;
     }
     switch (shape.lanes) {
@@ -152,7 +153,7 @@ public:
                           (options.gpu.induced == InducedSubgraph::Auto &&
                            graph_.max_degree <= 200 * static_cast<std::size_t>(std::max(1, max_later)));
         const bool listing = static_cast<bool>(shared_.sink);
-        const KernelShape shape = pick_shape(options.gpu.lanes, WorkerLayout::words_for(max_later));
+        const KernelShape shape = pick_shape(options.gpu.lanes, WorkerLayout::words_for(max_later), graph_.max_degree);
         // A chunk holds at least one clique: [k, v1..vk] with k <= max_later + 2.
         const int chunk_words = std::max(kChunkWords, (max_later + 3 + 3) / 4 * 4);
         const WorkerLayout layout =
@@ -163,13 +164,25 @@ public:
 
         cudaDeviceProp props{};
         SPIKEMINER_CUDA_CHECK(cudaGetDeviceProperties(&props, device_));
+        const std::size_t workers_per_block = kBlockThreads / lanes;
+        // The candidates' rows and the per-depth bitsets go to shared memory when that
+        // leaves as many blocks per SM (they are read at every node of the search).
         int per_sm = 0;
         SPIKEMINER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlockThreads, 0));
+        const std::size_t hot_bytes = layout.hot_stride * sizeof(Word) * workers_per_block;
+        bool hot_in_shared = false;
+        if (hot_bytes <= props.sharedMemPerBlockOptin) {
+            SPIKEMINER_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                                       cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(hot_bytes)));
+            int per_sm_hot = 0;
+            SPIKEMINER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_hot, kernel, kBlockThreads, hot_bytes));
+            hot_in_shared = per_sm_hot >= per_sm;
+        }
+        const std::size_t shared_bytes = hot_in_shared ? hot_bytes : 0;
         std::size_t free_bytes = 0;
         std::size_t total_bytes = 0;
         SPIKEMINER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
         const std::size_t budget = options.gpu.memory_budget != 0 ? options.gpu.memory_budget : free_bytes / 10 * 8;
-        const std::size_t workers_per_block = kBlockThreads / lanes;
         const std::size_t block_bytes = layout.stride * sizeof(Word) * workers_per_block;
         const std::size_t blocks = std::min<std::size_t>(static_cast<std::size_t>(per_sm) * props.multiProcessorCount,
                                                          budget / block_bytes);
@@ -213,6 +226,7 @@ public:
         p.reported = &c->reported;
         p.stop = &c->stop;
         p.use_worker_list = options.gpu.worker_list;
+        p.hot_in_shared = hot_in_shared;
         p.donate_min_candidates = kDonateMinCandidates;
         p.worker_list = {&c->head, &c->tail, slots.get(), sequence.get(), &c->idle, flags.get(), workers};
         p.ring = {chunks.device(), ready.device(), used.device(), consumed.device(), &c->next_ticket,
@@ -224,13 +238,12 @@ public:
 
         void* args[] = {&p};
         SPIKEMINER_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(static_cast<unsigned>(blocks)),
-                                                          dim3(kBlockThreads), args, 0, stream_.get()));
+                                                          dim3(kBlockThreads), args, shared_bytes, stream_.get()));
         DeviceResult result;
         result.plan = std::string(options.gpu.level == SubtreeLevel::L1 ? "L1" : "L2") + ", " + (full ? "IPX" : "IP") + ", " +
                       std::to_string(workers) + " workers of " + std::to_string(lanes) + " lanes, " +
                       (shape.fixed_words > 0 ? std::to_string(shape.fixed_words) + "-word bitsets" : "any-width bitsets") +
-                      ", worker list " +
-                      (options.gpu.worker_list ? "on" : "off");
+                      std::string(hot_in_shared ? ", hot state in shared memory" : "") + ", worker list " + (options.gpu.worker_list ? "on" : "off");
         Ring ring{chunks.host(), ready.host(), used.host(), consumed.host(), ring_slots, static_cast<std::size_t>(chunk_words)};
         std::exception_ptr failure;
         for (;;) {
