@@ -24,10 +24,10 @@ namespace {
 using Word = std::uint64_t;
 
 // Each vertex's later neighbours in the degeneracy order (at most the degeneracy each),
-// built by `workers` threads (count, scan, fill).
+// in that order, built by `workers` threads (count, scan, fill, sort).
 class LaterNeighbours {
 public:
-    LaterNeighbours(const Graph& graph, const DegeneracyOrder& order, int workers) {
+    LaterNeighbours(const Graph& graph, const DegeneracyOrder& order, int workers) : order_(order) {
         const auto n = static_cast<std::int64_t>(graph.num_vertices());
         const auto later = [&](Vertex v, Vertex u) { return order.position[u] > order.position[v]; };
         offsets_.assign(static_cast<std::size_t>(n) + 1, 0);
@@ -43,15 +43,23 @@ public:
         for (std::int64_t i = 0; i < n; ++i) {
             const auto v = static_cast<Vertex>(i);
             const auto list = graph.neighbors(v);
-            std::copy_if(list.begin(), list.end(), targets_.begin() + static_cast<std::ptrdiff_t>(offsets_[v]),
-                         [&](Vertex u) { return later(v, u); });
+            const auto first = targets_.begin() + static_cast<std::ptrdiff_t>(offsets_[v]);
+            const auto last = std::copy_if(list.begin(), list.end(), first, [&](Vertex u) { return later(v, u); });
+            std::sort(first, last, [&](Vertex a, Vertex b) { return order.position[a] < order.position[b]; });
         }
     }
     [[nodiscard]] std::span<const Vertex> of(Vertex v) const {
         return {targets_.data() + offsets_[v], static_cast<std::size_t>(offsets_[v + 1] - offsets_[v])};
     }
+    /// v's later neighbours that come after position `after`.
+    [[nodiscard]] std::span<const Vertex> of(Vertex v, std::size_t after) const {
+        const std::span<const Vertex> all = of(v);
+        const auto first = std::partition_point(all.begin(), all.end(), [&](Vertex u) { return order_.position[u] <= after; });
+        return {first, all.end()};
+    }
 
 private:
+    const DegeneracyOrder& order_;
     std::vector<std::uint64_t> offsets_;
     std::vector<Vertex> targets_;
 };
@@ -82,11 +90,12 @@ public:
         // are ever read (pivot counts). Every such pair is found from its earlier end's
         // later neighbours: two candidates from either's list, a candidate and an
         // excluded vertex from the excluded one's (it comes before v, so before any
-        // candidate). Those lists hold at most the degeneracy each, where a candidate's
-        // whole list can run to thousands (a hub seen from its many sparse neighbours).
+        // candidate: only the part of its list after v). Those lists hold at most the
+        // degeneracy each, where a candidate's whole list can run to thousands (a hub
+        // seen from its many sparse neighbours).
         adjacency_.assign(candidates * words_ + (d - candidates) * p_words_, 0);
         for (std::size_t i = 0; i < d; ++i) {
-            for (const Vertex w : later_.of(members_[i])) {
+            for (const Vertex w : i < candidates ? later_.of(members_[i]) : later_.of(members_[i], position)) {
                 const Vertex j = local_[w];
                 if (j == kNone || j >= candidates) continue;  // not a member, or excluded: no row needs it
                 row(i)[j / 64] |= Word{1} << (j % 64);
