@@ -6,12 +6,12 @@
 #include "cpu_counters.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/first_failure.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
 #include <limits>
 
 namespace spikeminer::mining::detail {
@@ -61,15 +61,14 @@ public:
         // The first failure (Cancelled, out of memory, ...) stops every thread and is
         // rethrown after the parallel region (an exception must not leave it).
         std::atomic<std::uint64_t> done{0};
-        std::atomic<bool> stop{false};
-        std::exception_ptr failure;
+        FirstFailure failure;
 #pragma omp parallel num_threads(workers)
         {
             RunScratch scratch;
 #pragma omp for schedule(dynamic, 1)
             for (std::int64_t r = 0; r < static_cast<std::int64_t>(runs); ++r) {
-                if (stop.load(std::memory_order_relaxed)) continue;
-                try {
+                if (failure.failed()) continue;
+                failure.run([&] {
                     if (progress_ != nullptr) progress_->check_cancelled();
                     const std::size_t first = static_cast<std::size_t>(r) * run_length;
                     const std::span<const PrefixGroup> run(batch.groups.data() + first,
@@ -78,14 +77,10 @@ public:
                     const std::size_t members = run.back().last - run.front().first;
                     const std::uint64_t finished = done.fetch_add(members, std::memory_order_relaxed) + members;
                     if (progress_ != nullptr && omp_get_thread_num() == 0) progress_->update(finished);
-                } catch (...) {
-#pragma omp critical(cpu_list_store_failure)
-                    if (!failure) failure = std::current_exception();
-                    stop = true;
-                }
+                });
             }
         }
-        if (failure) std::rethrow_exception(failure);
+        failure.rethrow_if_failed();
         if (progress_ != nullptr) progress_->finish();
         for (std::size_t i = 0; i < extensions.size(); ++i) {
             if (batch.counts[i] >= keep_at_least) lists_.push_back(std::move(batch.made[i]));
