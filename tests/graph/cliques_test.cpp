@@ -6,6 +6,7 @@
 #include "every_small_graph.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/progress.hpp"
 #include "spikeminer/graph/cliques.hpp"
 #include "spikeminer/graph/graph.hpp"
 
@@ -587,5 +588,40 @@ TEST_CASE("maximal cliques: all threads on larger sparse graphs; sink calls neve
     CHECK(list.size() == expected.size());
     for (std::size_t min_size = 2; min_size <= 4; ++min_size) {
         check_against(n, edges, test::at_least(expected, min_size), min_size, kTeam);
+    }
+}
+
+TEST_CASE("maximal cliques: a failing sink stops every thread and its error comes out", "[graph][cliques][threads]") {
+    const auto edges = test::random_graph(500, 0.03, 7);
+    const Graph g = build(500, edges);
+    CliqueOptions options;
+    options.threads = kTeam;
+    std::size_t calls = 0;  // the sink's calls never overlap
+    REQUIRE_THROWS_WITH(graph::enumerate_maximal_cliques(g, options,
+                                                         [&](std::span<const Vertex>) {
+                                                             if (++calls == 10) throw Error("disk full");
+                                                         }),
+                        "disk full");
+    CHECK(calls == 10);  // no clique handed over after the failure
+}
+
+TEST_CASE("maximal cliques: Cancel and a failing progress display end the search with their exception", "[graph][cliques]") {
+    const auto edges = test::random_graph(500, 0.03, 8);
+    const Graph g = build(500, edges);
+    CliqueOptions options;
+    options.threads = kTeam;
+    SECTION("cancelled") {
+        CancelToken cancel;
+        cancel.request();
+        Progress progress([](const std::string&, std::uint64_t, std::uint64_t) {}, &cancel);
+        options.progress = &progress;
+        REQUIRE_THROWS_AS(graph::enumerate_maximal_cliques(g, options), Cancelled);
+    }
+    SECTION("the display fails") {
+        Progress progress([](const std::string&, std::uint64_t done, std::uint64_t) {
+            if (done > 0) throw Error("display gone");
+        }, nullptr);
+        options.progress = &progress;
+        REQUIRE_THROWS_WITH(graph::enumerate_maximal_cliques(g, options), "display gone");
     }
 }
