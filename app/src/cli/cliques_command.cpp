@@ -9,6 +9,7 @@
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/cliques.hpp"
 
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -71,9 +72,16 @@ void run_cliques(const CliquesArguments& args) {
         summary = graph::enumerate_maximal_cliques(input.graph, options);
     } else {
         io::write_atomically(args.output, [&](std::ostream& file) {
-            summary = graph::enumerate_maximal_cliques(input.graph, options, [&file](std::span<const graph::Vertex> clique) {
-                for (std::size_t i = 0; i < clique.size(); ++i) file << (i ? " " : "") << clique[i];
-                file << '\n';
+            std::string line;  // one clique's line, formatted without the stream's per-number overhead
+            summary = graph::enumerate_maximal_cliques(input.graph, options, [&](std::span<const graph::Vertex> clique) {
+                line.clear();
+                char digits[16];
+                for (std::size_t i = 0; i < clique.size(); ++i) {
+                    if (i != 0) line.push_back(' ');
+                    line.append(digits, std::to_chars(digits, digits + sizeof digits, clique[i]).ptr);
+                }
+                line.push_back('\n');
+                file.write(line.data(), static_cast<std::streamsize>(line.size()));
             });
         });
     }
