@@ -220,25 +220,28 @@ public:
 
     void flush() {
         if (sizes_.empty()) return;
-        {
-            const std::lock_guard lock(gate_.mutex);
-            if (gate_.failed) return;
-            try {
-                std::size_t at = 0;
-                for (const std::uint32_t size : sizes_) {
-                    sink_(std::span<const Vertex>(ids_.data() + at, size));
-                    at += size;
-                }
-            } catch (...) {
-                gate_.failed = true;
-                throw;
-            }
-        }
+        deliver();
         ids_.clear();
         sizes_.clear();
     }
 
 private:
+    // The batch to the sink under the gate's lock; nothing once a sink call has failed.
+    void deliver() {
+        const std::lock_guard lock(gate_.mutex);
+        if (gate_.failed) return;
+        try {
+            std::size_t at = 0;
+            for (const std::uint32_t size : sizes_) {
+                sink_(std::span<const Vertex>(ids_.data() + at, size));
+                at += size;
+            }
+        } catch (...) {
+            gate_.failed = true;
+            throw;
+        }
+    }
+
     static constexpr std::size_t kBatchIds = 1 << 14;
     const CliqueSink& sink_;
     SinkGate& gate_;
