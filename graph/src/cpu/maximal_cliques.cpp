@@ -296,6 +296,7 @@ CliqueSummary enumerate_on_cpu(const Graph& graph, const DegeneracyOrder& order,
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
             if (stop.load(std::memory_order_relaxed) || failure.failed()) continue;
             failure.run([&] {
+                if (options.progress != nullptr) options.progress->check_cancelled();  // by every thread
                 subproblem->solve(order.order[static_cast<std::size_t>(n) - 1 - static_cast<std::size_t>(i)], stop, report);
                 const std::uint64_t finished = ++done;
                 if (options.progress != nullptr && omp_get_thread_num() == 0) options.progress->update(finished);
@@ -303,10 +304,12 @@ CliqueSummary enumerate_on_cpu(const Graph& graph, const DegeneracyOrder& order,
             if (failure.failed()) stop = true;
         }
         if (!failure.failed()) failure.run([&] { batch.flush(); });
-        const std::lock_guard lock(gate.mutex);
-        summary.count += mine;
-        if (summary.by_size.size() < by_size.size()) summary.by_size.resize(by_size.size(), 0);
-        for (std::size_t k = 0; k < by_size.size(); ++k) summary.by_size[k] += by_size[k];
+        failure.run([&] {
+            const std::lock_guard lock(gate.mutex);
+            summary.count += mine;
+            if (summary.by_size.size() < by_size.size()) summary.by_size.resize(by_size.size(), 0);
+            for (std::size_t k = 0; k < by_size.size(); ++k) summary.by_size[k] += by_size[k];
+        });
     }
     failure.rethrow_if_failed();
     summary.stopped_at_limit = options.limit != 0 && total.load() > options.limit;
