@@ -202,6 +202,11 @@ TEST_CASE("GPU cliques: bitsets of several words, fewer lanes than words", "[gpu
     check_gpu(g, all, {SubtreeLevel::L1, InducedSubgraph::Partial, true, 32}, 1, "near-bipartite 300");
     check_gpu(g, all, {SubtreeLevel::L2, InducedSubgraph::Full, true, 16}, 1, "near-bipartite 300");
     check_gpu(g, test::at_least(all, 150), {SubtreeLevel::L1, InducedSubgraph::Full, true, 8}, 150, "near-bipartite 300");
+    // 32 workers of 4 lanes with 5+-word bitsets need over 300 KiB of hot state a block:
+    // it stays in global memory, so the checks above compared that placement with the
+    // CPU too (the small graphs below keep it in shared memory).
+    const Combo sub_warp{SubtreeLevel::L1, InducedSubgraph::Partial, true, 4};
+    CHECK(run_gpu(g, sub_warp, 1, Backend::Cuda, false).summary.note.find("shared memory") == std::string::npos);
 }
 
 TEST_CASE("GPU cliques: complete graphs and graphs without edges", "[gpu][cliques]") {
@@ -214,6 +219,8 @@ TEST_CASE("GPU cliques: complete graphs and graphs without edges", "[gpu][clique
         std::vector<Vertex> all(n);
         for (Vertex v = 0; v < n; ++v) all[v] = v;
         check_gpu(build(n, edges), CliqueSet{all}, combo, 1, "K" + std::to_string(n));
+        CHECK(run_gpu(build(n, edges), combo, 1, Backend::Cuda, false).summary.note.find("hot state in shared memory") !=
+              std::string::npos);
         CliqueSet singles;
         for (Vertex v = 0; v < n; ++v) singles.insert({v});
         check_gpu(build(n, {}), singles, combo, 1, std::to_string(n) + " isolated vertices");
