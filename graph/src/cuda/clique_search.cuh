@@ -449,20 +449,43 @@ private:
         return true;
     }
 
+    // The child for branch u. Its excluded array is partitioned out of the parent's only
+    // when the child has candidates: a leaf needs no X', only whether it is empty (a leaf
+    // is about a third of all nodes).
     __device__ void make_child(int depth, int u) {
         const Word* u_row = row(u);
         const Word* P = level(depth, 0);
         const Word* XP = level(depth, 1);
         Word* P2 = level(depth + 1, 0);
         Word* XP2 = level(depth + 1, 1);
+        bool candidates = false;
+        bool excluded_candidates = false;
         for (int w = static_cast<int>(t_.thread_rank()); w < words(); w += static_cast<int>(G)) {
             P2[w] = P[w] & u_row[w];
             XP2[w] = XP[w] & u_row[w];
+            candidates = candidates || P2[w] != 0;
+            excluded_candidates = excluded_candidates || XP2[w] != 0;
         }
-        const int kept = partition(t_, excluded(), xlen()[depth], reinterpret_cast<int*>(ws_.scratch()),
-                                   [&](int e) { return excluded_adjacent(e, u); });
+        int kept = 0;
+        if (t_.any(candidates)) {
+            kept = partition(t_, excluded(), xlen()[depth], reinterpret_cast<int*>(ws_.scratch()),
+                             [&](int e) { return excluded_adjacent(e, u); });
+        } else if (!t_.any(excluded_candidates)) {
+            kept = any_excluded_adjacent(depth, u) ? 1 : 0;  // a length that only says "not empty"
+        }
         if (lane0_) xlen()[depth + 1] = kept;
         t_.sync();
+    }
+
+    // Whether an excluded vertex of the array at depth is adjacent to candidate u.
+    __device__ bool any_excluded_adjacent(int depth, int u) const {
+        const int* xs = excluded();
+        const int n = xlen()[depth];
+        for (int base = 0; base < n; base += static_cast<int>(G)) {
+            const int i = base + static_cast<int>(t_.thread_rank());
+            if (t_.any(i < n && excluded_adjacent(xs[i], u))) return true;
+        }
+        return false;
     }
 
     // Hands branch u at depth to an idle worker, if one is queued and the node is worth
