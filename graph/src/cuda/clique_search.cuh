@@ -471,21 +471,12 @@ private:
             kept = partition(t_, excluded(), xlen()[depth], reinterpret_cast<int*>(ws_.scratch()),
                              [&](int e) { return excluded_adjacent(e, u); });
         } else if (!t_.any(excluded_candidates)) {
-            kept = any_excluded_adjacent(depth, u) ? 1 : 0;  // a length that only says "not empty"
+            const int* xs = excluded();
+            // A length that only says whether X' is empty.
+            kept = any_of(t_, xlen()[depth], [&](int i) { return excluded_adjacent(xs[i], u); }) ? 1 : 0;
         }
         if (lane0_) xlen()[depth + 1] = kept;
         t_.sync();
-    }
-
-    // Whether an excluded vertex of the array at depth is adjacent to candidate u.
-    __device__ bool any_excluded_adjacent(int depth, int u) const {
-        const int* xs = excluded();
-        const int n = xlen()[depth];
-        for (int base = 0; base < n; base += static_cast<int>(G)) {
-            const int i = base + static_cast<int>(t_.thread_rank());
-            if (t_.any(i < n && excluded_adjacent(xs[i], u))) return true;
-        }
-        return false;
     }
 
     // Hands branch u at depth to an idle worker, if one is queued and the node is worth

@@ -56,6 +56,16 @@ __device__ inline int count_common(const Word* a, const Word* b, int W) {
 
 __device__ inline bool has_bit(const Word* a, int j) { return (a[j >> 5] >> (j & 31)) & 1U; }
 
+/// Whether pred(i) holds for some i < n (stops at the first group of G that has one).
+template <unsigned G, typename Pred>
+__device__ bool any_of(const Tile<G>& tile, int n, Pred pred) {
+    for (int base = 0; base < n; base += static_cast<int>(G)) {
+        const int i = base + static_cast<int>(tile.thread_rank());
+        if (tile.any(i < n && pred(i))) return true;
+    }
+    return false;
+}
+
 /// Appends, in index order, f(j) for every j < n with keep(j) to out[0..); returns how many.
 template <unsigned G, typename Keep, typename Value, typename Out>
 __device__ int compact(const Tile<G>& tile, int n, Keep keep, Value f, Out* out) {
