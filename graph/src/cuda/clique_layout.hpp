@@ -30,8 +30,9 @@ struct WorkerLayout {
 
     /// Lays the sections out one after the other, each starting on 16 bytes (rows read
     /// with vector loads); `words` >= words_for(max_candidates); `max_members` is |P| + |X|
-    /// of any subtree (the largest degree); `full` (IPX) gives the excluded vertices rows too.
-    static WorkerLayout make(int max_candidates, int max_members, bool full, int out_words, int words) {
+    /// of any subtree (the largest degree); `full` (IPX) gives the excluded vertices rows too;
+    /// `hot_in_slice` false leaves the hot part out of the slice (it is in shared memory).
+    static WorkerLayout make(int max_candidates, int max_members, bool full, int out_words, int words, bool hot_in_slice) {
         WorkerLayout l;
         l.max_candidates = max_candidates;
         l.words = words;
@@ -51,7 +52,7 @@ struct WorkerLayout {
         l.branch_at = take(levels);
         l.hot_stride = at;
         at = 0;
-        l.hot = take(l.hot_stride);
+        l.hot = take(hot_in_slice ? l.hot_stride : 0);
         l.rows = take(full ? members * static_cast<std::size_t>(l.words) : 0);
         l.pids = take(static_cast<std::size_t>(max_candidates < 1 ? 1 : max_candidates));
         l.xids = take(members);

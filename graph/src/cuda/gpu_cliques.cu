@@ -156,9 +156,11 @@ public:
         const KernelShape shape = pick_shape(options.gpu.lanes, WorkerLayout::words_for(max_later), graph_.max_degree);
         // A chunk holds at least one clique: [k, v1..vk] with k <= max_later + 2.
         const int chunk_words = std::max(kChunkWords, (max_later + 3 + 3) / 4 * 4);
-        const WorkerLayout layout =
-            WorkerLayout::make(max_later, static_cast<int>(graph_.max_degree), full, listing ? chunk_words : 0,
-                               shape.fixed_words > 0 ? shape.fixed_words : WorkerLayout::words_for(max_later));
+        const auto layout_with = [&](bool hot_in_slice) {
+            return WorkerLayout::make(max_later, static_cast<int>(graph_.max_degree), full, listing ? chunk_words : 0,
+                                      shape.fixed_words > 0 ? shape.fixed_words : WorkerLayout::words_for(max_later), hot_in_slice);
+        };
+        WorkerLayout layout = layout_with(true);
         const unsigned lanes = shape.lanes;
         const KernelFunction kernel = kernel_for(shape, full);
 
@@ -179,6 +181,7 @@ public:
             hot_in_shared = per_sm_hot >= per_sm;
         }
         const std::size_t shared_bytes = hot_in_shared ? hot_bytes : 0;
+        if (hot_in_shared) layout = layout_with(false);  // the slices need no room for it
         std::size_t free_bytes = 0;
         std::size_t total_bytes = 0;
         SPIKEMINER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
