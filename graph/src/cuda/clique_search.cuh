@@ -135,11 +135,14 @@ public:
             if (lane0_) item = p_.item_offset + static_cast<unsigned long long>(atomicAdd(p_.next_item, 1U)) * p_.item_stride;
             item = t_.shfl(item, 0);
             if (item >= p_.num_items) break;
-            if (!stopped(true)) search(load_item(static_cast<unsigned>(item)));
+            if (!stopped(false)) search(load_item(static_cast<unsigned>(item)));
+            int milestone = 0;  // every 64th item finished: progress to the host, its cancel read back
             if (lane0_) {
                 const unsigned long long done = atomicAdd(p_.items_done, 1ULL) + 1;
-                if (done % 64 == 0) *p_.progress = done;
+                milestone = done % 64 == 0;
+                if (milestone != 0) *p_.progress = done;
             }
+            if (t_.shfl(milestone, 0) != 0) (void)stopped(true);
         }
         while (p_.use_worker_list) {
             int got = 0;
@@ -180,11 +183,20 @@ private:
             }
             if (lane0_) ws_.clique()[0] = v;
         } else {
-            const auto common = [&](int j) { return g.adjacent(u, a[j]); };
-            const auto id = [&](int j) { return a[j]; };
+            // The common neighbours: the shorter list's entries looked up in the longer
+            // one (a hub's thousands of neighbours each searched for in a short list
+            // took an eighth of blogcatalog's search). Candidates follow u in the sorted
+            // list, the excluded precede it; neither v nor u is in both lists.
+            const bool by_v = deg <= g.degree(u);
+            const Vertex* shorter = by_v ? a : g.list(u);
+            const int n = by_v ? deg : g.degree(u);
+            const Vertex other = by_v ? u : v;
+            const int split = bound(shorter, n, u, false);
+            const auto id = [&](int j) { return shorter[j]; };
             s.r = 2;
-            s.np = compact(t_, deg, [&](int j) { return a[j] > u && common(j); }, id, ws_.pids());
-            s.nx = compact(t_, deg, [&](int j) { return a[j] < u && common(j); }, id, ws_.xids());
+            s.nx = compact(t_, split, [&](int j) { return g.adjacent(other, shorter[j]); }, id, ws_.xids());
+            s.np = compact(t_, n - split, [&](int j) { return g.adjacent(other, shorter[split + j]); },
+                           [&](int j) { return shorter[split + j]; }, ws_.pids());
             if (lane0_) {
                 ws_.clique()[0] = v;
                 ws_.clique()[1] = u;
@@ -236,6 +248,7 @@ private:
 
     __device__ void search(Subtree s) {
         np_ = s.np;
+        r0_ = s.r;
         const int rows = s.np + (kFull ? s.nx : 0);
         for (int i = static_cast<int>(t_.thread_rank()); i < rows; i += static_cast<int>(G)) {
             build_row(i < s.np ? ws_.pids()[i] : ws_.xids()[i - s.np], row(i), s.np);
@@ -254,7 +267,7 @@ private:
         int r = s.r;
         if (!enter(0, r)) return;
         for (unsigned steps = 1;; ++steps) {
-            if (steps % 1024 == 0 && stopped(steps % 8192 == 0)) return;
+            if (steps % 1024 == 0 && stopped(steps % 65536 == 0)) return;
             Word* pending = level(depth, 2);
             const int u = lowest_bit(t_, pending, words());
             if (u < 0) {
@@ -270,10 +283,7 @@ private:
                 retire(depth, u);
                 continue;
             }
-            if (lane0_) {
-                branch_at()[depth] = u;
-                ws_.clique()[r] = ws_.pids()[u];
-            }
+            if (lane0_) branch_at()[depth] = u;
             make_child(depth, u);
             ++depth;
             ++r;
@@ -307,6 +317,12 @@ private:
     __device__ Vertex excluded_vertex(int e) const {
         if constexpr (kFull) return ws_.xids()[e];
         return static_cast<Vertex>(e);
+    }
+
+    // The i-th vertex of R: the subtree's own R, then the branches taken (kept as
+    // indices: writing the vertex at every branch cost a global load and store).
+    __device__ Vertex member(int i) const {
+        return i < r0_ ? ws_.clique()[i] : ws_.pids()[branch_at()[i - r0_]];
     }
 
     static constexpr int kCache = kWords > 0 ? kWords : 1;
@@ -365,9 +381,19 @@ private:
         return c;
     }
 
-    // At a new node: reports R when P and X are empty; else picks the pivot and the
-    // branches. False when there is nothing to branch on.
+    // At a new node: reports the maximal clique it holds, if any, or picks the pivot and
+    // the branches. False when there is nothing to branch on.
     __device__ bool enter(int depth, int r) {
+        const int found = examine(depth, r);
+        if (found > 0) report(r, found, found > r ? level(depth, 0) : nullptr);
+        return found == 0;
+    }
+
+    // 0 when the node branches (its pending branches written); else the size of the one
+    // maximal clique it holds (R when P and X are empty, R ∪ P when P is a clique that no
+    // excluded vertex extends), or -1 for none. One report call site keeps the
+    // search's registers within the 80 of six blocks an SM.
+    __device__ int examine(int depth, int r) {
         const Word* P = level(depth, 0);
         const Word* XP = level(depth, 1);
         const int x_len = xlen()[depth];
@@ -389,11 +415,8 @@ private:
             p_count = count_bits(t_, P, words());
             if (p_count == 0) xp_empty = !any_bit(t_, XP, words());
         }
-        if (p_count == 0) {
-            if (x_len == 0 && xp_empty && r >= p_.min_size) report(r);
-            return false;
-        }
-        if (r + p_count < p_.min_size) return false;
+        if (p_count == 0) return x_len == 0 && xp_empty && r >= p_.min_size ? r : -1;
+        if (r + p_count < p_.min_size) return -1;
         // Tomita's pivot: the vertex of P ∪ X with most neighbours in P.
         // The best (count, index) as one key; with a fixed width, count < 2^9 and index <
         // 2^23 (the host's condition for these kernels) share 32 bits: one tile reduction
@@ -405,6 +428,12 @@ private:
             best = max(best, (static_cast<Key>(c) << kIndexBits) | static_cast<Key>(index));
         };
         const int rank = static_cast<int>(t_.thread_rank());
+        bool p_clique = true;  // whether each candidate this lane saw is adjacent to all others
+        const auto consider_row = [&](int j, bool in_p) {
+            const int c = common_with(P, p_cache, row(j));
+            consider(c, j);
+            p_clique = p_clique && (!in_p || c == p_count - 1);
+        };
         if constexpr (kWords > 0) {
 #pragma unroll
             for (int w = 0; w < kWords; ++w) {
@@ -412,12 +441,13 @@ private:
 #pragma unroll
                 for (int k = 0; k < 32 / kLanes; ++k) {
                     const int b = k * kLanes + rank;
-                    if ((candidates >> b) & 1U) consider(common_with(P, p_cache, row(32 * w + b)), 32 * w + b);
+                    if ((candidates >> b) & 1U) consider_row(32 * w + b, (p_cache[w] >> b) & 1U);
                 }
             }
         } else {
             for (int j = rank; j < np_; j += kLanes) {
-                if (has_bit(P, j) || has_bit(XP, j)) consider(common_with(P, p_cache, row(j)), j);
+                const bool in_p = has_bit(P, j);
+                if (in_p || has_bit(XP, j)) consider_row(j, in_p);
             }
         }
         const int* xs = excluded();
@@ -429,6 +459,13 @@ private:
             }
         }
         best = cg::reduce(t_, best, cg::greater<Key>());
+        // Early termination: an excluded vertex adjacent to all of P (a candidate has at
+        // most |P| - 1 neighbours there) extends every clique of this subtree; else, when
+        // P is a clique, R ∪ P is the subtree's one maximal clique (without it, a chain of
+        // |P| single-branch nodes). Both tests read the pivot counts.
+        const int most = static_cast<int>(best >> kIndexBits);
+        if (most == p_count) return -1;
+        if (most == p_count - 1 && t_.all(p_clique)) return r + p_count;
         const int pivot = static_cast<int>(best & ((Key{1} << kIndexBits) - 1));
         // The branches: P minus the pivot's neighbours.
         Word* pending = level(depth, 2);
@@ -446,7 +483,7 @@ private:
             pending[w] = bits;
         }
         t_.sync();
-        return true;
+        return 0;
     }
 
     // The child for branch u. Its excluded array is partitioned out of the parent's only
@@ -495,7 +532,7 @@ private:
         const Workspace dst = workspace_of(p_, to);
         const Word* u_row = row(u);
         const Vertex* pids = ws_.pids();
-        for (int i = static_cast<int>(t_.thread_rank()); i <= r; i += static_cast<int>(G)) dst.clique()[i] = i < r ? ws_.clique()[i] : pids[u];
+        for (int i = static_cast<int>(t_.thread_rank()); i <= r; i += static_cast<int>(G)) dst.clique()[i] = i < r ? member(i) : pids[u];
         const auto id = [&](int j) { return pids[j]; };
         const int np = compact(t_, np_, [&](int j) { return has_bit(P, j) && has_bit(u_row, j); }, id, dst.pids());
         int nx = compact(t_, np_, [&](int j) { return has_bit(XP, j) && has_bit(u_row, j); }, id, dst.xids());
@@ -515,7 +552,9 @@ private:
         return true;
     }
 
-    __device__ void report(int r) {
+    // Reports R (its first r members), or R ∪ rest when rest is given (a bitset over the
+    // candidates: a P that is a clique itself): `size` members in all.
+    __device__ void report(int r, int size, const Word* rest) {
         bool counted = true;
         if (p_.limit != 0) {
             if (lane0_) {
@@ -527,24 +566,29 @@ private:
         if (!counted) return;
         if (lane0_) {
             ++count_;
-            ++ws_.hist()[r];
+            ++ws_.hist()[size];
         }
         if (p_.layout.out_words > 0) {
-            if (out_used_ + r + 1 > p_.layout.out_words) {
+            if (out_used_ + size + 1 > p_.layout.out_words) {
                 t_.sync();
                 p_.ring.flush(t_, ws_.out(), out_used_);
                 out_used_ = 0;
             }
+            Word* out = ws_.out() + out_used_;
             for (int i = static_cast<int>(t_.thread_rank()); i <= r; i += static_cast<int>(G)) {
-                ws_.out()[out_used_ + i] = i == 0 ? static_cast<Word>(r) : ws_.clique()[i - 1];
+                out[i] = i == 0 ? static_cast<Word>(size) : member(i - 1);
             }
-            out_used_ += r + 1;
+            if (rest != nullptr) {
+                (void)compact(t_, np_, [&](int j) { return has_bit(rest, j); }, [&](int j) { return ws_.pids()[j]; }, out + 1 + r);
+            }
+            out_used_ += size + 1;
         }
         t_.sync();
     }
 
     // Whether the search must end (limit reached, or cancelled from the host when
-    // check_host is set: a read across the bus).
+    // check_host is set: a read across the bus, rare on purpose: with thousands of workers
+    // reading host memory once per item, those reads took 6 % of blogcatalog's search).
     __device__ bool stopped(bool check_host) {
         int stop = 0;
         if (lane0_) {
@@ -571,6 +615,7 @@ private:
     const int id_;
     const Workspace ws_;
     const int words_;  // the layout's width (used when kWords is 0)
+    int r0_ = 0;       // |R| of the current subtree (in clique()), branches taken after it
     const bool lane0_;
     Word* const hot_;  // the hot part of the workspace (see WorkerLayout)
     int np_ = 0;                   // candidates of the current subtree (rows 0..np_)
