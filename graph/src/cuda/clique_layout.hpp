@@ -13,14 +13,14 @@ struct WorkerLayout {
     int out_words = 0;       // clique buffer (0: not listing)
 
     // The hot part, read at every node of the search: the candidates' rows, the
-    // per-depth bitsets, excluded-array lengths and branches taken. The kernel keeps it in
-    // shared memory when that costs no occupancy, else at `hot` in the worker's slice.
-    // Offsets in 32-bit words from its start.
-    std::size_t levels = 0, xlen = 0, branch_at = 0, hot_stride = 0;
+    // per-depth bitsets, excluded-array lengths and branches taken, and the clique counts
+    // by size (32-bit, added to the totals before they could overflow). The kernel keeps
+    // it in shared memory when that costs no occupancy, else at `hot` in the worker's
+    // slice. Offsets in 32-bit words from its start.
+    std::size_t levels = 0, xlen = 0, branch_at = 0, hist = 0, hot_stride = 0;
     // Offsets in 32-bit words from the start of a worker's slice (rows: the excluded
     // vertices' rows of IPX, indices from |P| on; the candidates' are in the hot part).
-    std::size_t hot = 0, rows = 0, pids = 0, xids = 0, xx = 0, scratch = 0, clique = 0, header = 0, hist = 0, out = 0,
-                stride = 0;
+    std::size_t hot = 0, rows = 0, pids = 0, xids = 0, xx = 0, scratch = 0, clique = 0, header = 0, out = 0, stride = 0;
 
     __host__ __device__ int depth_levels() const { return max_candidates + 2; }
     __host__ __device__ int hist_size() const { return max_candidates + 3; }
@@ -50,6 +50,7 @@ struct WorkerLayout {
         l.levels = take(levels * 3 * static_cast<std::size_t>(l.words));
         l.xlen = take(levels);
         l.branch_at = take(levels);
+        l.hist = take(static_cast<std::size_t>(l.hist_size()));
         l.hot_stride = at;
         at = 0;
         l.hot = take(hot_in_slice ? l.hot_stride : 0);
@@ -60,7 +61,6 @@ struct WorkerLayout {
         l.scratch = take(members);
         l.clique = take(levels);
         l.header = take(3);
-        l.hist = take(2 * static_cast<std::size_t>(l.hist_size()));
         l.out = take(static_cast<std::size_t>(out_words));
         l.stride = at;
         return l;
