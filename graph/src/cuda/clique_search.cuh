@@ -284,8 +284,6 @@ private:
                 retire(depth, branch_at()[depth]);
                 continue;
             }
-            if (lane0_) pending[u >> 5] &= ~(Word{1} << (u & 31));
-            t_.sync();
             if (idle_seen && donate(depth, r, u)) {
                 retire(depth, u);
                 continue;
@@ -302,11 +300,14 @@ private:
         }
     }
 
-    // u has been searched (or handed over): it moves from P to X_P at depth.
+    // u has been searched (or handed over): it moves from P to X_P at depth and is no
+    // longer pending (cleared here rather than when taken: one write and sync fewer a branch).
     __device__ void retire(int depth, int u) {
         if (lane0_) {
-            level(depth, 0)[u >> 5] &= ~(Word{1} << (u & 31));
-            level(depth, 1)[u >> 5] |= Word{1} << (u & 31);
+            const Word bit = Word{1} << (u & 31);
+            level(depth, 0)[u >> 5] &= ~bit;
+            level(depth, 1)[u >> 5] |= bit;
+            level(depth, 2)[u >> 5] &= ~bit;
         }
         t_.sync();
     }
@@ -531,6 +532,8 @@ private:
     __device__ bool donate(int depth, int r, int u) {
         const Word* P = level(depth, 0);
         const Word* XP = level(depth, 1);
+        if (lane0_) level(depth, 2)[u >> 5] &= ~(Word{1} << (u & 31));  // the others pending?
+        t_.sync();
         if (!any_bit(t_, level(depth, 2), words()) || count_bits(t_, P, words()) < p_.donate_min_candidates) return false;
         int to = -1;
         if (lane0_) to = p_.worker_list.take();
