@@ -80,6 +80,13 @@ public:
         members_.assign(later.begin(), later.end());
         const std::size_t candidates = members_.size();
         if (1 + candidates < options_.min_size) return;
+        if (candidates == 0) {  // {v} alone: maximal only when v has no neighbour at all
+            if (graph_.neighbors(v).empty()) {
+                clique_.assign(1, v);
+                report(clique_);
+            }
+            return;
+        }
         for (const Vertex u : graph_.neighbors(v)) {
             if (order_.position[u] < position) members_.push_back(u);
         }
