@@ -185,7 +185,8 @@ private:
             // The common neighbours: the shorter list's entries looked up in the longer
             // one (a hub's thousands of neighbours each searched for in a short list
             // took an eighth of blogcatalog's search). Candidates follow u in the sorted
-            // list, the excluded precede it; neither v nor u is in both lists.
+            // list, the excluded precede it; v and u are never common neighbours (neither
+            // is in its own list).
             const bool by_v = deg <= g.degree(u);
             const Vertex* shorter = by_v ? a : g.list(u);
             const int n = by_v ? deg : g.degree(u);
