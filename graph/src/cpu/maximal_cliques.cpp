@@ -162,7 +162,13 @@ public:
         std::fill(x.begin(), x.end(), 0);
         for (std::size_t i = 0; i < d; ++i) (i < candidates ? p : x)[i / 64] |= Word{1} << (i % 64);
         clique_.assign(1, v);
-        expand(0, stop, report);
+        // One word of candidates (a degeneracy up to 64: every small sparse graph) is the
+        // common case; its width known at compile time, the set loops are single operations.
+        if (p_words_ == 1) {
+            expand<1>(0, stop, report);
+        } else {
+            expand<0>(0, stop, report);
+        }
     }
 
 private:
@@ -182,13 +188,21 @@ private:
     Word* row(std::size_t i) { return adjacency_.data() + (i < candidates_ ? i * words_ : excluded_row(i)); }
     const Word* row(std::size_t i) const { return adjacency_.data() + (i < candidates_ ? i * words_ : excluded_row(i)); }
 
-    template <typename Report>
+    // Words of a bitset over the candidates: kPWords, or p_words_ when that is 0.
+    template <std::size_t kPWords>
+    std::size_t candidate_words() const {
+        if constexpr (kPWords > 0) return kPWords;
+        return p_words_;
+    }
+
+    template <std::size_t kPWords, typename Report>
     void expand(std::size_t depth, const std::atomic<bool>& stop, Report& report) {
+        const std::size_t p_words = candidate_words<kPWords>();
         if (stop.load(std::memory_order_relaxed)) return;
         std::vector<Word>& p = arena_[2 * depth];
         std::vector<Word>& x = arena_[2 * depth + 1];
         std::size_t p_count = 0;
-        for (std::size_t w = 0; w < p_words_; ++w) p_count += static_cast<std::size_t>(std::popcount(p[w]));
+        for (std::size_t w = 0; w < p_words; ++w) p_count += static_cast<std::size_t>(std::popcount(p[w]));
         if (p_count == 0) {
             bool x_empty = true;
             for (std::size_t w = 0; w < words_ && x_empty; ++w) x_empty = x[w] == 0;
@@ -202,12 +216,12 @@ private:
         bool have_pivot = false;
         bool p_clique = true;  // every candidate adjacent to all others
         for (std::size_t w = 0; w < words_; ++w) {
-            const Word candidates = w < p_words_ ? p[w] : 0;
+            const Word candidates = w < p_words ? p[w] : 0;
             for (Word bits = candidates | x[w]; bits != 0; bits &= bits - 1) {
                 const std::size_t u = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
                 const Word* r = row(u);
                 std::size_t in_p = 0;
-                for (std::size_t k = 0; k < p_words_; ++k) in_p += static_cast<std::size_t>(std::popcount(p[k] & r[k]));
+                for (std::size_t k = 0; k < p_words; ++k) in_p += static_cast<std::size_t>(std::popcount(p[k] & r[k]));
                 if ((candidates >> (u % 64) & 1U) != 0 && in_p + 1 != p_count) p_clique = false;
                 if (!have_pivot || in_p > best) {
                     pivot = u;
@@ -221,7 +235,7 @@ private:
         if (best == p_count) return;
         if (p_clique) {
             const std::size_t r = clique_.size();
-            for (std::size_t w = 0; w < p_words_; ++w) {
+            for (std::size_t w = 0; w < p_words; ++w) {
                 for (Word bits = p[w]; bits != 0; bits &= bits - 1) clique_.push_back(members_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))]);
             }
             report(clique_);
@@ -230,16 +244,16 @@ private:
         }
         std::vector<Word>& next_p = level(depth + 1, 0);
         std::vector<Word>& next_x = level(depth + 1, 1);
-        for (std::size_t w = 0; w < p_words_; ++w) {
+        for (std::size_t w = 0; w < p_words; ++w) {
             Word branch = p[w] & ~row(pivot)[w];
             while (branch != 0) {
                 const std::size_t u = w * 64 + static_cast<std::size_t>(std::countr_zero(branch));
                 branch &= branch - 1;
                 const Word* r = row(u);  // a candidate's: all words_
-                for (std::size_t k = 0; k < p_words_; ++k) next_p[k] = p[k] & r[k];
+                for (std::size_t k = 0; k < p_words; ++k) next_p[k] = p[k] & r[k];
                 for (std::size_t k = 0; k < words_; ++k) next_x[k] = x[k] & r[k];
                 clique_.push_back(members_[u]);
-                expand(depth + 1, stop, report);
+                expand<kPWords>(depth + 1, stop, report);
                 clique_.pop_back();
                 p[u / 64] &= ~(Word{1} << (u % 64));
                 x[u / 64] |= Word{1} << (u % 64);
