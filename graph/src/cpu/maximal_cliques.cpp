@@ -214,33 +214,18 @@ private:
         std::size_t pivot = 0;
         std::size_t best = 0;
         bool have_pivot = false;
-        bool p_clique = true;  // every candidate adjacent to all others
         for (std::size_t w = 0; w < words_; ++w) {
-            const Word candidates = w < p_words ? p[w] : 0;
-            for (Word bits = candidates | x[w]; bits != 0; bits &= bits - 1) {
+            for (Word bits = (w < p_words ? p[w] : 0) | x[w]; bits != 0; bits &= bits - 1) {
                 const std::size_t u = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
                 const Word* r = row(u);
                 std::size_t in_p = 0;
                 for (std::size_t k = 0; k < p_words; ++k) in_p += static_cast<std::size_t>(std::popcount(p[k] & r[k]));
-                if ((candidates >> (u % 64) & 1U) != 0 && in_p + 1 != p_count) p_clique = false;
                 if (!have_pivot || in_p > best) {
                     pivot = u;
                     best = in_p;
                     have_pivot = true;
                 }
             }
-        }
-        // Early termination: an excluded vertex adjacent to all of P extends every clique
-        // here; else a P that is a clique gives the one maximal clique R ∪ P.
-        if (best == p_count) return;
-        if (p_clique) {
-            const std::size_t r = clique_.size();
-            for (std::size_t w = 0; w < p_words; ++w) {
-                for (Word bits = p[w]; bits != 0; bits &= bits - 1) clique_.push_back(members_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))]);
-            }
-            report(clique_);
-            clique_.resize(r);
-            return;
         }
         std::vector<Word>& next_p = level(depth + 1, 0);
         std::vector<Word>& next_x = level(depth + 1, 1);
