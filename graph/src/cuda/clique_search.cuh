@@ -22,6 +22,9 @@
 //   lives in shared memory when it fits without costing occupancy (clique_layout.hpp).
 // - Worker list: a worker with pending branches and |P| >= a threshold hands its next
 //   branch to an idle worker when one is queued (worker_list.cuh).
+// - Early termination from the pivot counts: a node ends when an excluded vertex sees
+//   all of P, and reports R ∪ P at once when P is a clique (the CPU path does neither,
+//   so its results check these shortcuts).
 // - min_size prunes branches with |R| + |P| < min_size; a limit stops all workers once
 //   reached (a global counter, only when a limit is set); cancellation is polled from
 //   host memory.
