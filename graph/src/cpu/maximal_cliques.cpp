@@ -81,7 +81,7 @@ public:
         for (std::size_t i = 0; i < n; ++i) {
             const Vertex v = order.order[n - 1 - i];
             const std::uint64_t candidates = later.of(v).size();
-            start_[i + 1] = start_[i] + candidates * candidates + graph.neighbors(v).size() + 1;
+            start_[i + 1] = start_[i] + candidates * candidates + graph.degree(v) + 1;
         }
         step_ = std::max<std::uint64_t>(1, start_.back() / (static_cast<std::uint64_t>(workers) * kChunksPerWorker));
     }
