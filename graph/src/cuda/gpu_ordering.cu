@@ -1,11 +1,5 @@
-// Degeneracy ordering by k-core peeling on the GPU, relabelling, and the work items.
-//
-// Peeling: with k the current core level, every remaining vertex of degree <= k is
-// removed in one sub-round (its place in the order taken with an atomic counter) and its
-// remaining neighbours lose one degree each; when none is left at k, k rises to the
-// smallest remaining degree. A vertex removed at level k has at most k neighbours left
-// after it, so each vertex has at most `degeneracy` later neighbours, which is all the
-// clique search needs (the order within a sub-round is arbitrary).
+// Degeneracy ordering by k-core peeling on the GPU (one launch, see peel_kernel),
+// relabelling, and the work items.
 #include "clique_search.cuh"
 #include "device_calls.cuh"
 #include "gpu_ordering.hpp"
@@ -15,6 +9,9 @@
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 
+#include <cooperative_groups.h>
+
+#include <algorithm>
 #include <climits>
 
 namespace spikeminer::graph::detail::gpu {
@@ -37,35 +34,156 @@ __device__ unsigned long long global_thread() {
     return static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
 }
 
-struct PeelCounters {
-    unsigned removed;         // this sub-round
-    unsigned next_level;      // smallest remaining degree above the level
+// What one phase of the peeling (a level scan or a round of the queue) leaves: how many
+// vertices it queued and, for a scan, the smallest degree it saw among the rest. Phase p
+// uses slot p % 3 and clears slot (p + 1) % 3, whose last values were read before the
+// barrier that ended phase p - 1; so no thread reads a slot while another changes it.
+struct PeelPhase {
+    unsigned queued;
+    unsigned least;
 };
 
-__global__ void peel_select(Vertex n, unsigned level, unsigned placed, unsigned* degree, unsigned char* gone,
-                            Vertex* position, Vertex* frontier, PeelCounters* counters) {
-    const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
-    if (v >= n || gone[v]) return;
-    if (degree[v] <= level) {
-        const unsigned slot = atomicAdd(&counters->removed, 1U);
-        gone[v] = 1;
-        position[v] = placed + slot;
-        frontier[slot] = v;
-    } else {
-        atomicMin(&counters->next_level, degree[v]);
+// A queued vertex's remaining degree carries this bit. Degrees stay below 2^31 (the graph
+// has under 2^31 list entries), and one never falls below zero: each neighbour takes one
+// degree, once, before it is peeled, so the bit is never borrowed from.
+constexpr unsigned kQueued = 1U << 31;
+
+// The peeling's state: in shared memory when one block peels, else in global memory,
+// read through L2 (__ldcg), since other blocks write it.
+template <bool kOneBlock>
+struct PeelState {
+    unsigned* degree;   // n: remaining degree, kQueued once queued
+    PeelPhase* phases;  // 3 slots
+
+    template <typename T>
+    __device__ T load(const T* at) const {
+        if constexpr (kOneBlock) {
+            return *at;
+        } else {
+            return __ldcg(at);
+        }
+    }
+
+    // A barrier over the whole launch (several blocks were launched cooperatively, so
+    // that they are all resident and can wait for each other).
+    __device__ void barrier() const {
+        if constexpr (kOneBlock) {
+            __syncthreads();
+        } else {
+            cooperative_groups::this_grid().sync();
+        }
+    }
+};
+
+// Puts v next in the order: after the `end` already queued, counted in this phase's slot.
+template <bool kOneBlock>
+__device__ void enqueue(Vertex v, unsigned end, PeelPhase* phase, const PeelState<kOneBlock>& state, Vertex* order,
+                        Vertex* position) {
+    const unsigned at = end + atomicAdd(&phase->queued, 1U);
+    atomicOr(&state.degree[v], kQueued);
+    order[at] = v;
+    position[v] = at;
+}
+
+// The whole peeling in one launch. With k the level, every vertex whose remaining degree
+// is at most k is queued; a queued vertex, in its round, takes one degree from each
+// remaining neighbour, and a neighbour that falls from k + 1 to k is queued (once: degrees
+// only fall). A vertex is queued with at most k neighbours not yet peeled, and each of its
+// later neighbours is one of them, so it has at most k later neighbours. When the queue is
+// empty, a scan of the remaining vertices raises the level: to k + 1, or, when the last
+// scan queued none, to the smallest degree that scan saw. Every phase ends with one
+// barrier: 300-500 phases on the small SNAP graphs, where a host round trip each took 4-12
+// ms in all; one block with the degrees in shared memory takes a few microseconds a phase.
+template <bool kOneBlock>
+__global__ void peel_kernel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, unsigned* global_degree,
+                            PeelPhase* global_phases, Vertex* order, Vertex* position) {
+    extern __shared__ unsigned shared_degree[];
+    __shared__ PeelPhase shared_phases[3];
+    const PeelState<kOneBlock> state{kOneBlock ? shared_degree : global_degree, kOneBlock ? shared_phases : global_phases};
+    const unsigned long long thread = global_thread();
+    const unsigned long long threads = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+    const unsigned lane = threadIdx.x % 32;
+    for (unsigned long long v = thread; v < n; v += threads) state.degree[v] = static_cast<unsigned>(offsets[v + 1] - offsets[v]);
+    if (thread < 3) state.phases[thread] = PeelPhase{0, UINT_MAX};
+    state.barrier();
+    unsigned head = 0;  // order[head, end) is this round's
+    unsigned end = 0;
+    unsigned level = 0;
+    bool raise_by_one = false;  // the last scan queued some: try the next level first
+    for (unsigned p = 0;; ++p) {
+        PeelPhase* const now = &state.phases[p % 3];
+        if (thread == 0) state.phases[(p + 1) % 3] = PeelPhase{0, UINT_MAX};
+        const bool scan = head == end;
+        if (scan) {
+            if (end == n) return;
+            if (raise_by_one) {
+                level += 1;
+            } else if (p > 0) {
+                level = state.load(&state.phases[(p - 1) % 3].least);
+            }
+            unsigned seen = UINT_MAX;
+            for (unsigned long long v = thread; v < n; v += threads) {
+                const unsigned d = state.load(&state.degree[v]);
+                if ((d & kQueued) != 0) continue;
+                if (d <= level) {
+                    enqueue(static_cast<Vertex>(v), end, now, state, order, position);
+                } else {
+                    seen = min(seen, d);
+                }
+            }
+            seen = __reduce_min_sync(0xffffffffU, seen);
+            if (lane == 0 && seen != UINT_MAX) atomicMin(&now->least, seen);
+        } else {
+            for (unsigned long long k = head + thread / 32; k < end; k += threads / 32) {  // a warp per vertex
+                const Vertex v = state.load(&order[k]);
+                for (unsigned long long e = offsets[v] + lane; e < offsets[v + 1]; e += 32) {
+                    const Vertex u = neighbors[e];
+                    if ((state.load(&state.degree[u]) & kQueued) == 0 && atomicSub(&state.degree[u], 1U) == level + 1) {
+                        enqueue(u, end, now, state, order, position);
+                    }
+                }
+            }
+        }
+        state.barrier();
+        const unsigned queued = state.load(&now->queued);
+        if (scan) raise_by_one = queued > 0;
+        head = end;
+        end += queued;
     }
 }
 
-// One warp per removed vertex: its remaining neighbours lose a degree.
-__global__ void peel_decrement(const unsigned long long* offsets, const Vertex* neighbors, const Vertex* frontier,
-                               unsigned count, const unsigned char* gone, unsigned* degree) {
-    const unsigned long long warp = global_thread() / 32;
-    if (warp >= count) return;
-    const Vertex v = frontier[warp];
-    for (unsigned long long e = offsets[v] + threadIdx.x % 32; e < offsets[v + 1]; e += 32) {
-        const Vertex u = neighbors[e];
-        if (!gone[u]) atomicSub(&degree[u], 1U);
+constexpr int kPeelThreads = 1024;
+
+// One block peels a graph whose degrees fit in its shared memory (up to about 56,000
+// vertices on the H200); a larger one takes a cooperative launch of one block per
+// multiprocessor, with its degrees in global memory.
+void launch_peel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, Vertex* order, Vertex* position,
+                 cudaStream_t stream) {
+    int device = 0;
+    int shared_optin = 0;
+    SPIKEMINER_CUDA_CHECK(cudaGetDevice(&device));
+    SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    const std::size_t degree_bytes = static_cast<std::size_t>(n) * sizeof(unsigned);
+    if (degree_bytes + 3 * sizeof(PeelPhase) <= static_cast<std::size_t>(shared_optin)) {
+        SPIKEMINER_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(peel_kernel<true>),
+                                                   cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(degree_bytes)));
+        peel_kernel<true><<<1, kPeelThreads, degree_bytes, stream>>>(n, offsets, neighbors, nullptr, nullptr, order, position);
+        check_launch();
+        return;
     }
+    auto degree = allocate_or_oom<unsigned>(n, "peeling");
+    auto phases = allocate_or_oom<PeelPhase>(3, "peeling");
+    int multiprocessors = 0;
+    int per_sm = 0;
+    SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    SPIKEMINER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, peel_kernel<false>, kPeelThreads, 0));
+    unsigned* degree_at = degree.get();
+    PeelPhase* phases_at = phases.get();
+    void* args[] = {&n, &offsets, &neighbors, &degree_at, &phases_at, &order, &position};
+    SPIKEMINER_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(peel_kernel<false>),
+                                                      dim3(static_cast<unsigned>(std::min(per_sm, 1) * multiprocessors)),
+                                                      dim3(kPeelThreads), args, 0, stream));
+    // The buffers' destructors wait for the launch (cudaFree waits for the device).
 }
 
 __global__ void relabelled_degrees(Vertex n, const unsigned long long* offsets, const Vertex* position,
@@ -140,31 +258,8 @@ DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& posit
         d_position = upload(position.data(), position.size(), "degeneracy order", stream);
     } else {
         d_position = allocate_or_oom<Vertex>(n, "degeneracy order");
-        auto degree = allocate_or_oom<unsigned>(n, "peeling");
-        auto gone = allocate_or_oom<unsigned char>(n, "peeling");
-        auto frontier = allocate_or_oom<Vertex>(n, "peeling");
-        auto counters = allocate_or_oom<PeelCounters>(1, "peeling");
-        std::vector<unsigned> host_degree(n);
-        for (Vertex v = 0; v < n; ++v) host_degree[v] = static_cast<unsigned>(graph.degree(v));
-        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(degree.get(), host_degree.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice, stream));
-        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(gone.get(), 0, n, stream));
-        unsigned level = 0;
-        unsigned placed = 0;
-        while (placed < n) {
-            const PeelCounters reset{0, UINT_MAX};
-            SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(counters.get(), &reset, sizeof reset, cudaMemcpyHostToDevice, stream));
-            peel_select<<<blocks(n), kThreads, 0, stream>>>(n, level, placed, degree.get(), gone.get(), d_position.get(),
-                                                            frontier.get(), counters.get());
-            const PeelCounters got = read_one(counters.get(), stream);
-            if (got.removed == 0) {
-                level = got.next_level;
-                continue;
-            }
-            peel_decrement<<<blocks(got.removed, kWarpsPerBlock), kThreads, 0, stream>>>(
-                offsets.get(), neighbors.get(), frontier.get(), got.removed, gone.get(), degree.get());
-            placed += got.removed;
-        }
-        check_launch();
+        auto order = allocate_or_oom<Vertex>(n, "peeling");
+        launch_peel(n, offsets.get(), neighbors.get(), order.get(), d_position.get(), stream);
         position.resize(n);
         SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(position.data(), d_position.get(), n * sizeof(Vertex), cudaMemcpyDeviceToHost, stream));
     }
