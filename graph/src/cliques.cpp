@@ -47,6 +47,7 @@ CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions&
     }
     if (!order) order = degeneracy_order(graph);
     CliqueSummary summary = detail::enumerate_on_cpu(graph, *order, options, sink);
+    summary.degeneracy = order->degeneracy;
     summary.backend = Backend::Cpu;
     summary.note = note;
     return summary;

@@ -254,6 +254,66 @@ TEST_CASE("GPU cliques: larger random graphs equal the CPU, GPU and CPU ordering
     check_gpu(g, test::at_least(expected, 12), {SubtreeLevel::L2, InducedSubgraph::Partial, true, 8}, 12, "planted, min 12");
 }
 
+TEST_CASE("GPU cliques: peeling on the GPU gives a degeneracy order, in one block and over the whole grid",
+          "[gpu][cliques][degeneracy]") {
+    // 3,000 vertices peel in one block; 100,000 (over 65,536) in a cooperative launch of
+    // one block per multiprocessor. Sparse random edges with cliques of 5..44 planted.
+    const std::size_t n = GENERATE(3000, 100000);
+    std::mt19937_64 random(n);
+    std::vector<Edge> edges;
+    for (std::size_t i = 0; i < 5 * n; ++i) edges.emplace_back(static_cast<Vertex>(random() % n), static_cast<Vertex>(random() % n));
+    for (int k = 0; k < 30; ++k) {
+        std::vector<Vertex> members(5 + random() % 40);
+        for (Vertex& m : members) m = static_cast<Vertex>(random() % n);
+        for (std::size_t i = 0; i < members.size(); ++i) {
+            for (std::size_t j = i + 1; j < members.size(); ++j) edges.emplace_back(members[i], members[j]);
+        }
+    }
+    std::erase_if(edges, [](const Edge& e) { return e.first == e.second; });
+    const Graph g = build(n, edges);
+    CliqueOptions cpu_options;
+    cpu_options.backend = Backend::Cpu;
+    const CliqueSummary cpu = graph::enumerate_maximal_cliques(g, cpu_options);
+    const Run gpu = run_gpu(g, {SubtreeLevel::L2, InducedSubgraph::Auto, true, 0}, 1, Backend::Cuda, false);
+    INFO(n << " vertices; note: " << gpu.summary.note);
+    REQUIRE(gpu.summary.backend == Backend::Cuda);
+    CHECK(cpu.degeneracy == graph::degeneracy_order(g).degeneracy);
+    CHECK(gpu.summary.degeneracy == cpu.degeneracy);
+    CHECK(gpu.summary.count == cpu.count);
+    CHECK(gpu.summary.by_size == cpu.by_size);
+}
+
+TEST_CASE("GPU cliques: branches handed to idle workers still give every clique once", "[gpu][cliques][worker-list]") {
+    // L1 has 300 subtrees for thousands of workers, so most wait from the start; handing
+    // over from |P| >= 1 or 8 (the default is 32) makes the busy ones share often.
+    const auto edges = near_bipartite(300, 0.6, 0.05, 11);
+    const Graph g = build(300, edges);
+    CliqueOptions cpu_options;
+    cpu_options.backend = Backend::Cpu;
+    CliqueSet expected;
+    graph::enumerate_maximal_cliques(g, cpu_options, [&](std::span<const Vertex> c) { expected.emplace(c.begin(), c.end()); });
+    const std::size_t from = GENERATE(1, 8);
+    const auto induced = GENERATE(InducedSubgraph::Partial, InducedSubgraph::Full);
+    const unsigned lanes = GENERATE(0U, 4U);
+    CliqueOptions options;
+    options.backend = Backend::Cuda;
+    options.gpu.level = SubtreeLevel::L1;
+    options.gpu.induced = induced;
+    options.gpu.lanes = lanes;
+    options.gpu.hand_over_from = from;
+    CliqueSet listed;
+    std::size_t calls = 0;
+    const CliqueSummary summary = graph::enumerate_maximal_cliques(g, options, [&](std::span<const Vertex> c) {
+        listed.emplace(c.begin(), c.end());
+        ++calls;
+    });
+    INFO("from " << from << ", lanes " << lanes << "; note: " << summary.note);
+    CHECK(summary.hand_overs > 0);
+    CHECK(listed == expected);
+    CHECK(calls == expected.size());
+    CHECK(summary.count == expected.size());
+}
+
 TEST_CASE("GPU cliques: a limit stops after exactly N cliques", "[gpu][cliques][limit]") {
     const auto edges = near_bipartite(120, 0.9, 0.1, 3);
     const Graph g = build(120, edges);

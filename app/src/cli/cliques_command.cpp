@@ -87,9 +87,10 @@ void run_cliques(const CliquesArguments& args) {
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!summary.note.empty()) std::fprintf(stderr, "%s\n", summary.note.c_str());
-    std::printf("%llu maximal cliques%s%s (%s, %.3f s)\n", static_cast<unsigned long long>(summary.count),
+    std::printf("%llu maximal cliques%s%s (%s, degeneracy %zu, %.3f s)\n", static_cast<unsigned long long>(summary.count),
                 args.min_size > 1 ? (" of at least " + std::to_string(args.min_size) + " vertices").c_str() : "",
-                summary.stopped_at_limit ? ", stopped at --limit" : "", backend_name(summary.backend).c_str(), seconds);
+                summary.stopped_at_limit ? ", stopped at --limit" : "", backend_name(summary.backend).c_str(), summary.degeneracy,
+                seconds);
     if (args.histogram) {
         std::printf("%6s %14s\n", "size", "cliques");
         for (std::size_t k = 0; k < summary.by_size.size(); ++k) {

@@ -89,6 +89,7 @@ struct SearchParams {
     bool use_worker_list;
     bool hot_in_shared;             // candidate rows and per-depth bitsets in shared memory
     int donate_min_candidates;
+    unsigned long long* hand_overs;  // branches handed to idle workers
     WorkerList worker_list;
     CliqueRing ring;                // used when layout.out_words > 0
     unsigned long long* total_count;
@@ -562,6 +563,7 @@ private:
         if (lane0_) {
             __threadfence();
             p_.worker_list.hand_over(to);
+            atomicAdd(p_.hand_overs, 1ULL);
         }
         return true;
     }

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -28,30 +29,28 @@ using spikeminer::detail::DeviceBuffer;
 
 constexpr int kChunkWords = 4096;        // each worker's clique buffer and a ring chunk, at least
 constexpr int kRingSlots = 1024;         // 16 MiB of pinned host memory
-// |P| at which a branch is worth handing over. Measured on the H200 (kernel ms, 2026-12-01):
-// facebook 4: 9740, 8: 5770, 16: 2315, 24: 1219, 32: 1152, 40: 1361, 48: 2182, 64: 9209;
-// blogcatalog 16: 219, 24: 182, 32: 193, 48: 314; dense random graphs unaffected. Smaller
-// hands over subtrees too small to repay the receiver's setup, larger leaves a long tail.
-constexpr int kDonateMinCandidates = 32;
 
-// Pinned host memory that the devices can read and write (portable, mapped).
+// Pinned host memory that the devices can read and write (portable, mapped); none for
+// n = 0 (pinning costs tens of microseconds, a small graph's whole search about a ms).
 template <typename T>
 class MappedHost {
 public:
     explicit MappedHost(std::size_t n) {
-        SPIKEMINER_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&ptr_), std::max<std::size_t>(n, 1) * sizeof(T),
-                                            cudaHostAllocMapped | cudaHostAllocPortable));
-        std::memset(static_cast<void*>(ptr_), 0, std::max<std::size_t>(n, 1) * sizeof(T));
+        if (n == 0) return;
+        SPIKEMINER_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&ptr_), n * sizeof(T), cudaHostAllocMapped | cudaHostAllocPortable));
+        std::memset(static_cast<void*>(ptr_), 0, n * sizeof(T));
     }
-    ~MappedHost() { cudaFreeHost(ptr_); }
+    ~MappedHost() {
+        if (ptr_ != nullptr) cudaFreeHost(ptr_);
+    }
     MappedHost(const MappedHost&) = delete;
     MappedHost& operator=(const MappedHost&) = delete;
 
     [[nodiscard]] T* host() const { return ptr_; }
-    /// Its address on the current device.
+    /// Its address on the current device (null when empty).
     [[nodiscard]] T* device() const {
         T* d = nullptr;
-        SPIKEMINER_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d), ptr_, 0));
+        if (ptr_ != nullptr) SPIKEMINER_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d), ptr_, 0));
         return d;
     }
 
@@ -79,15 +78,26 @@ struct DeviceResult {
     std::uint64_t count = 0;
     std::vector<std::uint64_t> by_size;
     std::uint64_t reported = 0;  // against the limit
+    std::uint64_t hand_overs = 0;
     bool cancelled = false;
-    std::string plan;            // what ran, for the note
+    std::string plan;            // what ran and its phases' times, for the note
 };
+
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string fixed(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", value);
+    return text;
+}
 
 // Counters the kernel works with, zeroed at launch.
 struct KernelCounters {
     unsigned next_item;
     unsigned pad;
-    unsigned long long items_done, reported, head, tail, next_ticket, total_count;
+    unsigned long long items_done, reported, head, tail, next_ticket, total_count, hand_overs;
     int stop, idle;
 };
 
@@ -143,13 +153,20 @@ class DeviceRun {
 public:
     // Uploads and relabels the graph on `device` (peeling there when position is empty).
     DeviceRun(int device, Shared& shared, std::vector<Vertex>& position) : device_(made_current(device)), shared_(shared) {
+        const auto start = std::chrono::steady_clock::now();
+        const bool peel = position.empty();
         graph_ = relabel_on_device(shared.graph, position, stream_.get());
+        phases_ = (peel ? "peel and relabel " : "relabel ") + fixed(milliseconds_since(start));
+        const auto items_start = std::chrono::steady_clock::now();
         items_ = make_items(graph_, shared.options.gpu.level, stream_.get());
+        phases_ += ", items " + fixed(milliseconds_since(items_start));
     }
 
     [[nodiscard]] unsigned items() const { return items_.count; }
+    [[nodiscard]] unsigned max_later() const { return items_.max_later; }
 
     DeviceResult search(unsigned index, unsigned devices, bool reports_progress) {
+        const auto start = std::chrono::steady_clock::now();
         SPIKEMINER_CUDA_CHECK(cudaSetDevice(device_));
         const CliqueOptions& options = shared_.options;
         const auto max_later = static_cast<int>(items_.max_later);
@@ -168,8 +185,11 @@ public:
         const unsigned lanes = shape.lanes;
         const KernelFunction kernel = kernel_for(shape, full);
 
-        cudaDeviceProp props{};
-        SPIKEMINER_CUDA_CHECK(cudaGetDeviceProperties(&props, device_));
+        // Attributes one by one: cudaGetDeviceProperties queries them all (about a millisecond).
+        int multiprocessors = 0;
+        int shared_optin = 0;
+        SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device_));
+        SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device_));
         const std::size_t workers_per_block = kBlockThreads / lanes;
         // The candidates' rows and the per-depth bitsets go to shared memory when that
         // leaves as many blocks per SM (they are read at every node of the search).
@@ -177,7 +197,7 @@ public:
         SPIKEMINER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlockThreads, 0));
         const std::size_t hot_bytes = layout.hot_stride * sizeof(Word) * workers_per_block;
         bool hot_in_shared = false;
-        if (hot_bytes <= props.sharedMemPerBlockOptin) {
+        if (hot_bytes <= static_cast<std::size_t>(shared_optin)) {
             SPIKEMINER_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
                                                        cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(hot_bytes)));
             int per_sm_hot = 0;
@@ -191,7 +211,7 @@ public:
         SPIKEMINER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
         const std::size_t budget = options.gpu.memory_budget != 0 ? options.gpu.memory_budget : free_bytes / 10 * 8;
         const std::size_t block_bytes = layout.stride * sizeof(Word) * workers_per_block;
-        const std::size_t blocks = std::min<std::size_t>(static_cast<std::size_t>(per_sm) * props.multiProcessorCount,
+        const std::size_t blocks = std::min<std::size_t>(static_cast<std::size_t>(per_sm) * static_cast<std::size_t>(multiprocessors),
                                                          budget / block_bytes);
         if (blocks == 0) {
             throw GpuOutOfMemory("one block of clique workers needs " + std::to_string(block_bytes >> 20) +
@@ -214,7 +234,7 @@ public:
         MappedHost<Word> chunks(ring_slots * static_cast<std::size_t>(chunk_words));
         MappedHost<unsigned long long> ready(ring_slots);
         MappedHost<unsigned> used(ring_slots);
-        MappedHost<unsigned long long> consumed(1);
+        MappedHost<unsigned long long> consumed(listing ? 1 : 0);
 
         KernelCounters* c = counters.get();
         SearchParams p{};
@@ -234,7 +254,8 @@ public:
         p.stop = &c->stop;
         p.use_worker_list = options.gpu.worker_list;
         p.hot_in_shared = hot_in_shared;
-        p.donate_min_candidates = kDonateMinCandidates;
+        p.donate_min_candidates = static_cast<int>(std::min<std::size_t>(options.gpu.hand_over_from, 1U << 30));
+        p.hand_overs = &c->hand_overs;
         p.worker_list = {&c->head, &c->tail, slots.get(), sequence.get(), &c->idle, flags.get(), workers};
         p.ring = {chunks.device(), ready.device(), used.device(), consumed.device(), &c->next_ticket,
                   static_cast<int>(ring_slots), chunk_words};
@@ -244,6 +265,8 @@ public:
         p.progress = shared_.progress.device() + index;
 
         void* args[] = {&p};
+        const double setup_ms = milliseconds_since(start);
+        const auto kernel_start = std::chrono::steady_clock::now();
         SPIKEMINER_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(static_cast<unsigned>(blocks)),
                                                           dim3(kBlockThreads), args, shared_bytes, stream_.get()));
         DeviceResult result;
@@ -253,25 +276,20 @@ public:
                       std::string(hot_in_shared ? ", hot state in shared memory" : "") + ", worker list " + (options.gpu.worker_list ? "on" : "off");
         Ring ring{chunks.host(), ready.host(), used.host(), consumed.host(), ring_slots, static_cast<std::size_t>(chunk_words)};
         std::exception_ptr failure;
-        for (;;) {
-            const cudaError_t state = cudaStreamQuery(stream_.get());
-            const bool worked = drain(ring, failure);
-            if (reports_progress) report_progress(result, failure);
-            if (state != cudaErrorNotReady) break;
-            if (!worked) std::this_thread::sleep_for(std::chrono::microseconds(200));
-        }
-        SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-        drain(ring, failure);  // the kernel has ended: every chunk it wrote is ready
+        wait_for_kernel(ring, failure, reports_progress ? &result : nullptr);
         if (failure) std::rethrow_exception(failure);
+        const double kernel_ms = milliseconds_since(kernel_start);
 
         KernelCounters done{};
         SPIKEMINER_CUDA_CHECK(cudaMemcpy(&done, counters.get(), sizeof done, cudaMemcpyDeviceToHost));
         result.count = done.total_count;
         result.reported = done.reported;
+        result.hand_overs = done.hand_overs;
         result.by_size.resize(hist.size());
         SPIKEMINER_CUDA_CHECK(cudaMemcpy(result.by_size.data(), hist.get(), hist.size() * sizeof(std::uint64_t),
                                          cudaMemcpyDeviceToHost));
         result.cancelled = result.cancelled || *shared_.cancel.host() != 0;
+        result.plan += "; ms: " + phases_ + ", setup " + fixed(setup_ms) + ", search " + fixed(kernel_ms);
         return result;
     }
 
@@ -284,6 +302,25 @@ private:
         std::size_t slots;
         std::size_t chunk_words;
     };
+
+    // Until the kernel ends: hands its cliques to the sink and reports progress (into
+    // `result`, when given). With neither to do, it waits on the stream; else it polls,
+    // from every 10 us (a small graph's search takes about a millisecond) to every 200 us.
+    void wait_for_kernel(const Ring& ring, std::exception_ptr& failure, DeviceResult* result) {
+        if (ring.slots != 0 || (result != nullptr && shared_.options.progress != nullptr)) {
+            auto pause = std::chrono::microseconds(10);
+            for (;;) {
+                const cudaError_t state = cudaStreamQuery(stream_.get());
+                const bool worked = drain(ring, failure);
+                if (result != nullptr) report_progress(*result, failure);
+                if (state != cudaErrorNotReady) break;
+                pause = worked ? std::chrono::microseconds(10) : std::min(2 * pause, std::chrono::microseconds(200));
+                if (!worked) std::this_thread::sleep_for(pause);
+            }
+        }
+        SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+        drain(ring, failure);  // the kernel has ended: every chunk it wrote is ready
+    }
 
     // Hands every ready chunk, in ticket order, to the sink; after a sink failure or a
     // cancel the chunks are still taken (so that the kernel never waits for space) but
@@ -346,6 +383,7 @@ private:
     spikeminer::detail::DeviceStream stream_;
     DeviceGraphData graph_;
     DeviceItems items_;
+    std::string phases_;  // the set-up's times, for the plan
 };
 
 }  // namespace
@@ -372,6 +410,7 @@ CliqueSummary enumerate_on_gpu(const Graph& graph, const DegeneracyOrder* order,
     shared.original.resize(position.size());
     for (Vertex v = 0; v < position.size(); ++v) shared.original[position[v]] = v;
     shared.total_items = first->items();
+    const unsigned first_max_later = first->max_later();
     if (options.progress != nullptr) options.progress->begin("enumerating maximal cliques on the GPU", first->items());
 
     std::vector<DeviceResult> results(devices.size());
@@ -402,12 +441,15 @@ CliqueSummary enumerate_on_gpu(const Graph& graph, const DegeneracyOrder* order,
     for (const DeviceResult& r : results) {
         if (r.cancelled) throw Cancelled();
         summary.count += r.count;
+        summary.hand_overs += r.hand_overs;
         if (summary.by_size.size() < r.by_size.size()) summary.by_size.resize(r.by_size.size(), 0);
         for (std::size_t k = 0; k < r.by_size.size(); ++k) summary.by_size[k] += r.by_size[k];
     }
     while (!summary.by_size.empty() && summary.by_size.back() == 0) summary.by_size.pop_back();
     summary.stopped_at_limit = options.limit != 0 && results[0].reported > options.limit;
-    summary.note = "GPU: " + results[0].plan + (devices.size() > 1 ? ", on " + std::to_string(devices.size()) + " devices" : "");
+    summary.degeneracy = first_max_later;
+    summary.note = "GPU: " + results[0].plan + "; " + std::to_string(summary.hand_overs) + " hand-overs" +
+                   (devices.size() > 1 ? "; on " + std::to_string(devices.size()) + " devices" : "");
     if (options.progress != nullptr) options.progress->finish();
     return summary;
 }
