@@ -10,6 +10,10 @@
 
 #include <string>
 
+#ifdef SPIKEMINER_CATCH3
+using Catch::Approx;  // at global scope, where Catch2 2.13 declares it
+#endif
+
 namespace spikeminer::test {
 
 /// Matches an exception message (or string) that contains `text`.
