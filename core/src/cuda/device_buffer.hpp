@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -13,38 +14,59 @@ namespace spikeminer::detail {
 /// Owns one device allocation of `count` elements and frees it on every path out.
 /// Allocation failures throw Error through SPIKEMINER_CUDA_CHECK, except that
 /// try_allocate reports cudaErrorMemoryAllocation to the caller (for fallbacks).
+/// try_allocate_on takes the memory from the device's stream-ordered pool instead: it is
+/// freed on that stream, after the work queued there, without waiting for the device
+/// (cudaFree waits for the whole device: tens of microseconds each).
 template <typename T>
 class DeviceBuffer {
 public:
     DeviceBuffer() = default;
-    explicit DeviceBuffer(std::size_t count) { SPIKEMINER_CUDA_CHECK(allocate(count)); }
-    ~DeviceBuffer() { cudaFree(ptr_); }
+    explicit DeviceBuffer(std::size_t count) { SPIKEMINER_CUDA_CHECK(allocate(count, false, nullptr)); }
+    ~DeviceBuffer() { release(); }
     DeviceBuffer(DeviceBuffer&& other) noexcept
-        : ptr_(std::exchange(other.ptr_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+        : ptr_(std::exchange(other.ptr_, nullptr)), count_(std::exchange(other.count_, 0)),
+          pooled_(std::exchange(other.pooled_, false)), stream_(other.stream_) {}
     DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
         std::swap(ptr_, other.ptr_);
         std::swap(count_, other.count_);
+        std::swap(pooled_, other.pooled_);
+        std::swap(stream_, other.stream_);
         return *this;
     }
     DeviceBuffer(const DeviceBuffer&) = delete;
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
     /// Replaces the allocation; returns the CUDA status instead of throwing.
-    cudaError_t try_allocate(std::size_t count) { return allocate(count); }
+    cudaError_t try_allocate(std::size_t count) { return allocate(count, false, nullptr); }
+    /// The same from the pool, on `stream` (which must outlive the buffer).
+    cudaError_t try_allocate_on(std::size_t count, cudaStream_t stream) { return allocate(count, true, stream); }
 
     [[nodiscard]] T* get() const { return ptr_; }
     [[nodiscard]] std::size_t size() const { return count_; }
 
 private:
-    cudaError_t allocate(std::size_t count) {
-        cudaFree(ptr_);
+    void release() {
+        if (pooled_) {
+            cudaFreeAsync(ptr_, stream_);
+        } else {
+            cudaFree(ptr_);
+        }
         ptr_ = nullptr;
         count_ = 0;
-        const cudaError_t status = cudaMalloc(reinterpret_cast<void**>(&ptr_), (count == 0 ? 1 : count) * sizeof(T));
+    }
+
+    cudaError_t allocate(std::size_t count, bool pooled, cudaStream_t stream) {
+        release();
+        pooled_ = pooled;
+        stream_ = stream;
+        const std::size_t bytes = (count == 0 ? 1 : count) * sizeof(T);
+        const cudaError_t status = pooled ? cudaMallocAsync(reinterpret_cast<void**>(&ptr_), bytes, stream)
+                                          : cudaMalloc(reinterpret_cast<void**>(&ptr_), bytes);
         if (status == cudaSuccess) {
             count_ = count;
         } else {
             ptr_ = nullptr;
+            pooled_ = false;
             cudaGetLastError();  // clear the error so that later calls start clean
         }
         return status;
@@ -52,19 +74,44 @@ private:
 
     T* ptr_ = nullptr;
     std::size_t count_ = 0;
+    bool pooled_ = false;
+    cudaStream_t stream_ = nullptr;
 };
+
+/// Throws GpuOutOfMemory naming `what` and its size when `status` says the device is
+/// full, Error for any other failure.
+inline void check_allocation(cudaError_t status, std::size_t bytes, const char* what) {
+    if (status == cudaErrorMemoryAllocation) throw GpuOutOfMemory(std::string(what) + ": " + std::to_string(bytes >> 20) + " MiB");
+    SPIKEMINER_CUDA_CHECK(status);
+}
 
 /// Allocates `count` elements, or throws GpuOutOfMemory naming `what` and the size when
 /// the device is full (other CUDA failures throw Error).
 template <typename T>
 DeviceBuffer<T> allocate_or_oom(std::size_t count, const char* what) {
     DeviceBuffer<T> buffer;
-    const cudaError_t status = buffer.try_allocate(count);
-    if (status == cudaErrorMemoryAllocation) {
-        throw GpuOutOfMemory(std::string(what) + ": " + std::to_string(count * sizeof(T) >> 20) + " MiB");
-    }
-    SPIKEMINER_CUDA_CHECK(status);
+    check_allocation(buffer.try_allocate(count), count * sizeof(T), what);
     return buffer;
+}
+
+/// The same from the device's stream-ordered pool on `stream` (see DeviceBuffer).
+template <typename T>
+DeviceBuffer<T> allocate_or_oom(std::size_t count, const char* what, cudaStream_t stream) {
+    DeviceBuffer<T> buffer;
+    check_allocation(buffer.try_allocate_on(count, stream), count * sizeof(T), what);
+    return buffer;
+}
+
+/// Lets the current device's stream-ordered pool keep up to `bytes` it has handed out
+/// between uses (by default it gives everything back at each synchronization, and the
+/// next allocation maps it again).
+inline void keep_pool_memory(std::size_t bytes) {
+    int device = 0;
+    SPIKEMINER_CUDA_CHECK(cudaGetDevice(&device));
+    cudaMemPool_t pool{};
+    SPIKEMINER_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+    auto threshold = static_cast<std::uint64_t>(bytes);
+    SPIKEMINER_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
 }
 
 }  // namespace spikeminer::detail

@@ -30,6 +30,14 @@ DeviceBuffer<T> upload(const std::vector<T>& host, const char* what, cudaStream_
     return upload(host.data(), host.size(), what, stream);
 }
 
+/// The same into memory from the device's stream-ordered pool on `stream` (see DeviceBuffer).
+template <typename T>
+DeviceBuffer<T> upload_pooled(const T* host, std::size_t n, const char* what, cudaStream_t stream) {
+    auto buffer = allocate_or_oom<T>(n, what, stream);
+    if (n != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(buffer.get(), host, n * sizeof(T), cudaMemcpyHostToDevice, stream));
+    return buffer;
+}
+
 /// Copies `n` elements of device memory into a new host vector (waits for the copy).
 template <typename T>
 std::vector<T> download(const T* device, std::size_t n) {
@@ -50,13 +58,14 @@ T read_one(const T* device_value, cudaStream_t stream = nullptr) {
 /// Throws Error when the last kernel launch failed.
 inline void check_launch() { SPIKEMINER_CUDA_CHECK(cudaGetLastError()); }
 
-/// Runs one CUB device call with its scratch: `call(temp, bytes)` is asked for the size
-/// first, then run; waits for the stream so that results can be read back.
+/// Runs one CUB device call with its scratch (from the stream-ordered pool, freed without
+/// waiting for the device): `call(temp, bytes)` is asked for the size first, then run;
+/// waits for the stream so that results can be read back.
 template <typename Call>
 void run_cub(Call call, cudaStream_t stream) {
     std::size_t bytes = 0;
     SPIKEMINER_CUDA_CHECK(call(nullptr, bytes));
-    auto temp = allocate_or_oom<unsigned char>(bytes, "CUB scratch");
+    auto temp = allocate_or_oom<unsigned char>(bytes, "CUB scratch", stream);
     SPIKEMINER_CUDA_CHECK(call(temp.get(), bytes));
     SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
