@@ -3,25 +3,19 @@
 
 #include "spikeminer/core/error.hpp"
 
-#include <optional>
 
 namespace spikeminer::graph {
 
 CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink) {
     std::string reason;
     const Backend backend = resolve_backend(options.backend, &reason);
-    std::optional<DegeneracyOrder> order;
     std::string note;
     if (backend == Backend::Cuda) {
 #ifdef SPIKEMINER_HAVE_CUDA
-        bool use_gpu = true;
-        if (options.backend == Backend::Auto) {  // decide on the degeneracy (the CPU's order serves the GPU too)
-            order = degeneracy_order(graph);
-            use_gpu = order->degeneracy >= kGpuDegeneracy;
-            if (!use_gpu) {
-                note = "auto: degeneracy " + std::to_string(order->degeneracy) + " < " + std::to_string(kGpuDegeneracy) +
-                       ", the CPU is quicker than starting the GPU";
-            }
+        const bool use_gpu = options.backend != Backend::Auto || graph.num_edges() >= kGpuEdges;
+        if (!use_gpu) {
+            note = "auto: " + std::to_string(graph.num_edges()) + " edges < " + std::to_string(kGpuEdges) +
+                   ", the CPU is quicker than starting the GPU";
         }
         if (use_gpu) {
             // The CPU can take over only while no clique has reached the sink.
@@ -32,7 +26,7 @@ CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions&
             })
                                             : CliqueSink{};
             try {
-                return detail::enumerate_on_gpu(graph, order ? &*order : nullptr, options, counted);
+                return detail::enumerate_on_gpu(graph, options, counted);
             } catch (const GpuOutOfMemory& oom) {
                 if (delivered != 0) {
                     throw Error(std::string("GPU out of memory (") + oom.what() + ") after " + std::to_string(delivered) +
@@ -45,9 +39,9 @@ CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions&
     } else if (options.backend == Backend::Auto) {
         note = "auto: " + reason;
     }
-    if (!order) order = degeneracy_order(graph);
-    CliqueSummary summary = detail::enumerate_on_cpu(graph, *order, options, sink);
-    summary.degeneracy = order->degeneracy;
+    const DegeneracyOrder order = degeneracy_order(graph);
+    CliqueSummary summary = detail::enumerate_on_cpu(graph, order, options, sink);
+    summary.degeneracy = order.degeneracy;
     summary.backend = Backend::Cpu;
     summary.note = note;
     return summary;

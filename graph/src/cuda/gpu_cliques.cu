@@ -8,6 +8,7 @@
 #include "device_calls.cuh"
 #include "device_stream.hpp"
 #include "gpu_ordering.hpp"
+#include "mapped_host.hpp"
 
 #include "spikeminer/core/error.hpp"
 
@@ -15,7 +16,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -29,34 +29,9 @@ using spikeminer::detail::DeviceBuffer;
 
 constexpr int kChunkWords = 4096;        // each worker's clique buffer and a ring chunk, at least
 constexpr int kRingSlots = 1024;         // 16 MiB of pinned host memory
-
-// Pinned host memory that the devices can read and write (portable, mapped); none for
-// n = 0 (pinning costs tens of microseconds, a small graph's whole search about a ms).
-template <typename T>
-class MappedHost {
-public:
-    explicit MappedHost(std::size_t n) {
-        if (n == 0) return;
-        SPIKEMINER_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&ptr_), n * sizeof(T), cudaHostAllocMapped | cudaHostAllocPortable));
-        std::memset(static_cast<void*>(ptr_), 0, n * sizeof(T));
-    }
-    ~MappedHost() {
-        if (ptr_ != nullptr) cudaFreeHost(ptr_);
-    }
-    MappedHost(const MappedHost&) = delete;
-    MappedHost& operator=(const MappedHost&) = delete;
-
-    [[nodiscard]] T* host() const { return ptr_; }
-    /// Its address on the current device (null when empty).
-    [[nodiscard]] T* device() const {
-        T* d = nullptr;
-        if (ptr_ != nullptr) SPIKEMINER_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d), ptr_, 0));
-        return d;
-    }
-
-private:
-    T* ptr_ = nullptr;
-};
+// What the device's memory pool keeps between runs: a small graph's buffers, all of them
+// (about 30 allocations a run, each freed without waiting for the device).
+constexpr std::size_t kPoolKept = std::size_t{256} << 20;
 
 // What the device threads share.
 struct Shared {
@@ -154,6 +129,7 @@ public:
     // Uploads and relabels the graph on `device` (peeling there when position is empty).
     DeviceRun(int device, Shared& shared, std::vector<Vertex>& position) : device_(made_current(device)), shared_(shared) {
         const auto start = std::chrono::steady_clock::now();
+        spikeminer::detail::keep_pool_memory(kPoolKept);
         const bool peel = position.empty();
         graph_ = relabel_on_device(shared.graph, position, stream_.get());
         phases_ = (peel ? "peel and relabel " : "relabel ") + fixed(milliseconds_since(start));
@@ -219,14 +195,14 @@ public:
                                  std::to_string(graph_.max_degree) + ")");
         }
         const auto workers = static_cast<int>(blocks * workers_per_block);
-        auto workspace = allocate_or_oom<Word>(layout.stride * static_cast<std::size_t>(workers), "clique workspace");
-        auto counters = allocate_or_oom<KernelCounters>(1, "clique counters");
-        auto hist = allocate_or_oom<unsigned long long>(static_cast<std::size_t>(layout.hist_size()), "clique histogram");
-        auto slots = allocate_or_oom<int>(static_cast<std::size_t>(workers), "worker list");
+        auto workspace = allocate_or_oom<Word>(layout.stride * static_cast<std::size_t>(workers), "clique workspace", stream_.get());
+        auto counters = allocate_or_oom<KernelCounters>(1, "clique counters", stream_.get());
+        auto hist = allocate_or_oom<unsigned long long>(static_cast<std::size_t>(layout.hist_size()), "clique histogram", stream_.get());
+        auto slots = allocate_or_oom<int>(static_cast<std::size_t>(workers), "worker list", stream_.get());
         std::vector<unsigned long long> first_tickets(static_cast<std::size_t>(workers));
         for (std::size_t i = 0; i < first_tickets.size(); ++i) first_tickets[i] = i;
-        auto sequence = spikeminer::detail::upload(first_tickets, "worker list", stream_.get());
-        auto flags = allocate_or_oom<int>(static_cast<std::size_t>(workers), "worker list");
+        auto sequence = spikeminer::detail::upload_pooled(first_tickets.data(), first_tickets.size(), "worker list", stream_.get());
+        auto flags = allocate_or_oom<int>(static_cast<std::size_t>(workers), "worker list", stream_.get());
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counters.get(), 0, sizeof(KernelCounters), stream_.get()));
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(hist.get(), 0, hist.size() * sizeof(unsigned long long), stream_.get()));
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(flags.get(), 0, flags.size() * sizeof(int), stream_.get()));
@@ -388,8 +364,7 @@ private:
 
 }  // namespace
 
-CliqueSummary enumerate_on_gpu(const Graph& graph, const DegeneracyOrder* order, const CliqueOptions& options,
-                               const CliqueSink& sink) {
+CliqueSummary enumerate_on_gpu(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink) {
     std::vector<int> devices = options.gpu.devices.empty() ? std::vector<int>{0} : options.gpu.devices;
     int visible = 0;
     SPIKEMINER_CUDA_CHECK(cudaGetDeviceCount(&visible));
@@ -405,8 +380,8 @@ CliqueSummary enumerate_on_gpu(const Graph& graph, const DegeneracyOrder* order,
     if (graph.num_vertices() == 0) return summary;
 
     Shared shared(graph, options, sink, devices.size());
-    std::vector<Vertex> position = order != nullptr ? order->position : std::vector<Vertex>{};
-    auto first = std::make_unique<DeviceRun>(devices[0], shared, position);  // peels here when no order was given
+    std::vector<Vertex> position;  // found by peeling on the first device, given to the others
+    auto first = std::make_unique<DeviceRun>(devices[0], shared, position);
     shared.original.resize(position.size());
     for (Vertex v = 0; v < position.size(); ++v) shared.original[position[v]] = v;
     shared.total_items = first->items();

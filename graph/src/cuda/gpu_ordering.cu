@@ -21,7 +21,7 @@ using spikeminer::detail::allocate_or_oom;
 using spikeminer::detail::check_launch;
 using spikeminer::detail::read_one;
 using spikeminer::detail::run_cub;
-using spikeminer::detail::upload;
+using spikeminer::detail::upload_pooled;
 using spikeminer::detail::DeviceBuffer;
 
 constexpr int kThreads = 256;
@@ -47,6 +47,9 @@ struct PeelPhase {
 // has under 2^31 list entries), and one never falls below zero: each neighbour takes one
 // degree, once, before it is peeled, so the bit is never borrowed from.
 constexpr unsigned kQueued = 1U << 31;
+
+// A vertex of a round with at most this many neighbours has them taken by one lane.
+constexpr unsigned long long kShortList = 16;
 
 // The peeling's state: in shared memory when one block peels, else in global memory,
 // read through L2 (__ldcg), since other blocks write it.
@@ -75,11 +78,16 @@ struct PeelState {
     }
 };
 
-// Puts v next in the order: after the `end` already queued, counted in this phase's slot.
+// Puts v next in the order: after the `end` already queued, counted in this phase's slot,
+// one atomic for the lanes of a warp that queue together (one per lane serialized a scan's
+// thousands of degree-1 vertices on a single counter).
 template <bool kOneBlock>
 __device__ void enqueue(Vertex v, unsigned end, PeelPhase* phase, const PeelState<kOneBlock>& state, Vertex* order,
                         Vertex* position) {
-    const unsigned at = end + atomicAdd(&phase->queued, 1U);
+    const cooperative_groups::coalesced_group together = cooperative_groups::coalesced_threads();
+    unsigned first = 0;
+    if (together.thread_rank() == 0) first = atomicAdd(&phase->queued, together.size());
+    const unsigned at = end + together.shfl(first, 0) + together.thread_rank();
     atomicOr(&state.degree[v], kQueued);
     order[at] = v;
     position[v] = at;
@@ -134,12 +142,40 @@ __global__ void peel_kernel(Vertex n, const unsigned long long* offsets, const V
             seen = __reduce_min_sync(0xffffffffU, seen);
             if (lane == 0 && seen != UINT_MAX) atomicMin(&now->least, seen);
         } else {
-            for (unsigned long long k = head + thread / 32; k < end; k += threads / 32) {  // a warp per vertex
-                const Vertex v = state.load(&order[k]);
-                for (unsigned long long e = offsets[v] + lane; e < offsets[v + 1]; e += 32) {
-                    const Vertex u = neighbors[e];
-                    if ((state.load(&state.degree[u]) & kQueued) == 0 && atomicSub(&state.degree[u], 1U) == level + 1) {
-                        enqueue(u, end, now, state, order, position);
+            // A neighbour loses a degree from a vertex of this round.
+            const auto take_degree = [&](Vertex u) {
+                if ((state.load(&state.degree[u]) & kQueued) == 0 && atomicSub(&state.degree[u], 1U) == level + 1) {
+                    enqueue(u, end, now, state, order, position);
+                }
+            };
+            // A round with a vertex for at most every warp: a warp per vertex, through its
+            // list together. A larger one (email-Enron's first rounds hold thousands): a
+            // lane per vertex, alone through a short list, and the warp together through
+            // each long one.
+            if ((end - head) * 32 <= threads) {
+                for (unsigned long long k = head + thread / 32; k < end; k += threads / 32) {
+                    const Vertex v = state.load(&order[k]);
+                    for (unsigned long long e = offsets[v] + lane; e < offsets[v + 1]; e += 32) take_degree(neighbors[e]);
+                }
+            } else {
+                for (unsigned long long base = head + thread / 32 * 32; base < end; base += threads) {
+                    unsigned long long first = 0;
+                    unsigned long long last = 0;
+                    if (base + lane < end) {
+                        const Vertex v = state.load(&order[base + lane]);
+                        first = offsets[v];
+                        last = offsets[v + 1];
+                    }
+                    const bool alone = last - first <= kShortList;
+                    if (alone) {
+                        for (unsigned long long e = first; e < last; ++e) take_degree(neighbors[e]);
+                    }
+                    for (unsigned many = __ballot_sync(0xffffffffU, !alone); many != 0; many &= many - 1) {
+                        const int from = __ffs(static_cast<int>(many)) - 1;
+                        const unsigned long long list_end = __shfl_sync(0xffffffffU, last, from);
+                        for (unsigned long long e = __shfl_sync(0xffffffffU, first, from) + lane; e < list_end; e += 32) {
+                            take_degree(neighbors[e]);
+                        }
                     }
                 }
             }
@@ -171,8 +207,8 @@ void launch_peel(Vertex n, const unsigned long long* offsets, const Vertex* neig
         check_launch();
         return;
     }
-    auto degree = allocate_or_oom<unsigned>(n, "peeling");
-    auto phases = allocate_or_oom<PeelPhase>(3, "peeling");
+    auto degree = allocate_or_oom<unsigned>(n, "peeling", stream);
+    auto phases = allocate_or_oom<PeelPhase>(3, "peeling", stream);
     int multiprocessors = 0;
     int per_sm = 0;
     SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
@@ -183,7 +219,7 @@ void launch_peel(Vertex n, const unsigned long long* offsets, const Vertex* neig
     SPIKEMINER_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(peel_kernel<false>),
                                                       dim3(static_cast<unsigned>(std::min(per_sm, 1) * multiprocessors)),
                                                       dim3(kPeelThreads), args, 0, stream));
-    // The buffers' destructors wait for the launch (cudaFree waits for the device).
+    // The buffers go back to the pool after the launch, in stream order.
 }
 
 __global__ void relabelled_degrees(Vertex n, const unsigned long long* offsets, const Vertex* position,
@@ -248,34 +284,34 @@ DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& posit
         throw Error("the GPU clique engine takes graphs of up to " + std::to_string(INT_MAX / 2) + " edges and " +
                     std::to_string(INT_MAX) + " vertices");
     }
-    std::vector<unsigned long long> host_offsets(static_cast<std::size_t>(n) + 1, 0);
-    for (Vertex v = 0; v < n; ++v) host_offsets[v + 1] = host_offsets[v] + graph.degree(v);
-    auto offsets = upload(host_offsets.data(), host_offsets.size(), "graph offsets", stream);
+    static_assert(sizeof(std::uint64_t) == sizeof(unsigned long long));
+    auto offsets = upload_pooled(reinterpret_cast<const unsigned long long*>(graph.offsets().data()), static_cast<std::size_t>(n) + 1,
+                          "graph offsets", stream);
     // The lists lie one after the other in the Graph: one copy.
-    auto neighbors = upload(n == 0 ? nullptr : graph.neighbors(0).data(), entries, "graph neighbours", stream);
+    auto neighbors = upload_pooled(n == 0 ? nullptr : graph.neighbors(0).data(), entries, "graph neighbours", stream);
     DeviceBuffer<Vertex> d_position;
     if (!position.empty()) {
-        d_position = upload(position.data(), position.size(), "degeneracy order", stream);
+        d_position = upload_pooled(position.data(), position.size(), "degeneracy order", stream);
     } else {
-        d_position = allocate_or_oom<Vertex>(n, "degeneracy order");
-        auto order = allocate_or_oom<Vertex>(n, "peeling");
+        d_position = allocate_or_oom<Vertex>(n, "degeneracy order", stream);
+        auto order = allocate_or_oom<Vertex>(n, "peeling", stream);
         launch_peel(n, offsets.get(), neighbors.get(), order.get(), d_position.get(), stream);
         position.resize(n);
         SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(position.data(), d_position.get(), n * sizeof(Vertex), cudaMemcpyDeviceToHost, stream));
     }
     DeviceGraphData out;
     out.vertices = n;
-    auto degree_at = allocate_or_oom<unsigned long long>(static_cast<std::size_t>(n) + 1, "relabelling");
+    auto degree_at = allocate_or_oom<unsigned long long>(static_cast<std::size_t>(n) + 1, "relabelling", stream);
     SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(degree_at.get(), 0, (static_cast<std::size_t>(n) + 1) * sizeof(unsigned long long), stream));
     relabelled_degrees<<<blocks(n), kThreads, 0, stream>>>(n, offsets.get(), d_position.get(), degree_at.get());
-    out.offsets = allocate_or_oom<unsigned long long>(static_cast<std::size_t>(n) + 1, "graph offsets");
+    out.offsets = allocate_or_oom<unsigned long long>(static_cast<std::size_t>(n) + 1, "graph offsets", stream);
     run_cub([&](void* temp, std::size_t& bytes) {
         return cub::DeviceScan::ExclusiveSum(temp, bytes, degree_at.get(), out.offsets.get(), n + 1, stream);
     }, stream);
-    auto unsorted = allocate_or_oom<Vertex>(entries, "relabelling");
+    auto unsorted = allocate_or_oom<Vertex>(entries, "relabelling", stream);
     relabel_lists<<<blocks(n, kWarpsPerBlock), kThreads, 0, stream>>>(n, offsets.get(), neighbors.get(), d_position.get(),
                                                                        out.offsets.get(), unsorted.get());
-    out.neighbors = allocate_or_oom<Vertex>(entries, "graph neighbours");
+    out.neighbors = allocate_or_oom<Vertex>(entries, "graph neighbours", stream);
     run_cub([&](void* temp, std::size_t& bytes) {
         return cub::DeviceSegmentedSort::SortKeys(temp, bytes, unsorted.get(), out.neighbors.get(), static_cast<int>(entries),
                                                   static_cast<int>(n), out.offsets.get(), out.offsets.get() + 1, stream);
@@ -286,11 +322,11 @@ DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& posit
 
 DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, cudaStream_t stream) {
     const Vertex n = graph.vertices;
-    auto later = allocate_or_oom<unsigned>(n, "work items");
-    auto identity = allocate_or_oom<Vertex>(n, "work items");
+    auto later = allocate_or_oom<unsigned>(n, "work items", stream);
+    auto identity = allocate_or_oom<Vertex>(n, "work items", stream);
     later_counts<<<blocks(n), kThreads, 0, stream>>>(n, graph.offsets.get(), graph.neighbors.get(), later.get(), identity.get());
-    auto sorted_later = allocate_or_oom<unsigned>(n, "work items");
-    auto sorted = allocate_or_oom<Vertex>(n, "work items");
+    auto sorted_later = allocate_or_oom<unsigned>(n, "work items", stream);
+    auto sorted = allocate_or_oom<Vertex>(n, "work items", stream);
     run_cub([&](void* temp, std::size_t& bytes) {
         return cub::DeviceRadixSort::SortPairsDescending(temp, bytes, later.get(), sorted_later.get(), identity.get(),
                                                          sorted.get(), static_cast<int>(n), 0, 32, stream);
@@ -299,21 +335,21 @@ DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, cudaStr
     items.max_later = read_one(sorted_later.get(), stream);
     if (level == SubtreeLevel::L1) {
         items.first = std::move(sorted);
-        items.second = allocate_or_oom<Vertex>(n, "work items");
+        items.second = allocate_or_oom<Vertex>(n, "work items", stream);
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(items.second.get(), 0xff, n * sizeof(Vertex), stream));
         items.count = n;
         return items;
     }
-    auto counts = allocate_or_oom<unsigned>(static_cast<std::size_t>(n) + 1, "work items");
+    auto counts = allocate_or_oom<unsigned>(static_cast<std::size_t>(n) + 1, "work items", stream);
     SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, (static_cast<std::size_t>(n) + 1) * sizeof(unsigned), stream));
     at_least_one<<<blocks(n), kThreads, 0, stream>>>(n, sorted.get(), later.get(), counts.get());
-    auto start = allocate_or_oom<unsigned>(static_cast<std::size_t>(n) + 1, "work items");
+    auto start = allocate_or_oom<unsigned>(static_cast<std::size_t>(n) + 1, "work items", stream);
     run_cub([&](void* temp, std::size_t& bytes) {
         return cub::DeviceScan::ExclusiveSum(temp, bytes, counts.get(), start.get(), n + 1, stream);
     }, stream);
     items.count = read_one(start.get() + n, stream);
-    items.first = allocate_or_oom<Vertex>(items.count, "work items");
-    items.second = allocate_or_oom<Vertex>(items.count, "work items");
+    items.first = allocate_or_oom<Vertex>(items.count, "work items", stream);
+    items.second = allocate_or_oom<Vertex>(items.count, "work items", stream);
     edge_items<<<blocks(n, kWarpsPerBlock), kThreads, 0, stream>>>(n, sorted.get(), start.get(), graph.offsets.get(),
                                                                   graph.neighbors.get(), later.get(), items.first.get(),
                                                                   items.second.get());

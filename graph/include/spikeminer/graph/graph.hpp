@@ -37,6 +37,8 @@ public:
         return {neighbors_.data() + offsets_[v], static_cast<std::size_t>(offsets_[v + 1] - offsets_[v])};
     }
     [[nodiscard]] std::size_t degree(Vertex v) const { return static_cast<std::size_t>(offsets_[v + 1] - offsets_[v]); }
+    /// Where each vertex's list starts in the lists laid end to end (n + 1 entries).
+    [[nodiscard]] std::span<const std::uint64_t> offsets() const { return offsets_; }
     [[nodiscard]] bool adjacent(Vertex a, Vertex b) const;
 
 private:
