@@ -14,9 +14,10 @@ namespace spikeminer::detail {
 /// Owns one device allocation of `count` elements and frees it on every path out.
 /// Allocation failures throw Error through SPIKEMINER_CUDA_CHECK, except that
 /// try_allocate reports cudaErrorMemoryAllocation to the caller (for fallbacks).
-/// try_allocate_on takes the memory from the device's stream-ordered pool instead: it is
-/// freed on that stream, after the work queued there, without waiting for the device
-/// (cudaFree waits for the whole device: tens of microseconds each).
+/// try_allocate_on takes the memory from the device's stream-ordered pool instead (where
+/// the device has pools): it is freed on that stream, after the work queued there,
+/// without waiting for the device (cudaFree waits for the whole device: tens of
+/// microseconds each).
 template <typename T>
 class DeviceBuffer {
 public:
@@ -60,8 +61,13 @@ private:
         pooled_ = pooled;
         stream_ = stream;
         const std::size_t bytes = (count == 0 ? 1 : count) * sizeof(T);
-        const cudaError_t status = pooled ? cudaMallocAsync(reinterpret_cast<void**>(&ptr_), bytes, stream)
-                                          : cudaMalloc(reinterpret_cast<void**>(&ptr_), bytes);
+        cudaError_t status = pooled ? cudaMallocAsync(reinterpret_cast<void**>(&ptr_), bytes, stream)
+                                    : cudaMalloc(reinterpret_cast<void**>(&ptr_), bytes);
+        if (status == cudaErrorNotSupported) {  // a device or driver without memory pools
+            cudaGetLastError();
+            pooled_ = false;
+            status = cudaMalloc(reinterpret_cast<void**>(&ptr_), bytes);
+        }
         if (status == cudaSuccess) {
             count_ = count;
         } else {
@@ -107,7 +113,10 @@ DeviceBuffer<T> allocate_or_oom(std::size_t count, const char* what, cudaStream_
 /// next allocation maps it again).
 inline void keep_pool_memory(std::size_t bytes) {
     int device = 0;
+    int pools = 0;
     SPIKEMINER_CUDA_CHECK(cudaGetDevice(&device));
+    SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device));
+    if (pools == 0) return;
     cudaMemPool_t pool{};
     SPIKEMINER_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
     auto threshold = static_cast<std::uint64_t>(bytes);

@@ -5,7 +5,6 @@
 #include "gpu_ordering.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 
@@ -44,8 +43,9 @@ struct PeelPhase {
 };
 
 // A queued vertex's remaining degree carries this bit. Degrees stay below 2^31 (the graph
-// has under 2^31 list entries), and one never falls below zero: each neighbour takes one
-// degree, once, before it is peeled, so the bit is never borrowed from.
+// has under 2^31 list entries). A degree counts the neighbours whose round has not come;
+// each takes one from it in its round, so it is at least one when taken and the bit is
+// never borrowed from (a neighbour may take it just after the vertex was queued).
 constexpr unsigned kQueued = 1U << 31;
 
 // A vertex of a round with at most this many neighbours has them taken by one lane.
