@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
     app.add_flag("--gpu-check", gpu_check, "the GPU machine's run: the graphs in .bench-data/graphs/");
     app.add_option("--list-up-to", list_up_to, "time listing only for graphs with at most this many cliques");
     app.add_option("--lanes", lanes, "GPU lanes per worker (0: the engine's choice)");
-    app.add_option("--hand-over-from", hand_over_from, "GPU: the fewest candidates of a branch handed to an idle worker");
+    app.add_option("--hand-over-from", hand_over_from, "GPU: the fewest candidates of a branch handed to an idle worker (0: the engine's choice)");
     CLI11_PARSE(app, argc, argv);
     if (gpu_check && std::filesystem::is_directory(".bench-data/graphs")) {
         for (const auto& entry : std::filesystem::directory_iterator(".bench-data/graphs")) files.push_back(entry.path().string());

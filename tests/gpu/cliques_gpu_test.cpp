@@ -32,12 +32,14 @@ struct Combo {
     InducedSubgraph induced;
     bool worker_list;
     unsigned lanes;
+    std::size_t l2_from = graph::GpuCliqueOptions{}.l2_from;  // 1: every vertex split per edge
 };
 
 std::string describe(const Combo& c) {
     std::ostringstream text;
     text << (c.level == SubtreeLevel::L1 ? "L1" : "L2") << " " << (c.induced == InducedSubgraph::Full ? "IPX" : "IP")
-         << " worker list " << (c.worker_list ? "on" : "off") << ", lanes " << (c.lanes == 0 ? "auto" : std::to_string(c.lanes));
+         << " worker list " << (c.worker_list ? "on" : "off") << ", lanes " << (c.lanes == 0 ? "auto" : std::to_string(c.lanes))
+         << ", L2 from " << c.l2_from;
     return text.str();
 }
 
@@ -47,7 +49,11 @@ std::vector<Combo> every_combo() {
         for (const auto induced : {InducedSubgraph::Partial, InducedSubgraph::Full}) {
             for (const bool worker_list : {false, true}) {
                 // 0: the engine's choice (bitsets of a fixed width up to 8 words); 4: any width.
-                for (const unsigned lanes : {0U, 4U}) combos.push_back({level, induced, worker_list, lanes});
+                for (const unsigned lanes : {0U, 4U}) {
+                    combos.push_back({level, induced, worker_list, lanes});
+                    // Small graphs have no vertex with 32 later neighbours: edge subtrees too.
+                    if (level == SubtreeLevel::L2) combos.push_back({level, induced, worker_list, lanes, 1});
+                }
             }
         }
     }
@@ -70,6 +76,7 @@ Run run_gpu(const Graph& g, const Combo& combo, std::size_t min_size, Backend ba
     options.gpu.induced = combo.induced;
     options.gpu.worker_list = combo.worker_list;
     options.gpu.lanes = combo.lanes;
+    options.gpu.l2_from = combo.l2_from;
     Run run;
     if (!listing) {
         run.summary = graph::enumerate_maximal_cliques(g, options);

@@ -134,7 +134,7 @@ public:
         graph_ = relabel_on_device(shared.graph, position, stream_.get());
         phases_ = (peel ? "peel and relabel " : "relabel ") + fixed(milliseconds_since(start));
         const auto items_start = std::chrono::steady_clock::now();
-        items_ = make_items(graph_, shared.options.gpu.level, stream_.get());
+        items_ = make_items(graph_, shared.options.gpu.level, shared.options.gpu.l2_from, stream_.get());
         phases_ += ", items " + fixed(milliseconds_since(items_start));
     }
 
@@ -230,7 +230,9 @@ public:
         p.stop = &c->stop;
         p.use_worker_list = options.gpu.worker_list;
         p.hot_in_shared = hot_in_shared;
-        p.donate_min_candidates = static_cast<int>(std::min<std::size_t>(options.gpu.hand_over_from, 1U << 30));
+        p.donate_min_candidates = static_cast<int>(options.gpu.hand_over_from != 0
+                                                       ? std::min<std::size_t>(options.gpu.hand_over_from, 1U << 30)
+                                                       : std::clamp(max_later / 4, 16, 32));
         p.hand_overs = &c->hand_overs;
         p.worker_list = {&c->head, &c->tail, slots.get(), sequence.get(), &c->idle, flags.get(), workers};
         p.ring = {chunks.device(), ready.device(), used.device(), consumed.device(), &c->next_ticket,
@@ -249,7 +251,8 @@ public:
         result.plan = std::string(options.gpu.level == SubtreeLevel::L1 ? "L1" : "L2") + ", " + (full ? "IPX" : "IP") + ", " +
                       std::to_string(workers) + " workers of " + std::to_string(lanes) + " lanes, " +
                       (shape.fixed_words > 0 ? std::to_string(shape.fixed_words) + "-word bitsets" : "any-width bitsets") +
-                      std::string(hot_in_shared ? ", hot state in shared memory" : "") + ", worker list " + (options.gpu.worker_list ? "on" : "off");
+                      std::string(hot_in_shared ? ", hot state in shared memory" : "") + ", worker list " + (options.gpu.worker_list ? "on" : "off") +
+                      (options.gpu.worker_list ? " (hand over from " + std::to_string(p.donate_min_candidates) + ")" : "");
         Ring ring{chunks.host(), ready.host(), used.host(), consumed.host(), ring_slots, static_cast<std::size_t>(chunk_words)};
         std::exception_ptr failure;
         wait_for_kernel(ring, failure, reports_progress ? &result : nullptr);

@@ -249,19 +249,20 @@ __global__ void later_counts(Vertex n, const unsigned long long* offsets, const 
     identity[v] = v;
 }
 
-__global__ void at_least_one(unsigned n, const Vertex* sorted, const unsigned* later, unsigned* items) {
+__global__ void at_least_one(unsigned n, const Vertex* sorted, const unsigned* later, unsigned edge_from, unsigned* items) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) items[i] = max(1U, later[sorted[i]]);
+    if (i < n) items[i] = later[sorted[i]] >= edge_from ? later[sorted[i]] : 1U;
 }
 
-// One warp per vertex (in item order): its edges to later neighbours, or itself alone.
+// One warp per vertex (in item order): its edges to later neighbours, or itself alone when
+// it has fewer than edge_from of them.
 __global__ void edge_items(unsigned n, const Vertex* sorted, const unsigned* start, const unsigned long long* offsets,
-                           const Vertex* neighbors, const unsigned* later, Vertex* first, Vertex* second) {
+                           const Vertex* neighbors, const unsigned* later, unsigned edge_from, Vertex* first, Vertex* second) {
     const unsigned long long i = global_thread() / 32;
     if (i >= n) return;
     const Vertex v = sorted[i];
     const unsigned lane = threadIdx.x % 32;
-    if (later[v] == 0) {
+    if (later[v] < edge_from) {
         if (lane == 0) {
             first[start[i]] = v;
             second[start[i]] = kNoVertex;
@@ -320,7 +321,8 @@ DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& posit
     return out;
 }
 
-DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, cudaStream_t stream) {
+DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, std::size_t l2_from, cudaStream_t stream) {
+    const auto edge_from = static_cast<unsigned>(std::clamp<std::size_t>(l2_from, 1, UINT_MAX));
     const Vertex n = graph.vertices;
     auto later = allocate_or_oom<unsigned>(n, "work items", stream);
     auto identity = allocate_or_oom<Vertex>(n, "work items", stream);
@@ -342,7 +344,7 @@ DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, cudaStr
     }
     auto counts = allocate_or_oom<unsigned>(static_cast<std::size_t>(n) + 1, "work items", stream);
     SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, (static_cast<std::size_t>(n) + 1) * sizeof(unsigned), stream));
-    at_least_one<<<blocks(n), kThreads, 0, stream>>>(n, sorted.get(), later.get(), counts.get());
+    at_least_one<<<blocks(n), kThreads, 0, stream>>>(n, sorted.get(), later.get(), edge_from, counts.get());
     auto start = allocate_or_oom<unsigned>(static_cast<std::size_t>(n) + 1, "work items", stream);
     run_cub([&](void* temp, std::size_t& bytes) {
         return cub::DeviceScan::ExclusiveSum(temp, bytes, counts.get(), start.get(), n + 1, stream);
@@ -351,7 +353,7 @@ DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, cudaStr
     items.first = allocate_or_oom<Vertex>(items.count, "work items", stream);
     items.second = allocate_or_oom<Vertex>(items.count, "work items", stream);
     edge_items<<<blocks(n, kWarpsPerBlock), kThreads, 0, stream>>>(n, sorted.get(), start.get(), graph.offsets.get(),
-                                                                  graph.neighbors.get(), later.get(), items.first.get(),
+                                                                  graph.neighbors.get(), later.get(), edge_from, items.first.get(),
                                                                   items.second.get());
     check_launch();
     return items;

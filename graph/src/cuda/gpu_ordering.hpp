@@ -32,7 +32,8 @@ struct DeviceItems {
 };
 
 /// The independent subtrees, those of vertices with most later neighbours first: L1 one
-/// per vertex; L2 one per edge (v, u), v < u, plus one per vertex without later neighbours.
-DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, cudaStream_t stream);
+/// per vertex; L2 one per edge (v, u), v < u, for a vertex v with at least `l2_from`
+/// later neighbours, and one per vertex for the others.
+DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, std::size_t l2_from, cudaStream_t stream);
 
 }  // namespace spikeminer::graph::detail::gpu

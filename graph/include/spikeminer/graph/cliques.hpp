@@ -13,7 +13,8 @@
 namespace spikeminer::graph {
 
 /// How the GPU engine splits the search into independent pieces: one subtree per vertex
-/// (L1) or one per edge (L2: more, smaller pieces for graphs with few heavy vertices).
+/// (L1) or one per edge (L2: more, smaller pieces for graphs with few heavy vertices; see
+/// GpuCliqueOptions::l2_from).
 enum class SubtreeLevel { L1, L2 };
 
 /// What each GPU subtree keeps as bitsets: the edges among its candidates only (partial,
@@ -26,13 +27,25 @@ struct GpuCliqueOptions {
     /// L2 by default: on the H200 it was 1.7x faster than L1 on blogcatalog and level on
     /// facebook (bench/RESULTS.md).
     SubtreeLevel level = SubtreeLevel::L2;
+    /// L2 splits only the vertices with at least this many later neighbours, one subtree
+    /// per edge; the others stay one subtree each (where one set-up costs less than one
+    /// per edge). Search ms on the H200 (2026-12-01) with 1 (every vertex split) / 16 /
+    /// 32 / 64: email-Enron 3.2-3.4 / 2.2-2.7 / 1.9-2.3 / 2.4-2.8; biogrid-yeast 4.6-5.0 /
+    /// 4.3-4.5 / 3.5-3.8 / 5.9-7.6; wiki-Vote 2.3-2.9 / 2.2-2.6 / 2.4-2.8 / 3.6-4.2;
+    /// blogcatalog 188 / 183 / 189; facebook 1161 / 1158 / 1204.
+    std::size_t l2_from = 32;
     InducedSubgraph induced = InducedSubgraph::Auto;
     bool worker_list = true;    ///< idle workers take branches from busy ones
-    /// The fewest candidates (|P|) of a branch worth handing over. Measured on the H200
-    /// (search ms, 2026-12-01): facebook 4: 9740, 8: 5770, 16: 2315, 24: 1219, 32: 1152,
-    /// 40: 1361, 48: 2182, 64: 9209; blogcatalog 16: 219, 24: 182, 32: 193, 48: 314. Fewer
-    /// hands over subtrees too small to repay the receiver's set-up; more leaves a long tail.
-    std::size_t hand_over_from = 32;
+    /// The fewest candidates (|P|) of a branch worth handing over; 0: a quarter of the
+    /// degeneracy, at least 16 and at most 32. Fewer hands over subtrees too small to repay
+    /// the receiver's set-up; more leaves a long tail, or no sharing at all on a graph whose
+    /// |P| never gets there. On the H200 (2026-12-01, ms): search of facebook (degeneracy
+    /// 115) from 4: 9740, 8: 5770, 16: 2315, 24: 1219, 32: 1152, 48: 2182, 64: 9209, and of
+    /// blogcatalog (114) from 16: 219, 24: 182, 32: 193, 48: 314 (commit 0ef38d7); with
+    /// l2_from 32, count of facebook from 28: 1145, 32: 1166; blogcatalog 28: 180, 32: 190;
+    /// biogrid-yeast (64) 12: 5.4, 16: 5.2, 24: 5.3, 32: 5.7; wiki-Vote (53) and
+    /// email-Enron (43) 3.7-4.1 from 12 to 32.
+    std::size_t hand_over_from = 0;
     unsigned lanes = 0;         ///< lanes per worker: 4, 8, 16 or 32 (0: from the degeneracy)
     std::vector<int> devices;   ///< CUDA devices to share the subtrees over (empty: device 0)
     std::size_t memory_budget = 0;  ///< bytes per device for the search (0: 80% of the free memory)
