@@ -3,7 +3,6 @@
 
 #include "spikeminer/core/error.hpp"
 
-
 namespace spikeminer::graph {
 
 CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink) {
@@ -12,12 +11,13 @@ CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions&
     std::string note;
     if (backend == Backend::Cuda) {
 #ifdef SPIKEMINER_HAVE_CUDA
-        const bool use_gpu = options.backend != Backend::Auto || graph.num_edges() >= kGpuEdges;
-        if (!use_gpu) {
+        if (options.backend == Backend::Auto && graph.num_edges() < kGpuEdges) {
             note = "auto: " + std::to_string(graph.num_edges()) + " edges < " + std::to_string(kGpuEdges) +
                    ", the CPU is quicker than starting the GPU";
+        } else if (options.backend == Backend::Auto && sink) {
+            note = "auto: listing, which the CPU's threads do faster than the GPU's one draining thread";
         }
-        if (use_gpu) {
+        if (note.empty()) {
             // The CPU can take over only while no clique has reached the sink.
             std::uint64_t delivered = 0;
             const CliqueSink counted = sink ? CliqueSink([&](std::span<const Vertex> c) {

@@ -388,7 +388,7 @@ TEST_CASE("GPU cliques: every visible device shares the work (two on the two-GPU
     }
 }
 
-TEST_CASE("GPU cliques: auto takes the GPU from 75,000 edges", "[gpu][cliques]") {
+TEST_CASE("GPU cliques: auto counts on the GPU from 75,000 edges and lists on the CPU", "[gpu][cliques]") {
     const auto edges = near_bipartite(800, 0.5, 0.02, 5);  // about 83,000 edges
     const Graph g = build(800, edges);
     REQUIRE(g.num_edges() >= graph::kGpuEdges);
@@ -396,9 +396,14 @@ TEST_CASE("GPU cliques: auto takes the GPU from 75,000 edges", "[gpu][cliques]")
     cpu_options.backend = Backend::Cpu;
     CliqueSet all;
     graph::enumerate_maximal_cliques(g, cpu_options, [&](std::span<const Vertex> c) { all.emplace(c.begin(), c.end()); });
-    const Run run = run_gpu(g, {SubtreeLevel::L2, InducedSubgraph::Auto, true, 0}, 1, Backend::Auto);
-    CHECK(run.summary.backend == Backend::Cuda);
-    CHECK(run.cliques == all);
+    const Combo defaults{SubtreeLevel::L2, InducedSubgraph::Auto, true, 0};
+    const Run counted = run_gpu(g, defaults, 1, Backend::Auto, false);
+    CHECK(counted.summary.backend == Backend::Cuda);
+    CHECK(counted.summary.count == all.size());
+    const Run listed = run_gpu(g, defaults, 1, Backend::Auto, true);
+    CHECK(listed.summary.backend == Backend::Cpu);
+    CHECK(listed.summary.note.find("listing") != std::string::npos);
+    CHECK(listed.cliques == all);
     const Run small = run_gpu(build(30, test::random_graph(30, 0.3, 1)), {SubtreeLevel::L1, InducedSubgraph::Auto, true, 0}, 1,
                               Backend::Auto);
     CHECK(small.summary.backend == Backend::Cpu);

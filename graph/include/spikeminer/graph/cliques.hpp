@@ -55,8 +55,11 @@ struct CliqueOptions {
     std::size_t min_size = 1;   ///< report only maximal cliques of at least this size (pruned in the search)
     std::uint64_t limit = 0;    ///< stop after this many cliques (0: all)
     unsigned threads = 0;       ///< CPU threads, 0: all
-    /// Auto takes the GPU when there is one and the graph has at least kGpuEdges edges
-    /// (below that the CPU finishes in a millisecond or two, sooner than a GPU starts).
+    /// Auto takes the GPU when there is one, the graph has at least kGpuEdges edges (below
+    /// that the CPU finishes in a millisecond or two, sooner than a GPU starts) and the
+    /// cliques are only counted: listed, they reach the sink through one host thread from
+    /// the GPU, against every thread on the CPU (blogcatalog's 116 M cliques: 35.1 s
+    /// against 3.6 s on the H200 machine).
     Backend backend = Backend::Auto;
     GpuCliqueOptions gpu;
     Progress* progress = nullptr;
