@@ -142,7 +142,7 @@ TEST_CASE("GPU cliques: a sample of single graphs of up to 5 vertices equals bru
     // Whole lists, sizes and sortedness one graph at a time; every graph of up to 7
     // vertices is covered below, a union per launch.
     const Combo combo = GENERATE(Combo{SubtreeLevel::L1, InducedSubgraph::Full, true, 4},
-                                 Combo{SubtreeLevel::L2, InducedSubgraph::Partial, false, 8});
+                                 Combo{SubtreeLevel::L2, InducedSubgraph::Partial, false, 8, 1});
     for (std::size_t n = 1; n <= 5; ++n) {
         const std::uint64_t graphs = std::uint64_t{1} << (n * (n - 1) / 2);
         for (std::uint64_t mask = 0; mask < graphs; mask += 1 + graphs / 16) {
@@ -158,7 +158,7 @@ TEST_CASE("GPU cliques: every graph of 1..7 vertices, a disjoint union per launc
         const test::EverySmallGraph family = test::every_small_graph(n);
         // Every combination up to 6 vertices (32,768 graphs); two on the 2,097,152 of 7.
         std::vector<Combo> combos = every_combo();
-        if (n == 7) combos = {{SubtreeLevel::L1, InducedSubgraph::Full, true, 0}, {SubtreeLevel::L2, InducedSubgraph::Partial, false, 4}};
+        if (n == 7) combos = {{SubtreeLevel::L1, InducedSubgraph::Full, true, 0}, {SubtreeLevel::L2, InducedSubgraph::Partial, false, 4, 1}};
         for (const Combo& combo : combos) {
             CliqueOptions options;
             options.backend = Backend::Cuda;
@@ -166,6 +166,7 @@ TEST_CASE("GPU cliques: every graph of 1..7 vertices, a disjoint union per launc
             options.gpu.induced = combo.induced;
             options.gpu.worker_list = combo.worker_list;
             options.gpu.lanes = combo.lanes;
+            options.gpu.l2_from = combo.l2_from;
             test::ComponentCliques got(family.components);
             bool within_components = true;
             const CliqueSummary summary = graph::enumerate_maximal_cliques(family.graph, options, [&](std::span<const Vertex> c) {
@@ -263,8 +264,9 @@ TEST_CASE("GPU cliques: larger random graphs with planted cliques equal the CPU"
 
 TEST_CASE("GPU cliques: peeling on the GPU gives a degeneracy order, in one block and over the whole grid",
           "[gpu][cliques][degeneracy]") {
-    // 3,000 vertices peel in one block; 100,000 (over 65,536) in a cooperative launch of
-    // one block per multiprocessor. Sparse random edges with cliques of 5..44 planted.
+    // 3,000 vertices peel in one block; 100,000 (more degrees than one block's shared
+    // memory holds: about 58,000 on the H200) in a cooperative launch of one block per
+    // multiprocessor. Sparse random edges with cliques of 5..44 planted.
     const std::size_t n = GENERATE(3000, 100000);
     std::mt19937_64 random(n);
     std::vector<Edge> edges;

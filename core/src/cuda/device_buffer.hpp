@@ -47,11 +47,8 @@ public:
 
 private:
     void release() {
-        if (pooled_) {
-            cudaFreeAsync(ptr_, stream_);
-        } else {
-            cudaFree(ptr_);
-        }
+        const cudaError_t status = pooled_ ? cudaFreeAsync(ptr_, stream_) : cudaFree(ptr_);
+        if (status != cudaSuccess) cudaGetLastError();  // not to be blamed on a later call
         ptr_ = nullptr;
         count_ = 0;
     }

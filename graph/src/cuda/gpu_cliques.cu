@@ -138,6 +138,17 @@ public:
         phases_ += ", items " + fixed(milliseconds_since(items_start));
     }
 
+    // The pool gives back what it keeps beyond kPoolKept only at a synchronization: the
+    // search's workspace (up to 80 % of the device's memory) must not stay reserved once
+    // the run is over, where other engines size their work from the free memory.
+    ~DeviceRun() {
+        graph_ = {};
+        items_ = {};
+        cudaStreamSynchronize(stream_.get());
+    }
+    DeviceRun(const DeviceRun&) = delete;
+    DeviceRun& operator=(const DeviceRun&) = delete;
+
     [[nodiscard]] unsigned items() const { return items_.count; }
     [[nodiscard]] unsigned max_later() const { return items_.max_later; }
 
@@ -287,7 +298,7 @@ private:
     // from every 10 us (a small graph's search takes about a millisecond) to every 200 us.
     void wait_for_kernel(const Ring& ring, std::exception_ptr& failure, DeviceResult* result) {
         if (ring.slots != 0 || (result != nullptr && shared_.options.progress != nullptr)) {
-            auto pause = std::chrono::microseconds(10);
+            auto pause = std::chrono::microseconds(10);  // asked for: Linux sleeps some tens of us
             for (;;) {
                 const cudaError_t state = cudaStreamQuery(stream_.get());
                 const bool worked = drain(ring, failure);

@@ -93,6 +93,8 @@ __device__ void enqueue(Vertex v, unsigned end, PeelPhase* phase, const PeelStat
     position[v] = at;
 }
 
+constexpr int kPeelThreads = 1024;
+
 // The whole peeling in one launch. With k the level, every vertex whose remaining degree
 // is at most k is queued; a queued vertex, in its round, takes one degree from each
 // remaining neighbour, and a neighbour that falls from k + 1 to k is queued (once: degrees
@@ -103,8 +105,9 @@ __device__ void enqueue(Vertex v, unsigned end, PeelPhase* phase, const PeelStat
 // barrier: 300-500 phases on the small SNAP graphs, where a host round trip each took 4-12
 // ms in all; one block with the degrees in shared memory takes a few microseconds a phase.
 template <bool kOneBlock>
-__global__ void peel_kernel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, unsigned* global_degree,
-                            PeelPhase* global_phases, Vertex* order, Vertex* position) {
+__global__ void __launch_bounds__(kPeelThreads)
+    peel_kernel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, unsigned* global_degree,
+                PeelPhase* global_phases, Vertex* order, Vertex* position) {
     extern __shared__ unsigned shared_degree[];
     __shared__ PeelPhase shared_phases[3];
     const PeelState<kOneBlock> state{kOneBlock ? shared_degree : global_degree, kOneBlock ? shared_phases : global_phases};
@@ -152,7 +155,7 @@ __global__ void peel_kernel(Vertex n, const unsigned long long* offsets, const V
             // list together. A larger one (email-Enron's first rounds hold thousands): a
             // lane per vertex, alone through a short list, and the warp together through
             // each long one.
-            if ((end - head) * 32 <= threads) {
+            if (static_cast<unsigned long long>(end - head) * 32 <= threads) {
                 for (unsigned long long k = head + thread / 32; k < end; k += threads / 32) {
                     const Vertex v = state.load(&order[k]);
                     for (unsigned long long e = offsets[v] + lane; e < offsets[v + 1]; e += 32) take_degree(neighbors[e]);
@@ -188,9 +191,7 @@ __global__ void peel_kernel(Vertex n, const unsigned long long* offsets, const V
     }
 }
 
-constexpr int kPeelThreads = 1024;
-
-// One block peels a graph whose degrees fit in its shared memory (up to about 56,000
+// One block peels a graph whose degrees fit in its shared memory (up to about 58,000
 // vertices on the H200); a larger one takes a cooperative launch of one block per
 // multiprocessor, with its degrees in global memory.
 void launch_peel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, Vertex* order, Vertex* position,
@@ -213,6 +214,7 @@ void launch_peel(Vertex n, const unsigned long long* offsets, const Vertex* neig
     int per_sm = 0;
     SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
     SPIKEMINER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, peel_kernel<false>, kPeelThreads, 0));
+    if (per_sm == 0) throw Error("the GPU peeling kernel does not fit on a multiprocessor of this device");
     unsigned* degree_at = degree.get();
     PeelPhase* phases_at = phases.get();
     void* args[] = {&n, &offsets, &neighbors, &degree_at, &phases_at, &order, &position};
