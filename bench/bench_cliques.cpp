@@ -1,14 +1,20 @@
-// Benchmark of maximal clique enumeration on edge-list graphs; every time is a median of
+// Benchmark of maximal clique enumeration on edge-list graphs and on generated ones (R-MAT
+// and Erdős–Rényi with 16 edges a vertex, and the co-firing graphs of simulated
+// recordings, which is what `spikeminer assemblies` searches); every time is a median of
 // runs (see run()). Table 1, per graph: the CPU engine on all threads and the GPU engine
 // (its default options) from a loaded graph to the count, ordering included, and the time to
 // also list every clique to a sink (sorted vertex lists); the counts must agree; and `auto`
 // (the engine's own choice, whose name follows its time). Table 2: the GPU for every option
 // combination (L1/L2 x IP/IPX x worker list on/off). The GPU's plan (workers, lanes) is
 // printed beneath.
+#include "spikeminer/app/find_assemblies.hpp"
 #include "spikeminer/app/io/edge_list.hpp"
 #include "spikeminer/core/device_query.hpp"
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/cliques.hpp"
+#include "spikeminer/graph/cofiring.hpp"
+#include "spikeminer/graph/generators.hpp"
+#include "spikeminer/simulator/simulate.hpp"
 
 #include "bench_timing.hpp"
 
@@ -50,16 +56,34 @@ Timed run(const graph::Graph& g, const graph::CliqueOptions& options, bool list)
 
 std::string seconds(double s) { return bench::cell(s, "%.4f"); }
 
+constexpr std::size_t kEdgesPerVertex = 16;
+
+// The co-firing graph of a simulated recording of `scenario`, built as `spikeminer
+// assemblies` builds it (default parameters).
+graph::Graph cofiring_of(const std::string& scenario) {
+    const simulator::Simulation simulation = simulator::simulate(simulator::scenario(scenario));
+    const AssemblySearch search = default_assembly_search(simulation.trains.time_base());
+    return graph::cofiring_graph(simulation.trains, search.cofiring).graph;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"bench_cliques: maximal clique enumeration, CPU and GPU"};
     std::vector<std::string> files;
+    std::vector<unsigned> rmat_scales;
+    std::vector<unsigned> er_scales;
+    std::vector<std::string> cofiring;
     bool gpu_check = false;
     std::uint64_t list_up_to = 200'000'000;
     unsigned lanes = 0;
     std::size_t hand_over_from = graph::GpuCliqueOptions{}.hand_over_from;
     app.add_option("GRAPHS", files, "edge-list files");
+    app.add_option("--rmat", rmat_scales, "R-MAT graphs of 2^SCALE vertices and 16 edges a vertex (seed 1)")
+        ->check(CLI::Range(1, 26));
+    app.add_option("--er", er_scales, "Erdős–Rényi graphs of 2^SCALE vertices and 16 edges a vertex (seed 1)")
+        ->check(CLI::Range(1, 26));
+    app.add_option("--cofiring", cofiring, "co-firing graphs of simulated scenarios (paper, assemblies, large)");
     app.add_flag("--gpu-check", gpu_check, "the GPU machine's run: the graphs in .bench-data/graphs/");
     app.add_option("--list-up-to", list_up_to, "time listing only for graphs with at most this many cliques");
     app.add_option("--lanes", lanes, "GPU lanes per worker (0: the engine's choice)");
@@ -82,6 +106,19 @@ int main(int argc, char** argv) {
             const std::size_t degeneracy = graph::degeneracy_order(input.graph).degeneracy;
             graphs.push_back({std::filesystem::path(file).filename().string(), std::move(input.graph), degeneracy});
         }
+        const auto add = [&](std::string name, graph::Graph g) {
+            const std::size_t degeneracy = graph::degeneracy_order(g).degeneracy;
+            graphs.push_back({std::move(name), std::move(g), degeneracy});
+        };
+        for (const unsigned scale : rmat_scales) {
+            const graph::Vertex n = graph::Vertex{1} << scale;
+            add("rmat-" + std::to_string(scale), graph::Graph::from_edges(n, graph::rmat_edges(scale, kEdgesPerVertex * n, 1)));
+        }
+        for (const unsigned scale : er_scales) {
+            const graph::Vertex n = graph::Vertex{1} << scale;
+            add("er-" + std::to_string(scale), graph::Graph::from_edges(n, graph::erdos_renyi_edges(n, kEdgesPerVertex * n, 1)));
+        }
+        for (const std::string& scenario : cofiring) add("cofiring-" + scenario, cofiring_of(scenario));
         graph::CliqueOptions cpu;
         cpu.backend = Backend::Cpu;
         graph::CliqueOptions on_gpu;
