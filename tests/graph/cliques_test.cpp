@@ -448,6 +448,9 @@ TEST_CASE("degeneracy order: a permutation in which no vertex has more later nei
         // The naive peeling's degeneracy (least remaining degree removed each step), and no
         // vertex with more neighbours after it than that: the bound the clique search uses.
         REQUIRE(order.degeneracy == test::naive_degeneracy(n, edges));
+        CliqueOptions cpu;  // and the clique summary reports it
+        cpu.backend = Backend::Cpu;
+        REQUIRE(graph::enumerate_maximal_cliques(g, cpu).degeneracy == order.degeneracy);
         std::size_t largest = 0;
         for (Vertex v = 0; v < n; ++v) {
             std::size_t later = 0;

@@ -17,12 +17,17 @@ inline unsigned blocks_for(std::size_t n, std::size_t per_block) {
     return static_cast<unsigned>(n == 0 ? 1 : (n + per_block - 1) / per_block);
 }
 
+/// Copies n elements of host data into `buffer` on `stream` and hands the buffer back.
+template <typename T>
+DeviceBuffer<T> filled(DeviceBuffer<T> buffer, const T* host, std::size_t n, cudaStream_t stream) {
+    if (n != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(buffer.get(), host, n * sizeof(T), cudaMemcpyHostToDevice, stream));
+    return buffer;
+}
+
 /// Copies host data into a new device buffer (GpuOutOfMemory when the device is full).
 template <typename T>
 DeviceBuffer<T> upload(const T* host, std::size_t n, const char* what, cudaStream_t stream = nullptr) {
-    auto buffer = allocate_or_oom<T>(n, what);
-    if (n != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(buffer.get(), host, n * sizeof(T), cudaMemcpyHostToDevice, stream));
-    return buffer;
+    return filled(allocate_or_oom<T>(n, what), host, n, stream);
 }
 
 template <typename T>
@@ -33,9 +38,7 @@ DeviceBuffer<T> upload(const std::vector<T>& host, const char* what, cudaStream_
 /// The same into memory from the device's stream-ordered pool on `stream` (see DeviceBuffer).
 template <typename T>
 DeviceBuffer<T> upload_pooled(const T* host, std::size_t n, const char* what, cudaStream_t stream) {
-    auto buffer = allocate_or_oom<T>(n, what, stream);
-    if (n != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(buffer.get(), host, n * sizeof(T), cudaMemcpyHostToDevice, stream));
-    return buffer;
+    return filled(allocate_or_oom<T>(n, what, stream), host, n, stream);
 }
 
 /// Copies `n` elements of device memory into a new host vector (waits for the copy).

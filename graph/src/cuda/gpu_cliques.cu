@@ -38,7 +38,7 @@ struct Shared {
     const Graph& graph;
     const CliqueOptions& options;
     const CliqueSink& sink;
-    std::vector<Vertex> original;  // search id -> vertex id
+    std::vector<Vertex> original;  // search id -> vertex id (when listing)
     std::mutex sink_mutex;
     MappedHost<int> cancel{1};
     std::size_t devices;
@@ -93,6 +93,12 @@ KernelShape pick_shape(unsigned requested_lanes, int words, std::size_t max_degr
     const bool fixed = words <= 8 && max_degree < (std::size_t{1} << kPivotIndexBits) && (requested_lanes == 0 || requested_lanes == 32);
     if (fixed) return {32, words <= 1 ? 1 : words <= 2 ? 2 : words <= 4 ? 4 : 8};
     return {requested_lanes != 0 ? requested_lanes : 32U, 0};
+}
+
+// The fewest candidates of a branch worth handing over (see GpuCliqueOptions).
+int hand_over_threshold(const GpuCliqueOptions& gpu, int max_later) {
+    if (gpu.hand_over_from != 0) return static_cast<int>(std::min<std::size_t>(gpu.hand_over_from, 1U << 30));
+    return std::clamp(max_later / 4, 16, 32);
 }
 
 using KernelFunction = void (*)(SearchParams);
@@ -241,9 +247,7 @@ public:
         p.stop = &c->stop;
         p.use_worker_list = options.gpu.worker_list;
         p.hot_in_shared = hot_in_shared;
-        p.donate_min_candidates = static_cast<int>(options.gpu.hand_over_from != 0
-                                                       ? std::min<std::size_t>(options.gpu.hand_over_from, 1U << 30)
-                                                       : std::clamp(max_later / 4, 16, 32));
+        p.donate_min_candidates = hand_over_threshold(options.gpu, max_later);
         p.hand_overs = &c->hand_overs;
         p.worker_list = {&c->head, &c->tail, slots.get(), sequence.get(), &c->idle, flags.get(), workers};
         p.ring = {chunks.device(), ready.device(), used.device(), consumed.device(), &c->next_ticket,
@@ -396,8 +400,10 @@ CliqueSummary enumerate_on_gpu(const Graph& graph, const CliqueOptions& options,
     Shared shared(graph, options, sink, devices.size());
     std::vector<Vertex> position;  // found by peeling on the first device, given to the others
     auto first = std::make_unique<DeviceRun>(devices[0], shared, position);
-    shared.original.resize(position.size());
-    for (Vertex v = 0; v < position.size(); ++v) shared.original[position[v]] = v;
+    if (sink) {  // only the cliques handed to a sink need their vertices' own ids
+        shared.original.resize(position.size());
+        for (Vertex v = 0; v < position.size(); ++v) shared.original[position[v]] = v;
+    }
     shared.total_items = first->items();
     const unsigned first_max_later = first->max_later();
     if (options.progress != nullptr) options.progress->begin("enumerating maximal cliques on the GPU", first->items());
