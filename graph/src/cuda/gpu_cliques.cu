@@ -132,12 +132,14 @@ class DeviceRun {
     }
 
 public:
-    // Uploads and relabels the graph on `device` (peeling there when position is empty).
+    // Uploads and relabels the graph on `device` (peeling there when position is empty,
+    // and storing the order into it when the cliques need their own ids or other devices
+    // need the order).
     DeviceRun(int device, Shared& shared, std::vector<Vertex>& position) : device_(made_current(device)), shared_(shared) {
         const auto start = std::chrono::steady_clock::now();
         spikeminer::detail::keep_pool_memory(kPoolKept);
         const bool peel = position.empty();
-        graph_ = relabel_on_device(shared.graph, position, stream_.get());
+        graph_ = relabel_on_device(shared.graph, position, static_cast<bool>(shared.sink) || shared.devices > 1, stream_.get());
         phases_ = (peel ? "peel and relabel " : "relabel ") + fixed(milliseconds_since(start));
         const auto items_start = std::chrono::steady_clock::now();
         items_ = make_items(graph_, shared.options.gpu.level, shared.options.gpu.l2_from, stream_.get());

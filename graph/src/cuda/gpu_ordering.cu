@@ -48,9 +48,6 @@ struct PeelPhase {
 // never borrowed from (a neighbour may take it just after the vertex was queued).
 constexpr unsigned kQueued = 1U << 31;
 
-// A vertex of a round with at most this many neighbours has them taken by one lane.
-constexpr unsigned long long kShortList = 16;
-
 // The peeling's state: in shared memory when one block peels, else in global memory,
 // read through L2 (__ldcg), since other blocks write it.
 template <bool kOneBlock>
@@ -93,6 +90,68 @@ __device__ void enqueue(Vertex v, unsigned end, PeelPhase* phase, const PeelStat
     position[v] = at;
 }
 
+// Tiles of a round's edges that a warp loads before taking their degrees: independent
+// loads in flight together.
+constexpr unsigned kTilesAtOnce = 4;
+
+// Calls take(u) for each neighbour u of each vertex of order[head, end), spread evenly over
+// the launch's warps. The vertices go 32 at a time (a group): a warp scans its group's list
+// lengths and takes its edges 32 at a time (a tile), each lane finding its edge's vertex by
+// a binary search over the scan. A round of fewer groups than warps shares each group's
+// tiles among several warps: the densest core's rounds hold a few vertices with lists of
+// thousands, which one warp a vertex walked 32 entries at a time, a load after a load.
+// The lists are under 2^31 entries in all (relabel_on_device checks), so 32 bits hold them.
+template <bool kOneBlock, typename Take>
+__device__ void round_edges(unsigned head, unsigned end, const PeelState<kOneBlock>& state, const Vertex* order,
+                            const unsigned long long* offsets, const Vertex* neighbors, unsigned long long warp,
+                            unsigned long long warps, unsigned lane, const Take& take) {
+    constexpr unsigned kAll = 0xffffffffU;
+    const unsigned long long groups = (end - head + 31ULL) / 32;
+    unsigned long long group = warp;
+    unsigned long long group_step = warps;
+    unsigned rank = 0;  // this warp's share of its group's tiles: tiles rank, rank + ranks, ...
+    unsigned ranks = 1;
+    if (groups < warps) {
+        group = warp % groups;
+        group_step = groups;
+        rank = static_cast<unsigned>(warp / groups);
+        ranks = static_cast<unsigned>((warps - 1 - group) / groups + 1);
+    }
+    for (; group < groups; group += group_step) {
+        const unsigned long long at = head + group * 32 + lane;
+        unsigned first = 0;
+        unsigned length = 0;
+        if (at < end) {
+            const Vertex v = state.load(&order[at]);
+            first = static_cast<unsigned>(offsets[v]);
+            length = static_cast<unsigned>(offsets[v + 1]) - first;
+        }
+        unsigned reach = length;  // inclusive scan of the group's lengths
+        for (unsigned d = 1; d < 32; d *= 2) {
+            const unsigned below = __shfl_up_sync(kAll, reach, d);
+            if (lane >= d) reach += below;
+        }
+        const unsigned total = __shfl_sync(kAll, reach, 31);
+        const unsigned start = reach - length;
+        for (unsigned tile = rank * 32; tile < total; tile += ranks * 32 * kTilesAtOnce) {
+            Vertex got[kTilesAtOnce];
+            for (unsigned k = 0; k < kTilesAtOnce; ++k) {
+                const unsigned long long j = tile + static_cast<unsigned long long>(k) * ranks * 32 + lane;
+                unsigned owner = 0;  // the first lane whose scan passes j
+                for (unsigned step = 16; step >= 1; step /= 2) {
+                    if (__shfl_sync(kAll, reach, owner + step - 1) <= j) owner += step;
+                }
+                const unsigned owner_first = __shfl_sync(kAll, first, owner);
+                const unsigned owner_start = __shfl_sync(kAll, start, owner);
+                got[k] = j < total ? neighbors[owner_first + (j - owner_start)] : kNoVertex;
+            }
+            for (const Vertex u : got) {
+                if (u != kNoVertex) take(u);
+            }
+        }
+    }
+}
+
 constexpr int kPeelThreads = 1024;
 
 // The whole peeling in one launch. With k the level, every vertex whose remaining degree
@@ -107,10 +166,11 @@ constexpr int kPeelThreads = 1024;
 template <bool kOneBlock>
 __global__ void __launch_bounds__(kPeelThreads)
     peel_kernel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, unsigned* global_degree,
-                PeelPhase* global_phases, Vertex* order, Vertex* position) {
-    extern __shared__ unsigned shared_degree[];
+                PeelPhase* global_phases, Vertex* global_order, Vertex* position) {
+    extern __shared__ unsigned shared_degree[];  // one block: n degrees, then the order when global_order is null
     __shared__ PeelPhase shared_phases[3];
     const PeelState<kOneBlock> state{kOneBlock ? shared_degree : global_degree, kOneBlock ? shared_phases : global_phases};
+    Vertex* const order = global_order != nullptr ? global_order : shared_degree + n;
     const unsigned long long thread = global_thread();
     const unsigned long long threads = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
     const unsigned lane = threadIdx.x % 32;
@@ -151,37 +211,7 @@ __global__ void __launch_bounds__(kPeelThreads)
                     enqueue(u, end, now, state, order, position);
                 }
             };
-            // A round with a vertex for at most every warp: a warp per vertex, through its
-            // list together. A larger one (email-Enron's first rounds hold thousands): a
-            // lane per vertex, alone through a short list, and the warp together through
-            // each long one.
-            if (static_cast<unsigned long long>(end - head) * 32 <= threads) {
-                for (unsigned long long k = head + thread / 32; k < end; k += threads / 32) {
-                    const Vertex v = state.load(&order[k]);
-                    for (unsigned long long e = offsets[v] + lane; e < offsets[v + 1]; e += 32) take_degree(neighbors[e]);
-                }
-            } else {
-                for (unsigned long long base = head + thread / 32 * 32; base < end; base += threads) {
-                    unsigned long long first = 0;
-                    unsigned long long last = 0;
-                    if (base + lane < end) {
-                        const Vertex v = state.load(&order[base + lane]);
-                        first = offsets[v];
-                        last = offsets[v + 1];
-                    }
-                    const bool alone = last - first <= kShortList;
-                    if (alone) {
-                        for (unsigned long long e = first; e < last; ++e) take_degree(neighbors[e]);
-                    }
-                    for (unsigned many = __ballot_sync(0xffffffffU, !alone); many != 0; many &= many - 1) {
-                        const int from = __ffs(static_cast<int>(many)) - 1;
-                        const unsigned long long list_end = __shfl_sync(0xffffffffU, last, from);
-                        for (unsigned long long e = __shfl_sync(0xffffffffU, first, from) + lane; e < list_end; e += 32) {
-                            take_degree(neighbors[e]);
-                        }
-                    }
-                }
-            }
+            round_edges(head, end, state, order, offsets, neighbors, thread / 32, threads / 32, lane, take_degree);
         }
         state.barrier();
         const unsigned queued = state.load(&now->queued);
@@ -192,19 +222,25 @@ __global__ void __launch_bounds__(kPeelThreads)
 }
 
 // One block peels a graph whose degrees fit in its shared memory (up to about 58,000
-// vertices on the H200); a larger one takes a cooperative launch of one block per
+// vertices on the H200; with the order too, up to about 29,000, which saves a global load
+// on each round's critical path); a larger one takes a cooperative launch of one block per
 // multiprocessor, with its degrees in global memory.
-void launch_peel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, Vertex* order, Vertex* position,
-                 cudaStream_t stream) {
+void launch_peel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, Vertex* position, cudaStream_t stream) {
     int device = 0;
     int shared_optin = 0;
     SPIKEMINER_CUDA_CHECK(cudaGetDevice(&device));
     SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    const std::size_t room = static_cast<std::size_t>(shared_optin) - 3 * sizeof(PeelPhase);
     const std::size_t degree_bytes = static_cast<std::size_t>(n) * sizeof(unsigned);
-    if (degree_bytes + 3 * sizeof(PeelPhase) <= static_cast<std::size_t>(shared_optin)) {
+    const bool one_block = degree_bytes <= room;
+    const bool order_in_shared = one_block && degree_bytes + static_cast<std::size_t>(n) * sizeof(Vertex) <= room;
+    DeviceBuffer<Vertex> order;
+    if (!order_in_shared) order = allocate_or_oom<Vertex>(n, "peeling", stream);
+    if (one_block) {
+        const std::size_t shared_bytes = degree_bytes + (order_in_shared ? static_cast<std::size_t>(n) * sizeof(Vertex) : 0);
         SPIKEMINER_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(peel_kernel<true>),
-                                                   cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(degree_bytes)));
-        peel_kernel<true><<<1, kPeelThreads, degree_bytes, stream>>>(n, offsets, neighbors, nullptr, nullptr, order, position);
+                                                   cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+        peel_kernel<true><<<1, kPeelThreads, shared_bytes, stream>>>(n, offsets, neighbors, nullptr, nullptr, order.get(), position);
         check_launch();
         return;
     }
@@ -217,7 +253,8 @@ void launch_peel(Vertex n, const unsigned long long* offsets, const Vertex* neig
     if (per_sm == 0) throw Error("the GPU peeling kernel does not fit on a multiprocessor of this device");
     unsigned* degree_at = degree.get();
     PeelPhase* phases_at = phases.get();
-    void* args[] = {&n, &offsets, &neighbors, &degree_at, &phases_at, &order, &position};
+    Vertex* order_at = order.get();
+    void* args[] = {&n, &offsets, &neighbors, &degree_at, &phases_at, &order_at, &position};
     SPIKEMINER_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(peel_kernel<false>),
                                                       dim3(static_cast<unsigned>(std::min(per_sm, 1) * multiprocessors)),
                                                       dim3(kPeelThreads), args, 0, stream));
@@ -280,7 +317,7 @@ __global__ void edge_items(unsigned n, const Vertex* sorted, const unsigned* sta
 
 }  // namespace
 
-DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& position, cudaStream_t stream) {
+DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& position, bool read_back, cudaStream_t stream) {
     const Vertex n = graph.num_vertices();
     const std::size_t entries = 2 * graph.num_edges();
     if (entries > static_cast<std::size_t>(INT_MAX) || n > static_cast<Vertex>(INT_MAX)) {
@@ -297,10 +334,11 @@ DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& posit
         d_position = upload_pooled(position.data(), position.size(), "degeneracy order", stream);
     } else {
         d_position = allocate_or_oom<Vertex>(n, "degeneracy order", stream);
-        auto order = allocate_or_oom<Vertex>(n, "peeling", stream);
-        launch_peel(n, offsets.get(), neighbors.get(), order.get(), d_position.get(), stream);
-        position.resize(n);
-        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(position.data(), d_position.get(), n * sizeof(Vertex), cudaMemcpyDeviceToHost, stream));
+        launch_peel(n, offsets.get(), neighbors.get(), d_position.get(), stream);
+        if (read_back) {
+            position.resize(n);
+            SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(position.data(), d_position.get(), n * sizeof(Vertex), cudaMemcpyDeviceToHost, stream));
+        }
     }
     DeviceGraphData out;
     out.vertices = n;

@@ -21,8 +21,9 @@ struct DeviceGraphData {
 
 /// Uploads `graph` and relabels it on the device by `position` (position[v] = v's place
 /// in a degeneracy order), or, when `position` is empty, by a degeneracy order found
-/// there by k-core peeling, which is then stored into `position`.
-DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& position, cudaStream_t stream);
+/// there by k-core peeling, which is then stored into `position` when `read_back` (the
+/// copy waits for the peeling, which the relabelling's launches could otherwise overlap).
+DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& position, bool read_back, cudaStream_t stream);
 
 struct DeviceItems {
     spikeminer::detail::DeviceBuffer<Vertex> first;
