@@ -61,16 +61,16 @@ T read_one(const T* device_value, cudaStream_t stream = nullptr) {
 /// Throws Error when the last kernel launch failed.
 inline void check_launch() { SPIKEMINER_CUDA_CHECK(cudaGetLastError()); }
 
-/// Runs one CUB device call with its scratch (from the stream-ordered pool, freed without
-/// waiting for the device): `call(temp, bytes)` is asked for the size first, then run;
-/// waits for the stream so that results can be read back.
+/// Queues one CUB device call on `stream` with its scratch (from the stream-ordered pool,
+/// freed in stream order): `call(temp, bytes)` is asked for the size first, then run. It
+/// does not wait: read results with read_one, or after a synchronization (a wait after
+/// each call left the device idle while the host queued the next work).
 template <typename Call>
 void run_cub(Call call, cudaStream_t stream) {
     std::size_t bytes = 0;
     SPIKEMINER_CUDA_CHECK(call(nullptr, bytes));
     auto temp = allocate_or_oom<unsigned char>(bytes, "CUB scratch", stream);
     SPIKEMINER_CUDA_CHECK(call(temp.get(), bytes));
-    SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 /// Widens 32-bit counts to 64 bits inside a scan (sums of many counts overflow 32 bits).
