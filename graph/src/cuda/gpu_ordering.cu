@@ -90,16 +90,6 @@ __device__ void enqueue(Vertex v, unsigned end, PeelPhase* phase, const PeelStat
     position[v] = at;
 }
 
-// Where a round finds its vertices' lists: the graph's offsets, or a 32-bit copy of them in
-// shared memory when it fits (one global load fewer on each round's critical path). The
-// lists are under 2^31 entries in all (relabel_on_device checks), so 32 bits hold them.
-struct ListBounds {
-    const unsigned* near;               // n + 1, or null
-    const unsigned long long* offsets;  // the graph's
-
-    __device__ unsigned operator[](Vertex v) const { return near != nullptr ? near[v] : static_cast<unsigned>(offsets[v]); }
-};
-
 // Tiles of a round's edges that a warp loads before taking their degrees: independent
 // loads in flight together.
 constexpr unsigned kTilesAtOnce = 4;
@@ -110,9 +100,10 @@ constexpr unsigned kTilesAtOnce = 4;
 // a binary search over the scan. A round of fewer groups than warps shares each group's
 // tiles among several warps: the densest core's rounds hold a few vertices with lists of
 // thousands, which one warp a vertex walked 32 entries at a time, a load after a load.
+// The lists are under 2^31 entries in all (relabel_on_device checks), so 32 bits hold them.
 template <bool kOneBlock, typename Take>
 __device__ void round_edges(unsigned head, unsigned end, const PeelState<kOneBlock>& state, const Vertex* order,
-                            const ListBounds& bounds, const Vertex* neighbors, unsigned long long warp,
+                            const unsigned long long* offsets, const Vertex* neighbors, unsigned long long warp,
                             unsigned long long warps, unsigned lane, const Take& take) {
     constexpr unsigned kAll = 0xffffffffU;
     const unsigned long long groups = (end - head + 31ULL) / 32;
@@ -132,8 +123,8 @@ __device__ void round_edges(unsigned head, unsigned end, const PeelState<kOneBlo
         unsigned length = 0;
         if (at < end) {
             const Vertex v = state.load(&order[at]);
-            first = bounds[v];
-            length = bounds[v + 1] - first;
+            first = static_cast<unsigned>(offsets[v]);
+            length = static_cast<unsigned>(offsets[v + 1]) - first;
         }
         unsigned reach = length;  // inclusive scan of the group's lengths
         for (unsigned d = 1; d < 32; d *= 2) {
@@ -175,21 +166,15 @@ constexpr int kPeelThreads = 1024;
 template <bool kOneBlock>
 __global__ void __launch_bounds__(kPeelThreads)
     peel_kernel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, unsigned* global_degree,
-                PeelPhase* global_phases, Vertex* global_order, bool bounds_in_shared, Vertex* position) {
-    // One block: n degrees; then, when global_order is null, the order; then, when
-    // bounds_in_shared, n + 1 offsets.
-    extern __shared__ unsigned shared_degree[];
+                PeelPhase* global_phases, Vertex* global_order, Vertex* position) {
+    extern __shared__ unsigned shared_degree[];  // one block: n degrees, then the order when global_order is null
     __shared__ PeelPhase shared_phases[3];
     const PeelState<kOneBlock> state{kOneBlock ? shared_degree : global_degree, kOneBlock ? shared_phases : global_phases};
     Vertex* const order = global_order != nullptr ? global_order : shared_degree + n;
-    const ListBounds bounds{bounds_in_shared ? shared_degree + 2ULL * n : nullptr, offsets};
     const unsigned long long thread = global_thread();
     const unsigned long long threads = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
     const unsigned lane = threadIdx.x % 32;
     for (unsigned long long v = thread; v < n; v += threads) state.degree[v] = static_cast<unsigned>(offsets[v + 1] - offsets[v]);
-    if (bounds_in_shared) {
-        for (unsigned long long v = thread; v <= n; v += threads) shared_degree[2ULL * n + v] = static_cast<unsigned>(offsets[v]);
-    }
     if (thread < 3) state.phases[thread] = PeelPhase{0, UINT_MAX};
     state.barrier();
     unsigned head = 0;  // order[head, end) is this round's
@@ -226,7 +211,7 @@ __global__ void __launch_bounds__(kPeelThreads)
                     enqueue(u, end, now, state, order, position);
                 }
             };
-            round_edges(head, end, state, order, bounds, neighbors, thread / 32, threads / 32, lane, take_degree);
+            round_edges(head, end, state, order, offsets, neighbors, thread / 32, threads / 32, lane, take_degree);
         }
         state.barrier();
         const unsigned queued = state.load(&now->queued);
@@ -237,9 +222,8 @@ __global__ void __launch_bounds__(kPeelThreads)
 }
 
 // One block peels a graph whose degrees fit in its shared memory (up to about 58,000
-// vertices on the H200), with the order beside them when it fits too (about 29,000), and
-// the offsets as well when they fit (about 19,000): each saves a global load on every
-// round's critical path. A larger graph takes a cooperative launch of one block per
+// vertices on the H200; with the order too, up to about 29,000, which saves a global load
+// on each round's critical path); a larger one takes a cooperative launch of one block per
 // multiprocessor, with its degrees in global memory.
 void launch_peel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, Vertex* position, cudaStream_t stream) {
     int device = 0;
@@ -247,19 +231,16 @@ void launch_peel(Vertex n, const unsigned long long* offsets, const Vertex* neig
     SPIKEMINER_CUDA_CHECK(cudaGetDevice(&device));
     SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     const std::size_t room = static_cast<std::size_t>(shared_optin) - 3 * sizeof(PeelPhase);
-    const std::size_t array_bytes = static_cast<std::size_t>(n) * sizeof(unsigned);  // degrees or order
-    const std::size_t bounds_bytes = (static_cast<std::size_t>(n) + 1) * sizeof(unsigned);
-    const bool one_block = array_bytes <= room;
-    const bool order_in_shared = 2 * array_bytes <= room;
-    const bool bounds_in_shared = 2 * array_bytes + bounds_bytes <= room;
+    const std::size_t degree_bytes = static_cast<std::size_t>(n) * sizeof(unsigned);
+    const bool one_block = degree_bytes <= room;
+    const bool order_in_shared = one_block && degree_bytes + static_cast<std::size_t>(n) * sizeof(Vertex) <= room;
     DeviceBuffer<Vertex> order;
     if (!order_in_shared) order = allocate_or_oom<Vertex>(n, "peeling", stream);
     if (one_block) {
-        const std::size_t shared_bytes = (order_in_shared ? 2 : 1) * array_bytes + (bounds_in_shared ? bounds_bytes : 0);
+        const std::size_t shared_bytes = degree_bytes + (order_in_shared ? static_cast<std::size_t>(n) * sizeof(Vertex) : 0);
         SPIKEMINER_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(peel_kernel<true>),
                                                    cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
-        peel_kernel<true><<<1, kPeelThreads, shared_bytes, stream>>>(n, offsets, neighbors, nullptr, nullptr, order.get(),
-                                                                     bounds_in_shared, position);
+        peel_kernel<true><<<1, kPeelThreads, shared_bytes, stream>>>(n, offsets, neighbors, nullptr, nullptr, order.get(), position);
         check_launch();
         return;
     }
@@ -273,8 +254,7 @@ void launch_peel(Vertex n, const unsigned long long* offsets, const Vertex* neig
     unsigned* degree_at = degree.get();
     PeelPhase* phases_at = phases.get();
     Vertex* order_at = order.get();
-    bool no_bounds = false;
-    void* args[] = {&n, &offsets, &neighbors, &degree_at, &phases_at, &order_at, &no_bounds, &position};
+    void* args[] = {&n, &offsets, &neighbors, &degree_at, &phases_at, &order_at, &position};
     SPIKEMINER_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(peel_kernel<false>),
                                                       dim3(static_cast<unsigned>(std::min(per_sm, 1) * multiprocessors)),
                                                       dim3(kPeelThreads), args, 0, stream));
