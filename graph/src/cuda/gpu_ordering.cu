@@ -162,7 +162,8 @@ constexpr int kPeelThreads = 1024;
 // empty, a scan of the remaining vertices raises the level: to k + 1, or, when the last
 // scan queued none, to the smallest degree that scan saw. Every phase ends with one
 // barrier: 300-500 phases on the small SNAP graphs, where a host round trip each took 4-12
-// ms in all; one block with the degrees in shared memory takes a few microseconds a phase.
+// ms in all; one block with the degrees in shared memory takes about 2 us a phase, the
+// chain of dependent instructions of a round (loads from L2 or memory no longer set it).
 template <bool kOneBlock>
 __global__ void __launch_bounds__(kPeelThreads)
     peel_kernel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, unsigned* global_degree,
@@ -222,8 +223,8 @@ __global__ void __launch_bounds__(kPeelThreads)
 }
 
 // One block peels a graph whose degrees fit in its shared memory (up to about 58,000
-// vertices on the H200; with the order too, up to about 29,000, which saves a global load
-// on each round's critical path); a larger one takes a cooperative launch of one block per
+// vertices on the H200; with the order too, up to about 29,000: 3 % off the kernel on
+// biogrid-yeast and wiki-Vote); a larger one takes a cooperative launch of one block per
 // multiprocessor, with its degrees in global memory.
 void launch_peel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, Vertex* position, cudaStream_t stream) {
     int device = 0;
