@@ -226,10 +226,15 @@ public:
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(hist.get(), 0, hist.size() * sizeof(unsigned long long), stream_.get()));
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(flags.get(), 0, flags.size() * sizeof(int), stream_.get()));
         const std::size_t ring_slots = listing ? kRingSlots : 0;
-        MappedHost<Word> chunks(ring_slots * static_cast<std::size_t>(chunk_words));
+        // Chunks are read only once their slot is ready (with its ticket), so they need no zeroing.
+        MappedHost<Word> chunks(ring_slots * static_cast<std::size_t>(chunk_words), Contents::Unset);
         MappedHost<unsigned long long> ready(ring_slots);
         MappedHost<unsigned> used(ring_slots);
         MappedHost<unsigned long long> consumed(listing ? 1 : 0);
+        // Declared after the host blocks, so destroyed before them: on every way out, the
+        // kernel has ended before they go back to the cache, where another run could take
+        // them while it still wrote (cudaFreeHost used to wait; the cache does not).
+        const StreamJoin join{stream_.get()};
 
         KernelCounters* c = counters.get();
         SearchParams p{};
@@ -290,6 +295,12 @@ public:
     }
 
 private:
+    // Waits for the stream when it goes out of scope (errors are the caller's to report).
+    struct StreamJoin {
+        cudaStream_t stream;
+        ~StreamJoin() { cudaStreamSynchronize(stream); }
+    };
+
     struct Ring {
         const Word* chunks;
         unsigned long long* ready;
