@@ -330,16 +330,13 @@ DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& posit
                           "graph offsets", stream);
     // The lists lie one after the other in the Graph: one copy.
     auto neighbors = upload_pooled(n == 0 ? nullptr : graph.neighbors(0).data(), entries, "graph neighbours", stream);
+    const bool peel = position.empty();
     DeviceBuffer<Vertex> d_position;
-    if (!position.empty()) {
+    if (!peel) {
         d_position = upload_pooled(position.data(), position.size(), "degeneracy order", stream);
     } else {
         d_position = allocate_or_oom<Vertex>(n, "degeneracy order", stream);
         launch_peel(n, offsets.get(), neighbors.get(), d_position.get(), stream);
-        if (read_back) {
-            position.resize(n);
-            SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(position.data(), d_position.get(), n * sizeof(Vertex), cudaMemcpyDeviceToHost, stream));
-        }
     }
     DeviceGraphData out;
     out.vertices = n;
@@ -359,6 +356,12 @@ DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& posit
                                                   static_cast<int>(n), out.offsets.get(), out.offsets.get() + 1, stream);
     }, stream);
     for (Vertex v = 0; v < n; ++v) out.max_degree = std::max(out.max_degree, graph.degree(v));
+    // Last: a copy into pageable memory waits for the work before it, which is all queued
+    // by now (read back earlier, it kept the relabelling's launches behind the peeling).
+    if (peel && read_back) {
+        position.resize(n);
+        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(position.data(), d_position.get(), n * sizeof(Vertex), cudaMemcpyDeviceToHost, stream));
+    }
     return out;
 }
 

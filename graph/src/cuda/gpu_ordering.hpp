@@ -22,7 +22,7 @@ struct DeviceGraphData {
 /// Uploads `graph` and relabels it on the device by `position` (position[v] = v's place
 /// in a degeneracy order), or, when `position` is empty, by a degeneracy order found
 /// there by k-core peeling, which is then stored into `position` when `read_back` (the
-/// copy waits for the peeling, which the relabelling's launches could otherwise overlap).
+/// copy waits for the device; a count on one device needs no order on the host).
 DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& position, bool read_back, cudaStream_t stream);
 
 struct DeviceItems {
