@@ -1,5 +1,5 @@
 // An owned CUDA stream that does not synchronize with the legacy default stream, and an
-// event that orders one stream after another.
+// event that orders one stream after another or times the work between two points.
 #pragma once
 
 #include "cuda_check.hpp"
@@ -20,18 +20,31 @@ private:
     cudaStream_t stream_{};
 };
 
-/// An event for ordering one stream's work after another's (no timing).
+/// An event for ordering one stream's work after another's, or, made with `timing`, for
+/// the device time between two points of a stream's work.
 class DeviceEvent {
 public:
-    DeviceEvent() { SPIKEMINER_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
+    explicit DeviceEvent(bool timing = false) {
+        SPIKEMINER_CUDA_CHECK(cudaEventCreateWithFlags(&event_, timing ? cudaEventDefault : cudaEventDisableTiming));
+    }
     ~DeviceEvent() { cudaEventDestroy(event_); }
     DeviceEvent(const DeviceEvent&) = delete;
     DeviceEvent& operator=(const DeviceEvent&) = delete;
 
+    /// Marks the point after the work queued on `stream` so far.
+    void record(cudaStream_t stream) { SPIKEMINER_CUDA_CHECK(cudaEventRecord(event_, stream)); }
+
     /// Work queued on `later` from now on runs after the work already queued on `earlier`.
     void order(cudaStream_t earlier, cudaStream_t later) {
-        SPIKEMINER_CUDA_CHECK(cudaEventRecord(event_, earlier));
+        record(earlier);
         SPIKEMINER_CUDA_CHECK(cudaStreamWaitEvent(later, event_, 0));
+    }
+
+    /// Device milliseconds from `earlier` to this one (both timing events, both reached).
+    [[nodiscard]] float milliseconds_since(const DeviceEvent& earlier) const {
+        float ms = 0;
+        SPIKEMINER_CUDA_CHECK(cudaEventElapsedTime(&ms, earlier.event_, event_));
+        return ms;
     }
 
 private:

@@ -26,6 +26,7 @@ namespace {
 using namespace gpu;
 using spikeminer::detail::allocate_or_oom;
 using spikeminer::detail::DeviceBuffer;
+using spikeminer::detail::DeviceEvent;
 
 constexpr int kChunkWords = 4096;        // each worker's clique buffer and a ring chunk, at least
 constexpr int kRingSlots = 1024;         // 16 MiB of pinned host memory
@@ -57,10 +58,6 @@ struct DeviceResult {
     bool cancelled = false;
     std::string plan;            // what ran and its phases' times, for the note
 };
-
-double milliseconds_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
 
 std::string fixed(double value) {
     char text[32];
@@ -135,15 +132,14 @@ public:
     // Uploads and relabels the graph on `device` (peeling there when position is empty,
     // and storing the order into it when the cliques need their own ids or other devices
     // need the order).
-    DeviceRun(int device, Shared& shared, std::vector<Vertex>& position) : device_(made_current(device)), shared_(shared) {
-        const auto start = std::chrono::steady_clock::now();
+    DeviceRun(int device, Shared& shared, std::vector<Vertex>& position)
+        : device_(made_current(device)), shared_(shared), peeled_(position.empty()) {
         spikeminer::detail::keep_pool_memory(kPoolKept);
-        const bool peel = position.empty();
+        began_.record(stream_.get());
         graph_ = relabel_on_device(shared.graph, position, static_cast<bool>(shared.sink) || shared.devices > 1, stream_.get());
-        phases_ = (peel ? "peel and relabel " : "relabel ") + fixed(milliseconds_since(start));
-        const auto items_start = std::chrono::steady_clock::now();
+        relabelled_.record(stream_.get());
         items_ = make_items(graph_, shared.options.gpu.level, shared.options.gpu.l2_from, stream_.get());
-        phases_ += ", items " + fixed(milliseconds_since(items_start));
+        itemized_.record(stream_.get());
     }
 
     // The pool gives back what it keeps beyond kPoolKept only at a synchronization: the
@@ -161,7 +157,6 @@ public:
     [[nodiscard]] unsigned max_later() const { return items_.max_later; }
 
     DeviceResult search(unsigned index, unsigned devices, bool reports_progress) {
-        const auto start = std::chrono::steady_clock::now();
         SPIKEMINER_CUDA_CHECK(cudaSetDevice(device_));
         const CliqueOptions& options = shared_.options;
         const auto max_later = static_cast<int>(items_.max_later);
@@ -265,10 +260,12 @@ public:
         p.progress = shared_.progress.device() + index;
 
         void* args[] = {&p};
-        const double setup_ms = milliseconds_since(start);
-        const auto kernel_start = std::chrono::steady_clock::now();
+        DeviceEvent launched(true);
+        DeviceEvent ended(true);
+        launched.record(stream_.get());
         SPIKEMINER_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(static_cast<unsigned>(blocks)),
                                                           dim3(kBlockThreads), args, shared_bytes, stream_.get()));
+        ended.record(stream_.get());
         DeviceResult result;
         result.plan = std::string(options.gpu.level == SubtreeLevel::L1 ? "L1" : "L2") + ", " + (full ? "IPX" : "IP") + ", " +
                       std::to_string(workers) + " workers of " + std::to_string(lanes) + " lanes, " +
@@ -279,7 +276,6 @@ public:
         std::exception_ptr failure;
         wait_for_kernel(ring, failure, reports_progress ? &result : nullptr);
         if (failure) std::rethrow_exception(failure);
-        const double kernel_ms = milliseconds_since(kernel_start);
 
         KernelCounters done{};
         SPIKEMINER_CUDA_CHECK(cudaMemcpy(&done, counters.get(), sizeof done, cudaMemcpyDeviceToHost));
@@ -290,7 +286,10 @@ public:
         SPIKEMINER_CUDA_CHECK(cudaMemcpy(result.by_size.data(), hist.get(), hist.size() * sizeof(std::uint64_t),
                                          cudaMemcpyDeviceToHost));
         result.cancelled = result.cancelled || *shared_.cancel.host() != 0;
-        result.plan += "; ms: " + phases_ + ", setup " + fixed(setup_ms) + ", search " + fixed(kernel_ms);
+        // Device time between the marks, host gaps included where the device waited.
+        result.plan += std::string("; ms: ") + (peeled_ ? "peel and relabel " : "relabel ") +
+                       fixed(relabelled_.milliseconds_since(began_)) + ", items " + fixed(itemized_.milliseconds_since(relabelled_)) +
+                       ", setup " + fixed(launched.milliseconds_since(itemized_)) + ", search " + fixed(ended.milliseconds_since(launched));
         return result;
     }
 
@@ -390,7 +389,11 @@ private:
     spikeminer::detail::DeviceStream stream_;
     DeviceGraphData graph_;
     DeviceItems items_;
-    std::string phases_;  // the set-up's times, for the plan
+    bool peeled_;  // whether the order was found here
+    // Marks on the stream around each phase of the set-up, for the plan's times.
+    DeviceEvent began_{true};
+    DeviceEvent relabelled_{true};
+    DeviceEvent itemized_{true};
 };
 
 }  // namespace
