@@ -114,7 +114,8 @@ void add_cliques_command(CLI::App& app) {
     command->add_flag("--count-only", args->count_only, "count, do not list");
     command->add_flag("--histogram", args->histogram, "print the number of cliques of each size");
     command->add_option("-o,--output", args->output, "write the cliques, one per line as sorted vertex ids");
-    command->add_option("--backend", args->backend, "auto, cpu or gpu (auto: the GPU for counts and histograms of graphs of 75,000 edges or more)");
+    command->add_option("--backend", args->backend, "auto, cpu or gpu (auto: the GPU for counts and histograms of graphs of " +
+                                                std::to_string(graph::kGpuEdges) + " edges or more)");
     command->add_option("--threads", args->threads, "CPU threads (default: all)");
     command->add_option("--limit", args->limit, "stop after this many cliques");
     command->add_option("--level", args->level, "GPU work items: l2 (one per edge, the default) or l1 (one per vertex)");

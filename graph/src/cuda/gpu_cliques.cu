@@ -320,8 +320,12 @@ private:
                 const bool worked = drain(ring, failure);
                 if (result != nullptr) report_progress(*result, failure);
                 if (state != cudaErrorNotReady) break;
-                pause = worked ? std::chrono::microseconds(10) : std::min(2 * pause, std::chrono::microseconds(200));
-                if (!worked) std::this_thread::sleep_for(pause);
+                if (worked) {
+                    pause = std::chrono::microseconds(10);
+                } else {
+                    std::this_thread::sleep_for(pause);
+                    pause = std::min(2 * pause, std::chrono::microseconds(200));
+                }
             }
         }
         SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));

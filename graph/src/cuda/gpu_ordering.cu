@@ -257,7 +257,7 @@ void launch_peel(Vertex n, const unsigned long long* offsets, const Vertex* neig
     Vertex* order_at = order.get();
     void* args[] = {&n, &offsets, &neighbors, &degree_at, &phases_at, &order_at, &position};
     SPIKEMINER_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(peel_kernel<false>),
-                                                      dim3(static_cast<unsigned>(std::min(per_sm, 1) * multiprocessors)),
+                                                      dim3(static_cast<unsigned>(multiprocessors)),
                                                       dim3(kPeelThreads), args, 0, stream));
     // The buffers go back to the pool after the launch, in stream order.
 }
@@ -289,7 +289,7 @@ __global__ void later_counts(Vertex n, const unsigned long long* offsets, const 
     identity[v] = v;
 }
 
-__global__ void at_least_one(unsigned n, const Vertex* sorted, const unsigned* later, unsigned edge_from, unsigned* items) {
+__global__ void item_counts(unsigned n, const Vertex* sorted, const unsigned* later, unsigned edge_from, unsigned* items) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) items[i] = later[sorted[i]] >= edge_from ? later[sorted[i]] : 1U;
 }
@@ -388,7 +388,7 @@ DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, std::si
     }
     auto counts = allocate_or_oom<unsigned>(static_cast<std::size_t>(n) + 1, "work items", stream);
     SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, (static_cast<std::size_t>(n) + 1) * sizeof(unsigned), stream));
-    at_least_one<<<blocks(n), kThreads, 0, stream>>>(n, sorted.get(), later.get(), edge_from, counts.get());
+    item_counts<<<blocks(n), kThreads, 0, stream>>>(n, sorted.get(), later.get(), edge_from, counts.get());
     auto start = allocate_or_oom<unsigned>(static_cast<std::size_t>(n) + 1, "work items", stream);
     run_cub([&](void* temp, std::size_t& bytes) {
         return cub::DeviceScan::ExclusiveSum(temp, bytes, counts.get(), start.get(), n + 1, stream);

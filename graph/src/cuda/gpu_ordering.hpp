@@ -29,7 +29,7 @@ struct DeviceItems {
     spikeminer::detail::DeviceBuffer<Vertex> first;
     spikeminer::detail::DeviceBuffer<Vertex> second;  // kNoVertex for L1 items
     unsigned count = 0;
-    unsigned max_later = 0;  // the most later neighbours of any vertex (<= degeneracy)
+    unsigned max_later = 0;  // the most later neighbours of any vertex (the degeneracy, for a peeled order)
 };
 
 /// The independent subtrees, those of vertices with most later neighbours first: L1 one
