@@ -4,10 +4,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace spikeminer::detail {
 
@@ -97,27 +100,41 @@ DeviceBuffer<T> allocate_or_oom(std::size_t count, const char* what) {
     return buffer;
 }
 
-/// The same from the device's stream-ordered pool on `stream` (see DeviceBuffer).
+/// What each device's stream-ordered pool keeps between uses: a small graph's buffers, all
+/// of them (a clique count makes about 30 allocations). Beyond it, the pool gives memory
+/// back at a synchronization, so a large search's workspace does not stay reserved where
+/// other engines size their work from the free memory.
+inline constexpr std::size_t kPoolKept = std::size_t{256} << 20;
+
+/// Lets the current device's stream-ordered pool keep kPoolKept (by default it gives
+/// everything back at each synchronization, and the next allocation maps it again); once
+/// per device in the process.
+inline void keep_pool_memory() {
+    static std::mutex mutex;
+    static std::vector<int> done;  // devices whose pool is set
+    int device = 0;
+    SPIKEMINER_CUDA_CHECK(cudaGetDevice(&device));
+    const std::lock_guard lock(mutex);
+    if (std::find(done.begin(), done.end(), device) != done.end()) return;
+    int pools = 0;
+    SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device));
+    if (pools != 0) {
+        cudaMemPool_t pool{};
+        SPIKEMINER_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+        auto threshold = static_cast<std::uint64_t>(kPoolKept);
+        SPIKEMINER_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+    }
+    done.push_back(device);
+}
+
+/// The same from the current device's stream-ordered pool on `stream` (see DeviceBuffer
+/// and kPoolKept).
 template <typename T>
 DeviceBuffer<T> allocate_or_oom(std::size_t count, const char* what, cudaStream_t stream) {
+    keep_pool_memory();
     DeviceBuffer<T> buffer;
     check_allocation(buffer.try_allocate_on(count, stream), count * sizeof(T), what);
     return buffer;
-}
-
-/// Lets the current device's stream-ordered pool keep up to `bytes` it has handed out
-/// between uses (by default it gives everything back at each synchronization, and the
-/// next allocation maps it again).
-inline void keep_pool_memory(std::size_t bytes) {
-    int device = 0;
-    int pools = 0;
-    SPIKEMINER_CUDA_CHECK(cudaGetDevice(&device));
-    SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device));
-    if (pools == 0) return;
-    cudaMemPool_t pool{};
-    SPIKEMINER_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
-    auto threshold = static_cast<std::uint64_t>(bytes);
-    SPIKEMINER_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
 }
 
 }  // namespace spikeminer::detail

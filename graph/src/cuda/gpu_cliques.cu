@@ -30,9 +30,6 @@ using spikeminer::detail::DeviceEvent;
 
 constexpr int kChunkWords = 4096;        // each worker's clique buffer and a ring chunk, at least
 constexpr int kRingSlots = 1024;         // 16 MiB of pinned host memory
-// What the device's memory pool keeps between runs: a small graph's buffers, all of them
-// (about 30 allocations a run, each freed without waiting for the device).
-constexpr std::size_t kPoolKept = std::size_t{256} << 20;
 
 // What the device threads share.
 struct Shared {
@@ -134,7 +131,6 @@ public:
     // need the order).
     DeviceRun(int device, Shared& shared, std::vector<Vertex>& position)
         : device_(made_current(device)), shared_(shared), peeled_(position.empty()) {
-        spikeminer::detail::keep_pool_memory(kPoolKept);
         began_.record(stream_.get());
         graph_ = relabel_on_device(shared.graph, position, static_cast<bool>(shared.sink) || shared.devices > 1, stream_.get());
         relabelled_.record(stream_.get());
@@ -142,9 +138,10 @@ public:
         itemized_.record(stream_.get());
     }
 
-    // The pool gives back what it keeps beyond kPoolKept only at a synchronization: the
-    // search's workspace (up to 80 % of the device's memory) must not stay reserved once
-    // the run is over, where other engines size their work from the free memory.
+    // The pool gives back what it keeps beyond kPoolKept (device_buffer.hpp) only at a
+    // synchronization: the search's workspace (up to 80 % of the device's memory) must not
+    // stay reserved once the run is over, where other engines size their work from the
+    // free memory.
     ~DeviceRun() {
         graph_ = {};
         items_ = {};
