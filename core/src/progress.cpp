@@ -4,10 +4,6 @@
 
 namespace spikeminer {
 
-namespace {
-constexpr auto kReportInterval = std::chrono::milliseconds(50);
-}
-
 void Progress::begin(std::string task, std::uint64_t total) {
     task_ = std::move(task);
     total_ = total;
@@ -20,7 +16,7 @@ void Progress::update(std::uint64_t done) {
     check_cancelled();
     if (!callback_) return;
     const auto now = std::chrono::steady_clock::now();
-    if (now - last_report_ < kReportInterval) return;
+    if (now - last_report_ < interval_) return;
     last_report_ = now;
     callback_(task_, done, total_);
 }

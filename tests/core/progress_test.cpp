@@ -10,12 +10,13 @@ using namespace spikeminer;
 TEST_CASE("progress reports the start and the end of a task") {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> calls;
     CancelToken cancel;
+    const auto an_hour = std::chrono::hours(1);  // no update falls outside it, however slow the machine
     Progress progress([&](const std::string& task, std::uint64_t done, std::uint64_t total) {
         CHECK(task == "counting");
         calls.emplace_back(done, total);
-    }, &cancel);
+    }, &cancel, an_hour);
     progress.begin("counting", 10);
-    progress.update(3);  // inside the 50 ms throttle: not reported
+    progress.update(3);  // inside the interval: not reported
     progress.finish();
     REQUIRE(calls.size() == 2);
     CHECK(calls.front() == std::pair<std::uint64_t, std::uint64_t>{0, 10});
@@ -24,9 +25,10 @@ TEST_CASE("progress reports the start and the end of a task") {
 
 TEST_CASE("updates after the throttle interval are reported") {
     int reports = 0;
-    Progress progress([&](const std::string&, std::uint64_t, std::uint64_t) { ++reports; }, nullptr);
+    Progress progress([&](const std::string&, std::uint64_t, std::uint64_t) { ++reports; }, nullptr,
+                      std::chrono::milliseconds(5));
     progress.begin("x", 2);
-    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    std::this_thread::sleep_for(std::chrono::milliseconds(6));  // at least the interval, however fast the machine
     progress.update(1);
     CHECK(reports == 2);
 }

@@ -5,11 +5,10 @@
 #include "catch.hpp"
 
 #include "background_task.hpp"
+#include "task_end.hpp"
 
 #include "spikeminer/core/error.hpp"
 
-#include <QCoreApplication>
-#include <QElapsedTimer>
 #include <QThread>
 
 #include <atomic>
@@ -29,13 +28,9 @@ struct Outcome {
     QThread* progress_thread = nullptr;
 };
 
-// Processes events until the task has ended (or 10 s have passed). Its progress was
-// posted before the thread's finished(), so it has been handled by then too.
-void wait_for(const BackgroundTask& task) {
-    QElapsedTimer clock;
-    clock.start();
-    while (task.busy() && clock.elapsed() < 10'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-}
+// Waits for the task to end. Its progress was posted before the thread's finished(), so
+// it has been handled by then too.
+void wait_for(const BackgroundTask& task) { spikeminer::test::wait_for_end(task); }
 
 void connect_outcome(BackgroundTask& task, Outcome& outcome) {
     QObject::connect(&task, &BackgroundTask::progress, [&outcome](const QString&, double) {
@@ -114,11 +109,13 @@ TEST_CASE("background task: failures keep an Error's message and name the task o
 }
 
 TEST_CASE("background task: destroyed while running, it cancels and waits", "[gui]") {
+    std::atomic<bool> started{false};
     std::atomic<bool> stopped{false};
     {
         BackgroundTask task;
-        REQUIRE(task.start("long", [&stopped](Progress& progress) {
+        REQUIRE(task.start("long", [&started, &stopped](Progress& progress) {
             progress.begin("waiting", 0);
+            started = true;
             try {
                 for (std::uint64_t i = 0;; ++i) {
                     progress.update(i);
@@ -129,7 +126,7 @@ TEST_CASE("background task: destroyed while running, it cancels and waits", "[gu
                 throw;
             }
         }));
-        QThread::msleep(20);
+        while (!started) QThread::msleep(1);  // inside the loop, however slow the thread's start
     }
     CHECK(stopped);
 }

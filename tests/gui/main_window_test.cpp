@@ -7,6 +7,7 @@
 
 #include "main_window.hpp"
 #include "raster_view.hpp"
+#include "task_end.hpp"
 
 #include "spikeminer/app/io/simulation_io.hpp"
 #include "spikeminer/simulator/simulate.hpp"
@@ -15,7 +16,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QDialog>
-#include <QElapsedTimer>
 #include <QListWidget>
 #include <QTimer>
 
@@ -23,13 +23,11 @@ using namespace spikeminer;
 
 namespace {
 
-// Processes events until `done` holds (or 20 s have passed).
-template <typename Done>
-bool process_until(Done done) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!done() && clock.elapsed() < 20'000) QApplication::processEvents(QEventLoop::AllEvents, 10);
-    return done();
+// Waits for the window's background work (opening, mining, finding) to end.
+void wait_for_work(const gui::MainWindow& window) {
+    const auto* task = window.findChild<gui::BackgroundTask*>();
+    REQUIRE(task != nullptr);
+    test::wait_for_end(*task);
 }
 
 QAction* action_named(const QWidget& window, const QString& text) {
@@ -64,13 +62,15 @@ TEST_CASE("window: a simulated recording's assemblies are found and listed", "[g
     REQUIRE(find != nullptr);
     CHECK_FALSE(find->isEnabled());  // nothing loaded yet
     window.open_file(QString::fromStdString(path));
-    REQUIRE(process_until([&] { return find->isEnabled(); }));
+    wait_for_work(window);
+    REQUIRE(find->isEnabled());
 
     accept_dialog_when_shown();
     find->trigger();
     auto* list = window.findChild<QListWidget*>(QStringLiteral("assemblies"));
     REQUIRE(list != nullptr);
-    REQUIRE(process_until([&] { return list->count() > 0 && find->isEnabled(); }));
+    wait_for_work(window);
+    REQUIRE(find->isEnabled());
     REQUIRE(list->count() == 6);
     CHECK(list->item(0)->text().startsWith(QStringLiteral("1: 7 neurons: ")));
     CHECK(list->item(0)->foreground().color() != list->item(1)->foreground().color());
@@ -89,13 +89,16 @@ TEST_CASE("window: episodes mined from a simulated recording are listed and thei
     REQUIRE(mine != nullptr);
     CHECK_FALSE(mine->isEnabled());
     window.open_file(QString::fromStdString(path));
-    REQUIRE(process_until([&] { return mine->isEnabled(); }));
+    wait_for_work(window);
+    REQUIRE(mine->isEnabled());
 
     accept_dialog_when_shown();  // delays (0,5] and (5,10] ms, 5 a second, up to 5 neurons
     mine->trigger();
     auto* list = window.findChild<QListWidget*>(QStringLiteral("episodes"));
     REQUIRE(list != nullptr);
-    REQUIRE(process_until([&] { return list->count() > 0 && mine->isEnabled(); }));
+    wait_for_work(window);
+    REQUIRE(mine->isEnabled());
+    REQUIRE(list->count() > 0);
     // Longest first: the chains (9 neurons at 2-5 ms delays) give episodes of 3 or more.
     const QString first = list->item(0)->text();
     INFO(first.toStdString());

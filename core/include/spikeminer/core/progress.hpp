@@ -19,15 +19,19 @@ private:
 };
 
 /// Progress of one long task, reported to a callback (a terminal bar, a GUI signal) at
-/// most every 50 ms, with a cancellation check at every step. A default-constructed
-/// Progress reports nothing and is never cancelled.
+/// most once an interval (50 ms by default), with a cancellation check at every step. A
+/// default-constructed Progress reports nothing and is never cancelled.
 class Progress {
 public:
     /// Called with the task name, units done and units in total (0 when unknown).
     using Callback = std::function<void(const std::string& task, std::uint64_t done, std::uint64_t total)>;
 
+    /// The default time between two reports.
+    static constexpr std::chrono::milliseconds kReportInterval{50};
+
     Progress() = default;
-    Progress(Callback callback, const CancelToken* cancel) : callback_(std::move(callback)), cancel_(cancel) {}
+    Progress(Callback callback, const CancelToken* cancel, std::chrono::nanoseconds interval = kReportInterval)
+        : callback_(std::move(callback)), cancel_(cancel), interval_(interval) {}
 
     /// Starts a task of `total` units.
     void begin(std::string task, std::uint64_t total);
@@ -41,6 +45,7 @@ public:
 private:
     Callback callback_;
     const CancelToken* cancel_ = nullptr;
+    std::chrono::nanoseconds interval_ = kReportInterval;
     std::string task_;
     std::uint64_t total_ = 0;
     std::chrono::steady_clock::time_point last_report_{};
