@@ -1,7 +1,6 @@
 #include "spikeminer/core/backend.hpp"
 
 #include "spikeminer/core/device_query.hpp"
-#include "spikeminer/core/error.hpp"
 
 namespace spikeminer {
 
@@ -21,13 +20,15 @@ Backend parse_backend(const std::string& name) {
     throw UsageError("unknown backend '" + name + "': choose auto, cpu or gpu");
 }
 
-Backend resolve_backend(Backend requested, std::string* reason) {
-    if (requested == Backend::Cpu) return Backend::Cpu;
+BackendChoice choose_backend(Backend requested, const std::string& cpu_quicker) {
+    if (requested == Backend::Cpu) return {Backend::Cpu, {}};
     const DeviceReport report = query_devices();
-    if (!report.devices.empty()) return Backend::Cuda;
-    if (requested == Backend::Cuda) throw Error("--backend gpu: " + report.status);
-    if (reason != nullptr) *reason = report.status;
-    return Backend::Cpu;
+    if (report.devices.empty()) {
+        if (requested == Backend::Cuda) throw Error("the GPU backend was asked for, but no GPU can be used: " + report.status);
+        return {Backend::Cpu, "auto chose the CPU: no GPU (" + report.status + ")"};
+    }
+    if (requested == Backend::Auto && !cpu_quicker.empty()) return {Backend::Cpu, "auto chose the CPU: " + cpu_quicker};
+    return {Backend::Cuda, {}};
 }
 
 }  // namespace spikeminer

@@ -4,46 +4,52 @@
 #include "spikeminer/core/error.hpp"
 
 namespace spikeminer::graph {
+namespace {
 
-CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink) {
-    std::string reason;
-    const Backend backend = resolve_backend(options.backend, &reason);
-    std::string note;
-    if (backend == Backend::Cuda) {
-#ifdef SPIKEMINER_HAVE_CUDA
-        if (options.backend == Backend::Auto && graph.num_edges() < kGpuEdges) {
-            note = "auto: " + std::to_string(graph.num_edges()) + " edges < " + std::to_string(kGpuEdges) +
-                   ", the CPU is quicker than starting the GPU";
-        } else if (options.backend == Backend::Auto && sink) {
-            note = "auto: listing, which the CPU's threads do faster than the GPU's one draining thread";
-        }
-        if (note.empty()) {
-            // The CPU can take over only while no clique has reached the sink.
-            std::uint64_t delivered = 0;
-            const CliqueSink counted = sink ? CliqueSink([&](std::span<const Vertex> c) {
-                ++delivered;
-                sink(c);
-            })
-                                            : CliqueSink{};
-            try {
-                return detail::enumerate_on_gpu(graph, options, counted);
-            } catch (const GpuOutOfMemory& oom) {
-                if (delivered != 0) {
-                    throw Error(std::string("GPU out of memory (") + oom.what() + ") after " + std::to_string(delivered) +
-                                " cliques were delivered; run again with --backend cpu");
-                }
-                note = std::string("GPU out of memory (") + oom.what() + "): enumerated on the CPU instead";
-            }
-        }
-#endif
-    } else if (options.backend == Backend::Auto) {
-        note = "auto: " + reason;
+// Auto's reason to keep a graph on the CPU, if it has one (see CliqueOptions::backend).
+std::string cpu_quicker(const Graph& graph, bool listing) {
+    if (graph.num_edges() < kGpuEdges) {
+        return std::to_string(graph.num_edges()) + " edges < " + std::to_string(kGpuEdges) +
+               ", where the CPU finishes before a GPU starts";
     }
+    if (listing) return "listing, which the CPU's threads do faster than the GPU's one draining thread";
+    return {};
+}
+
+CliqueSummary on_cpu(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink) {
     const DegeneracyOrder order = degeneracy_order(graph);
     CliqueSummary summary = detail::enumerate_on_cpu(graph, order, options, sink);
     summary.degeneracy = order.degeneracy;
     summary.backend = Backend::Cpu;
-    summary.note = note;
+    return summary;
+}
+
+}  // namespace
+
+CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink) {
+    BackendChoice choice = choose_backend(options.backend, cpu_quicker(graph, static_cast<bool>(sink)));
+    const auto on_gpu = [&]() -> CliqueSummary {
+#ifdef SPIKEMINER_HAVE_CUDA
+        // The CPU can take over only while no clique has reached the sink.
+        std::uint64_t delivered = 0;
+        const CliqueSink counted = sink ? CliqueSink([&](std::span<const Vertex> c) {
+            ++delivered;
+            sink(c);
+        })
+                                        : CliqueSink{};
+        try {
+            return detail::enumerate_on_gpu(graph, options, counted);
+        } catch (const GpuOutOfMemory& oom) {
+            if (delivered == 0) throw;
+            throw Error(std::string("the GPU ran out of memory (") + oom.what() + ") after " + std::to_string(delivered) +
+                        " cliques were delivered; run again on the CPU");
+        }
+#else
+        throw Error("this build has no GPU engines");
+#endif
+    };
+    CliqueSummary summary = run_with_fallback(choice, on_gpu, [&] { return on_cpu(graph, options, sink); });
+    if (!choice.note.empty()) summary.note = summary.note.empty() ? choice.note : choice.note + "; " + summary.note;
     return summary;
 }
 

@@ -34,8 +34,8 @@ constexpr std::size_t kSmallRecording = 20'000;
 // From this many episodes on, auto counts them with the prefix counter.
 constexpr std::size_t kManyEpisodes = 256;
 
-std::vector<std::uint64_t> count_on_cpu(const detail::NeuronTimes& times, std::span<const Episode> episodes,
-                                        Counter counter, unsigned threads) {
+std::vector<std::uint64_t> count_with_cpu_counter(const detail::NeuronTimes& times, std::span<const Episode> episodes,
+                                               Counter counter, unsigned threads) {
     if (counter == Counter::Fsm) {
         std::vector<std::uint64_t> counts;
         counts.reserve(episodes.size());
@@ -64,21 +64,24 @@ Counter parse_counter(const std::string& name) {
 struct EpisodeCounter::State {
     const SpikeTrains& trains;
     CountOptions options;
-    Backend backend = Backend::Cpu;
-    std::string note;
+    BackendChoice choice;
     detail::NeuronTimes times;
 #ifdef SPIKEMINER_HAVE_CUDA
     std::unique_ptr<detail::GpuSpikeTimes> gpu;  // made at the first GPU count
 #endif
-    std::unique_ptr<detail::PrefixCounting> prefix;  // made at the first prefix count, on `backend`
-    State(const SpikeTrains& t, const CountOptions& o) : trains(t), options(o), times(t) {}
+    std::unique_ptr<detail::PrefixCounting> prefix;  // made at the first prefix count
+    Backend prefix_backend = Backend::Cpu;           // where `prefix` keeps its lists
+    State(const SpikeTrains& t, const CountOptions& o, BackendChoice c) : trains(t), options(o), choice(std::move(c)), times(t) {}
 
-    detail::PrefixCounting& prefix_counting() {
+    detail::PrefixCounting& prefix_counting(Backend backend) {
+        if (prefix && prefix_backend != backend) prefix.reset();  // after a fallback: rebuilt on the CPU
         if (!prefix) {
+            prefix_backend = Backend::Cpu;
 #ifdef SPIKEMINER_HAVE_CUDA
             if (backend == Backend::Cuda) {
                 prefix = std::make_unique<detail::PrefixCounting>(
                     detail::make_gpu_list_store(trains, times, options.gpu_memory_budget, options.progress), times);
+                prefix_backend = Backend::Cuda;
             }
 #endif
             if (!prefix) {
@@ -88,29 +91,39 @@ struct EpisodeCounter::State {
         }
         return *prefix;
     }
+
+    std::vector<std::uint64_t> count_on_gpu(std::span<const Episode> episodes, Counter counter, std::uint64_t keep_at_least) {
+        if (counter == Counter::Prefix) return prefix_counting(Backend::Cuda).count(episodes, keep_at_least);
+#ifdef SPIKEMINER_HAVE_CUDA
+        if (!gpu) gpu = std::make_unique<detail::GpuSpikeTimes>(times);
+        return gpu->count(episodes, counter, options.gpu_memory_budget, options.progress);
+#else
+        throw Error("this build has no GPU engines");
+#endif
+    }
+
+    // After a fallback from the GPU a GPU counter gives way to the two-step counter.
+    std::vector<std::uint64_t> count_on_cpu(std::span<const Episode> episodes, Counter& counter, std::uint64_t keep_at_least) {
+        if (counter == Counter::Prefix) return prefix_counting(Backend::Cpu).count(episodes, keep_at_least);
+        if (is_gpu_counter(counter)) counter = Counter::TwoStep;
+        return count_with_cpu_counter(times, episodes, counter, options.threads);
+    }
 };
 
 EpisodeCounter::EpisodeCounter(const SpikeTrains& trains, const CountOptions& options) {
-    std::string reason;
-    Backend backend = options.backend;
-    if (backend == Backend::Auto && (is_gpu_counter(options.counter) || is_cpu_counter(options.counter))) {
-        backend = is_gpu_counter(options.counter) ? Backend::Cuda : Backend::Cpu;
+    Backend requested = options.backend;
+    if (requested == Backend::Auto && is_gpu_counter(options.counter)) requested = Backend::Cuda;
+    if (requested == Backend::Auto && is_cpu_counter(options.counter)) requested = Backend::Cpu;
+    const bool small = options.counter == Counter::Auto && trains.num_spikes() < kSmallRecording;
+    BackendChoice choice = choose_backend(
+        requested, small ? std::to_string(trains.num_spikes()) + " spikes, which the CPU counts before a GPU starts" : "");
+    if (choice.backend == Backend::Cpu && is_gpu_counter(options.counter)) {
+        throw UsageError("counter " + counter_name(options.counter) + " runs on the GPU; the CPU backend takes fsm, twostep or prefix");
     }
-    backend = resolve_backend(backend, &reason);
-    if (backend == Backend::Cuda && options.backend == Backend::Auto && options.counter == Counter::Auto &&
-        trains.num_spikes() < kSmallRecording) {
-        backend = Backend::Cpu;
+    if (choice.backend == Backend::Cuda && is_cpu_counter(options.counter)) {
+        throw UsageError("counter " + counter_name(options.counter) + " runs on the CPU; the GPU backend takes csw, atomic, gpufsm or prefix");
     }
-    if (backend == Backend::Cpu && is_gpu_counter(options.counter)) {
-        throw UsageError("counter " + counter_name(options.counter) + " runs on the GPU; " +
-                         (reason.empty() ? "--backend cpu takes fsm or twostep" : reason));
-    }
-    if (backend == Backend::Cuda && is_cpu_counter(options.counter)) {
-        throw UsageError("counter " + counter_name(options.counter) + " runs on the CPU; --backend gpu takes csw, atomic, gpufsm or prefix");
-    }
-    state_ = std::make_unique<State>(trains, options);
-    state_->backend = backend;
-    if (!reason.empty()) state_->note = "no GPU (" + reason + "): counting on the CPU";
+    state_ = std::make_unique<State>(trains, options, std::move(choice));
 }
 
 EpisodeCounter::~EpisodeCounter() = default;
@@ -119,39 +132,19 @@ CountResult EpisodeCounter::count(std::span<const Episode> episodes, std::uint64
     State& state = *state_;
     for (const Episode& episode : episodes) validate(episode, state.trains);
     CountResult result;
-    result.backend = state.backend;
-    result.note = state.note;
     result.counter = state.options.counter;
     if (result.counter == Counter::Auto) {
         // Prefix when mining (it keeps lists for the next level) or counting many episodes
         // (their shared prefixes are made once); a few long episodes, whose every prefix
         // would be made in turn, go faster through the backward search.
         const bool prefix = keep_at_least != kKeepNone || episodes.size() >= kManyEpisodes;
-        result.counter = prefix ? Counter::Prefix : state.backend == Backend::Cuda ? Counter::AtomicCompact : Counter::TwoStep;
+        result.counter = prefix ? Counter::Prefix : state.choice.backend == Backend::Cuda ? Counter::AtomicCompact : Counter::TwoStep;
     }
-    try {
-        if (result.counter == Counter::Prefix) {
-            result.counts = state.prefix_counting().count(episodes, keep_at_least);
-            return result;
-        }
-#ifdef SPIKEMINER_HAVE_CUDA
-        if (result.backend == Backend::Cuda) {
-            if (!state.gpu) state.gpu = std::make_unique<detail::GpuSpikeTimes>(state.times);
-            result.counts = state.gpu->count(episodes, result.counter, state.options.gpu_memory_budget, state.options.progress);
-            return result;
-        }
-#endif
-    } catch (const GpuOutOfMemory& oom) {
-        // From here on this counter counts on the CPU (the prefix counter rebuilds what it had kept).
-        state.note = std::string("GPU out of memory (") + oom.what() + "): counting on the CPU";
-        state.backend = Backend::Cpu;
-        state.prefix.reset();
-        if (state.options.counter != Counter::Auto && result.counter != Counter::Prefix) {
-            state.options.counter = Counter::TwoStep;
-        }
-        return count(episodes, keep_at_least);
-    }
-    result.counts = count_on_cpu(state.times, episodes, result.counter, state.options.threads);
+    result.counts = run_with_fallback(
+        state.choice, [&] { return state.count_on_gpu(episodes, result.counter, keep_at_least); },
+        [&] { return state.count_on_cpu(episodes, result.counter, keep_at_least); });
+    result.backend = state.choice.backend;
+    result.note = state.choice.note;
     return result;
 }
 

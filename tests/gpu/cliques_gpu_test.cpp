@@ -426,7 +426,7 @@ TEST_CASE("GPU cliques: a budget too small for one block falls back to the CPU",
     const CliqueSummary summary =
         graph::enumerate_maximal_cliques(g, options, [&](std::span<const Vertex> c) { got.emplace(c.begin(), c.end()); });
     CHECK(summary.backend == Backend::Cpu);
-    CHECK(summary.note.find("GPU out of memory") != std::string::npos);
+    CHECK(summary.note.find("GPU ran out of memory") != std::string::npos);
     CHECK(got == test::listed_maximal_cliques(200, edges));
 }
 

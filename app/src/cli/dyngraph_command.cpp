@@ -154,12 +154,11 @@ void write_steps(const std::string& path, const std::vector<Step>& rows) {
 // to choose, the GPU takes windows of at least 100,000 edges when analytics run after
 // each slide or a slide takes at least 1,024 edges: below that the CPU is faster (a GPU
 // slide costs about 0.1-0.5 ms of launches whatever its size; bench/RESULTS.md).
-Backend choose_backend(Backend requested, const DyngraphArguments& run, const Analytics& analytics) {
-    if (run.structure == "sets") return Backend::Cpu;
-    if (requested != Backend::Auto) return resolve_backend(requested);
+std::string cpu_quicker(const DyngraphArguments& run, const Analytics& analytics) {
     const bool any_analytics = analytics.bfs || analytics.cc || analytics.pagerank;
-    if (run.window < 100'000 || (!any_analytics && run.batch < 1024)) return Backend::Cpu;
-    return resolve_backend(Backend::Auto);
+    if (run.window < 100'000) return "a window of " + std::to_string(run.window) + " edges, which the CPU updates faster";
+    if (!any_analytics && run.batch < 1024) return "slides of " + std::to_string(run.batch) + " edges and no analytics, which the CPU does faster";
+    return {};
 }
 
 void run_dyngraph(const DyngraphArguments& args) {
@@ -176,35 +175,32 @@ void run_dyngraph(const DyngraphArguments& args) {
     if (args.root >= stream.vertices) throw UsageError("--root " + std::to_string(args.root) + " is not a vertex of the stream");
     DyngraphArguments run = args;
     if (run.window == 0) run.window = stream.edges.size() / 2;
-    [[maybe_unused]] const Backend backend = choose_backend(requested, run, analytics);  // refuses gpu where there is none
+    BackendChoice choice = run.structure == "sets" ? BackendChoice{} : choose_backend(requested, cpu_quicker(run, analytics));
     std::fprintf(stderr, "%s: %zu edges over %u vertices%s; window %llu edges, batch %llu\n", args.file.c_str(),
                  stream.edges.size(), stream.vertices,
                  stream.out_of_order != 0 ? (", " + std::to_string(stream.out_of_order) + " lines out of time order (sorted)").c_str() : "",
                  static_cast<unsigned long long>(run.window), static_cast<unsigned long long>(run.batch));
     TerminalProgress terminal;
-    std::vector<Step> rows;
-    bool on_gpu = false;
+    const auto on_gpu = [&]() -> std::vector<Step> {
 #if SPIKEMINER_HAVE_CUDA
-    if (backend == Backend::Cuda) {
-        try {
-            graph::GpuPma g(stream.vertices);
-            rows = run_window(g, stream, run, analytics, terminal.progress());
-            on_gpu = true;
-        } catch (const GpuOutOfMemory& e) {
-            std::fprintf(stderr, "\nwarning: the GPU ran out of memory (%s); starting again on the CPU\n", e.what());
-        }
-    }
+        graph::GpuPma g(stream.vertices);
+        return run_window(g, stream, run, analytics, terminal.progress());
+#else
+        throw Error("this build has no GPU engines");
 #endif
-    if (!on_gpu) {
+    };
+    const auto on_cpu = [&]() -> std::vector<Step> {
         if (run.structure == "pma") {
             graph::CpuPma g(stream.vertices);
-            rows = run_window(g, stream, run, analytics, terminal.progress());
-        } else {
-            graph::AdjacencySets g(stream.vertices);
-            rows = run_window(g, stream, run, analytics, terminal.progress());
+            return run_window(g, stream, run, analytics, terminal.progress());
         }
-    }
-    const std::string where = on_gpu ? "GPMA+ on the GPU"
+        graph::AdjacencySets g(stream.vertices);
+        return run_window(g, stream, run, analytics, terminal.progress());
+    };
+    const std::vector<Step> rows = run_with_fallback(choice, on_gpu, on_cpu);
+    if (!choice.note.empty()) std::fprintf(stderr, "\nnote: %s\n", choice.note.c_str());
+    const bool ran_on_gpu = choice.backend == Backend::Cuda;
+    const std::string where = ran_on_gpu ? "GPMA+ on the GPU"
                               : run.structure == "pma" ? "packed memory array on the CPU" : "adjacency sets on the CPU";
     Step sum;
     for (const Step& r : rows) {
