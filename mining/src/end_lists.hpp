@@ -27,6 +27,8 @@
 // all neurons and intervals at once reads, per entry, the stream's events in
 // (t_j + min lo, t_j + max hi] once, instead of each neuron's spikes once per extension.
 
+#include "host_device.hpp"
+
 #include "spikeminer/core/spike_trains.hpp"
 #include "spikeminer/mining/episode.hpp"
 
@@ -73,12 +75,6 @@ public:
     /// How many lists are stored.
     [[nodiscard]] virtual std::size_t size() const = 0;
 };
-
-#ifdef __CUDACC__
-#define SPIKEMINER_HOST_DEVICE __host__ __device__
-#else
-#define SPIKEMINER_HOST_DEVICE
-#endif
 
 /// The first index in [from, n) whose time is after `value` (or n), by galloping from
 /// `from`: O(log distance), for cursors that move forward in small steps.

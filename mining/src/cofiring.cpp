@@ -1,0 +1,152 @@
+// CofiringWindows: windows one after another on the chosen backend, each decided on the
+// host (cofiring_decide.cpp).
+#include "spikeminer/mining/cofiring.hpp"
+
+#include "cofiring_counter.hpp"
+#include "cofiring_decide.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <algorithm>
+
+namespace spikeminer::mining {
+namespace {
+
+// Below this many spikes auto counts on the CPU: the GPU's start costs more.
+constexpr std::size_t kSmallRecording = 50'000;
+
+}  // namespace
+
+struct CofiringWindows::State {
+    const SpikeTrains& trains;
+    CofiringOptions options;
+    detail::LagLayout lags;
+    detail::BinLayout bins;
+    std::string note;
+    std::vector<std::uint32_t> table;
+    BackendChoice choice;
+    detail::CounterProgress counter_progress;
+    std::unique_ptr<detail::CofiringCounter> gpu;
+    std::unique_ptr<detail::CofiringCounter> cpu;
+    std::size_t next = 0;
+
+    State(const SpikeTrains& t, const CofiringOptions& o) : trains(t), options(o) {}
+
+    detail::CofiringCounter& on_cpu() {
+        if (!cpu) cpu = detail::make_cpu_cofiring_counter(trains, lags, bins, options.threads, counter_progress);
+        return *cpu;
+    }
+
+    detail::CofiringCounter& on_gpu() {
+#ifdef SPIKEMINER_HAVE_CUDA
+        if (!gpu) gpu = detail::make_gpu_cofiring_counter(trains, lags, bins, counter_progress);
+        return *gpu;
+#else
+        throw Error("this build has no GPU engines");
+#endif
+    }
+
+    // Spikes of each neuron within the window, from the trains' per-neuron index.
+    std::vector<std::uint64_t> window_spikes(TimeSpan span) const {
+        const auto all = trains.times();
+        const auto before = [all](std::uint32_t i, Tick t) { return all[i] < t; };
+        std::vector<std::uint64_t> spikes(trains.num_neurons());
+        for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
+            const auto of = trains.spikes_of(n);
+            spikes[n] = static_cast<std::uint64_t>(std::lower_bound(of.begin(), of.end(), span.end, before) -
+                                                   std::lower_bound(of.begin(), of.end(), span.start, before));
+        }
+        return spikes;
+    }
+};
+
+CofiringWindows::CofiringWindows(const SpikeTrains& trains, const CofiringOptions& options)
+    : state_(std::make_unique<State>(trains, options)) {
+    validate(options);
+    State& s = *state_;
+    s.lags = detail::lay_out(options.lags, detail::time_grid(trains.times()));
+    if (s.lags.baseline_lags == 0 && options.test.chance == Chance::Baseline && options.test.q < 1) {
+        throw UsageError("the co-firing baseline holds no lag of this recording's time grid (" + std::to_string(s.lags.grid) +
+                         " ticks): widen it");
+    }
+    s.bins = detail::lay_out_bins(trains, options, s.note);
+    s.table = detail::level_tables(s.lags, options.test, detail::kTableBaselines, options.threads);
+    const bool small = trains.num_spikes() < kSmallRecording;
+    s.choice = choose_backend(options.backend,
+                              small ? std::to_string(trains.num_spikes()) + " spikes, which the CPU counts before a GPU starts" : "");
+    s.counter_progress = {options.progress, s.bins.windows == 1};
+}
+
+CofiringWindows::~CofiringWindows() = default;
+
+std::size_t CofiringWindows::size() const { return state_->bins.windows; }
+
+const BackendChoice& CofiringWindows::backend() const { return state_->choice; }
+
+const std::string& CofiringWindows::note() const { return state_->note; }
+
+bool CofiringWindows::next(CofiringWindow& window) {
+    State& s = *state_;
+    if (s.next >= s.bins.windows) return false;
+    Progress* progress = s.options.progress;
+    if (progress != nullptr && s.next == 0) {
+        if (s.counter_progress.report_spikes) {
+            progress->begin("co-firing pairs", s.trains.num_spikes());
+        } else {
+            progress->begin("co-firing windows", s.bins.windows);
+        }
+    }
+    const std::size_t w = s.next++;
+    window.index = w;
+    window.span = s.bins.window(w);
+    const std::vector<std::uint64_t> spikes = s.window_spikes(window.span);
+    const auto firing = static_cast<std::uint64_t>(std::count_if(spikes.begin(), spikes.end(), [](std::uint64_t n) { return n > 0; }));
+    window.tests = (firing < 2 ? 0 : firing * (firing - 1) / 2) * static_cast<std::uint64_t>(s.lags.tests_per_pair());
+
+    detail::CandidateRule rule = detail::candidate_rule(s.lags, s.options.test, s.trains.num_neurons());
+    rule.table = s.table.empty() ? nullptr : s.table.data();
+    rule.table_d = s.table.empty() ? 0 : detail::kTableBaselines;
+    rule.window_spikes = spikes.data();
+    rule.window_lags = std::max(1.0, static_cast<double>(window.span.length() / s.lags.grid));
+    const std::size_t first = w;
+    const std::size_t last = s.bins.last_bin(w);
+    std::vector<detail::CofiringCandidate> candidates = run_with_fallback(
+        s.choice,
+        [&] {
+            detail::CofiringCounter& counter = s.on_gpu();
+            counter.move_to(first, last);
+            return counter.candidates(rule);
+        },
+        [&] {
+            s.gpu.reset();
+            detail::CofiringCounter& counter = s.on_cpu();
+            counter.move_to(first, last);
+            return counter.candidates(rule);
+        });
+    window.edges = detail::decide(std::move(candidates), window.tests, s.options.test, rule, s.options.threads);
+    if (progress != nullptr) {
+        if (!s.counter_progress.report_spikes) progress->update(w + 1);
+        if (s.next == s.bins.windows) progress->finish();
+    }
+    return true;
+}
+
+std::vector<std::pair<NeuronId, NeuronId>> joined_pairs(const CofiringWindow& window) {
+    std::vector<std::pair<NeuronId, NeuronId>> pairs;
+    pairs.reserve(window.edges.size());
+    for (const CofiringEdge& e : window.edges) pairs.push_back(std::minmax(e.a, e.b));
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    return pairs;
+}
+
+CofiringWindow cofiring_whole_recording(const SpikeTrains& trains, CofiringOptions options) {
+    options.window = 0;
+    options.step = 0;
+    CofiringWindows windows(trains, options);
+    CofiringWindow window;
+    windows.next(window);
+    return window;
+}
+
+}  // namespace spikeminer::mining

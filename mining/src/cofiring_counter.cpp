@@ -1,0 +1,42 @@
+// What the CPU and GPU co-firing counters share: how a bin is cut into pieces.
+#include "cofiring_counter.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace spikeminer::mining::detail {
+namespace {
+
+// The most spikes within any span of `reach` + 1 ticks (lags 0..reach).
+std::uint64_t most_spikes_within(std::span<const Tick> times, Tick reach) {
+    std::uint64_t most = 0;
+    std::size_t first = 0;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        while (times[i] - times[first] > reach) ++first;
+        most = std::max<std::uint64_t>(most, i - first + 1);
+    }
+    return most;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::size_t, std::size_t>> bin_pieces(std::span<const Tick> times, TimeSpan bin, Tick reach, bool one_piece,
+                                                            std::size_t most) {
+    const std::size_t first = first_at_or_after(times, bin.start);
+    const std::size_t last = first_at_or_after(times, bin.end);
+    const std::size_t reached = first_at_or_after(times, bin.start - reach);  // the earliest partner of an end in the bin
+    const std::uint64_t partners = std::max<std::uint64_t>(1, most_spikes_within(times.subspan(reached, last - reached), reach));
+    const std::uint64_t limit = std::numeric_limits<std::uint32_t>::max() / partners;
+    if (one_piece && last - first > limit) {
+        throw Error("a co-firing step of " + std::to_string(bin.length()) + " ticks holds " + std::to_string(last - first) +
+                    " spikes, too many for its counts to stay below 2^32: use a shorter step");
+    }
+    const std::size_t piece = one_piece ? std::max<std::size_t>(last - first, 1) : std::max<std::size_t>(1, std::min<std::uint64_t>(limit, most));
+    std::vector<std::pair<std::size_t, std::size_t>> pieces;
+    for (std::size_t i = first; i < last; i += piece) pieces.emplace_back(i, std::min(last, i + piece));
+    return pieces;
+}
+
+}  // namespace spikeminer::mining::detail

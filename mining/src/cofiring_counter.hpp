@@ -1,0 +1,54 @@
+#pragma once
+// The backends of CofiringWindows: each keeps the current window's counts, bin by bin, and
+// picks its candidate tests (cofiring_stats.hpp).
+
+#include "cofiring_layout.hpp"
+#include "cofiring_stats.hpp"
+
+#include "spikeminer/core/progress.hpp"
+
+#include <memory>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace spikeminer::mining::detail {
+
+/// Counts per (end neuron, start neuron, slot), row-major, for one window.
+class CofiringCounter {
+public:
+    virtual ~CofiringCounter() = default;
+    /// Makes bins [first, last) the current window: the bins that left are taken away, those
+    /// that entered are counted and added. Throws Cancelled.
+    virtual void move_to(std::size_t first, std::size_t last) = 0;
+    /// The current window's candidate tests (any order). `rule`'s pointers are host memory.
+    virtual std::vector<CofiringCandidate> candidates(const CandidateRule& rule) = 0;
+};
+
+/// Where the counters report: the work's Progress (for Cancel) and whether they report the
+/// end spikes counted (when one window is all the work) or only check for Cancel.
+struct CounterProgress {
+    Progress* progress = nullptr;
+    bool report_spikes = false;
+};
+
+/// The pieces of end spikes (stream index ranges) a bin is counted in, each small enough
+/// that no count of a piece can pass 2^32 - 1 (a piece of E end spikes counts at most E
+/// times the most spikes within any `reach` of time), and at most `most` long (for Cancel
+/// and progress). A bin kept for later subtraction must be one piece: throws Error when it
+/// is not (`one_piece`).
+std::vector<std::pair<std::size_t, std::size_t>> bin_pieces(std::span<const Tick> times, TimeSpan bin, Tick reach,
+                                                            bool one_piece, std::size_t most);
+
+/// The CPU counter (src/cpu/cofiring_counter.cpp), on `threads` threads (0: all).
+std::unique_ptr<CofiringCounter> make_cpu_cofiring_counter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins,
+                                                           unsigned threads, CounterProgress progress);
+
+#ifdef SPIKEMINER_HAVE_CUDA
+/// The GPU counter (src/cuda/cofiring_counter.cu) on the current device. Throws
+/// GpuOutOfMemory when the device cannot hold a window's counts.
+std::unique_ptr<CofiringCounter> make_gpu_cofiring_counter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins,
+                                                           CounterProgress progress);
+#endif
+
+}  // namespace spikeminer::mining::detail

@@ -1,0 +1,81 @@
+#pragma once
+// How co-firing counts are laid out: lag slots, the tests as runs of slots, time bins and
+// windows. Shared by the CPU and GPU counters (plain data, copied into kernels by value).
+
+#include "spikeminer/mining/cofiring.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace spikeminer::mining::detail {
+
+/// Most positive-lag slots: every interval, synchrony and the baseline cut the lag axis
+/// into at most 2 (intervals + 2) pieces.
+inline constexpr int kMaxSlots = 24;
+/// Most intervals.
+inline constexpr int kMaxIntervals = 8;
+
+/// A run of consecutive slots [first, last).
+struct SlotRun {
+    int first = 0;
+    int last = 0;
+};
+
+/// The lag axis cut into slots, each covering the lags (lo, hi], in increasing order,
+/// possibly with gaps (lags in a gap are not counted). Slot 0 is lag 0 alone, (-1, 0],
+/// when synchrony is tested. Each test is a run of positive slots, plus slot 0 for
+/// synchrony.
+struct LagLayout {
+    int slots = 0;                   ///< all slots, lag 0 included
+    int first_positive = 0;          ///< 1 with synchrony, else 0
+    Tick lo[kMaxSlots] = {};         ///< slot s covers lags (lo[s], hi[s]]
+    Tick hi[kMaxSlots] = {};
+    bool synchrony = false;
+    SlotRun sync_run;                ///< the positive slots of (0, sync]
+    int intervals = 0;
+    SlotRun interval_runs[kMaxIntervals];
+    SlotRun baseline_run;
+    /// Grid lags in each test's range: synchrony 2 floor(sync/g) + 1, interval k floor(hi/g)
+    /// - floor(lo/g), and the baseline both ways 2 (floor(hi/g) - floor(lo/g)).
+    std::uint64_t sync_lags = 0;
+    std::uint64_t interval_lags[kMaxIntervals] = {};
+    std::uint64_t baseline_lags = 0;
+    Tick reach = 0;                  ///< the longest lag counted
+    Tick grid = 1;                   ///< spike times lie on origin + k grid
+
+    /// Tests per unordered pair: synchrony (if tested) and every interval both ways.
+    [[nodiscard]] int tests_per_pair() const { return (synchrony ? 1 : 0) + 2 * intervals; }
+};
+
+/// Lays out `lags` for spikes on a grid of `grid` ticks (see validate() for the checks).
+LagLayout lay_out(const CofiringLags& lags, Tick grid);
+
+/// The greatest common divisor of the differences between spike times (1 when there is
+/// one spike or none): the grid the times lie on, whose lags chance spreads over evenly.
+Tick time_grid(std::span<const Tick> times);
+
+/// The recording's time cut into bins of one step, and the windows as runs of bins.
+struct BinLayout {
+    Tick origin = 0;          ///< start of bin 0
+    Tick step = 1;            ///< bin width
+    std::size_t bins = 1;     ///< bins covering the recording (the last may reach past its end)
+    std::size_t per_window = 1;
+    std::size_t windows = 1;
+    Tick end = 1;             ///< end of the recording (exclusive)
+
+    /// Bin b covers [origin + b step, origin + (b + 1) step), clipped to the recording.
+    [[nodiscard]] TimeSpan bin(std::size_t b) const;
+    /// Window w covers bins [w, w + per_window) (clipped to the bins there are).
+    [[nodiscard]] TimeSpan window(std::size_t w) const;
+    [[nodiscard]] std::size_t last_bin(std::size_t w) const { return std::min(w + per_window, bins); }
+};
+
+/// Bins and windows for `options` over the trains' span (widened to every spike). Sets
+/// `note` when the recording is shorter than one window.
+BinLayout lay_out_bins(const SpikeTrains& trains, const CofiringOptions& options, std::string& note);
+
+/// The first stream index whose time is at least `t`.
+std::size_t first_at_or_after(std::span<const Tick> times, Tick t);
+
+}  // namespace spikeminer::mining::detail

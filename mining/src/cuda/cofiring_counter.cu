@@ -1,0 +1,222 @@
+// The GPU co-firing counter: the stream and its per-neuron index on the device, the bins of
+// one window and their sum there; each step counts the bin that enters, takes away the one
+// that leaves, and picks the window's candidate tests, of which only those come back.
+#include "../cofiring_counter.hpp"
+#include "cofiring_kernels.cuh"
+#include "device_calls.cuh"
+#include "device_stream.hpp"
+
+#include <algorithm>
+
+namespace spikeminer::mining::detail {
+namespace {
+
+using spikeminer::detail::allocate_or_oom;
+using spikeminer::detail::blocks_for;
+using spikeminer::detail::check_launch;
+using spikeminer::detail::DeviceBuffer;
+using spikeminer::detail::DeviceStream;
+using spikeminer::detail::upload;
+
+constexpr unsigned kBlock = 256;
+// End spikes of one neuron per block.
+constexpr std::uint32_t kEndsPerBlock = 512;
+// End spikes between two checks for Cancel when one window is all the work.
+constexpr std::size_t kPieceSpikes = std::size_t{1} << 20;
+// Candidates a window has room for before the buffer grows.
+constexpr std::size_t kFirstCapacity = std::size_t{1} << 16;
+
+class GpuCofiringCounter final : public CofiringCounter {
+public:
+    GpuCofiringCounter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins, CounterProgress progress)
+        : trains_(trains), lags_(lags), bins_(bins), progress_(progress), n_(trains.num_neurons()),
+          cells_(n_ * n_ * static_cast<std::size_t>(lags.slots)) {
+        const cudaStream_t s = stream_.get();
+        times_ = upload(trains.times().data(), trains.num_spikes(), "co-firing spike times", s);
+        neurons_ = upload(trains.neurons().data(), trains.num_spikes(), "co-firing spike neurons", s);
+        std::vector<std::uint32_t> positions;
+        positions.reserve(trains.num_spikes());
+        offsets_.push_back(0);
+        for (NeuronId n = 0; n < n_; ++n) {
+            const auto of = trains.spikes_of(n);
+            positions.insert(positions.end(), of.begin(), of.end());
+            offsets_.push_back(positions.size());
+        }
+        positions_ = upload(positions, "co-firing spike index", s);
+        device_offsets_ = upload(offsets_, "co-firing spike index", s);
+        first_ = allocate_or_oom<std::uint32_t>(n_, "co-firing ranges");
+        last_ = allocate_or_oom<std::uint32_t>(n_, "co-firing ranges");
+        window_ = allocate_or_oom<unsigned long long>(cells_, "co-firing window counts");
+        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(window_.get(), 0, cells_ * sizeof(unsigned long long), s));
+        const std::size_t kept = bins_.windows > 1 ? bins_.per_window : 1;
+        bins_memory_ = allocate_or_oom<std::uint32_t>(kept * cells_, "co-firing bin counts");
+        window_spikes_ = allocate_or_oom<std::uint64_t>(n_, "co-firing window spikes");
+        count_ = allocate_or_oom<unsigned long long>(1, "co-firing candidates");
+        found_ = allocate_or_oom<CofiringCandidate>(kFirstCapacity, "co-firing candidates");
+        set_up_look_backs();
+        int device = 0;
+        int optin = 0;
+        SPIKEMINER_CUDA_CHECK(cudaGetDevice(&device));
+        SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+        row_bytes_ = cells_ / n_ * sizeof(std::uint32_t);
+        shared_row_ = row_bytes_ <= static_cast<std::size_t>(optin);
+        if (shared_row_) {
+            SPIKEMINER_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(count_piece_kernel<true>),
+                                                       cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(row_bytes_)));
+        }
+    }
+
+    void move_to(std::size_t first, std::size_t last) override {
+        for (std::size_t b = first_bin_; b < last_bin_; ++b) {
+            if (b < first || b >= last) add(bin_counts(b), true);
+        }
+        for (std::size_t b = first; b < last; ++b) {
+            if (b < first_bin_ || b >= last_bin_) count_bin(b);
+        }
+        first_bin_ = first;
+        last_bin_ = last;
+    }
+
+    std::vector<CofiringCandidate> candidates(const CandidateRule& host_rule) override {
+        const cudaStream_t s = stream_.get();
+        CandidateRule rule = host_rule;
+        if (rule.table != nullptr && table_.size() == 0) {
+            table_ = upload(rule.table, static_cast<std::size_t>(1 + lags_.intervals) * kLevels * rule.table_d, "co-firing tables", s);
+        }
+        rule.table = rule.table != nullptr ? table_.get() : nullptr;
+        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(window_spikes_.get(), host_rule.window_spikes, n_ * sizeof(std::uint64_t),
+                                              cudaMemcpyHostToDevice, s));
+        rule.window_spikes = window_spikes_.get();
+        for (;;) {
+            SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(count_.get(), 0, sizeof(unsigned long long), s));
+            candidates_kernel<<<blocks_for(n_ * n_, kBlock), kBlock, 0, s>>>(rule, window_.get(), found_.get(), count_.get(),
+                                                                               found_.size());
+            check_launch();
+            const auto found = static_cast<std::size_t>(spikeminer::detail::read_one(count_.get(), s));
+            if (found <= found_.size()) {
+                std::vector<CofiringCandidate> out(found);
+                if (found != 0) {
+                    SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(out.data(), found_.get(), found * sizeof(CofiringCandidate),
+                                                          cudaMemcpyDeviceToHost, s));
+                    SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s));
+                }
+                return out;
+            }
+            found_ = allocate_or_oom<CofiringCandidate>(std::max(found, 2 * found_.size()), "co-firing candidates");
+        }
+    }
+
+private:
+    void set_up_look_backs() {
+        PieceArgs& a = args_;
+        a.slots = lags_.slots;
+        a.look_backs = 0;
+        for (int s = 0; s < lags_.slots; ++s) {
+            a.slot_lo[s] = lags_.lo[s];
+            if (a.look_backs > 0 && a.look_back[a.look_backs - 1].hi == lags_.lo[s]) {
+                a.look_back[a.look_backs - 1].hi = lags_.hi[s];
+                a.look_back[a.look_backs - 1].last_slot = s;
+            } else {
+                a.look_back[a.look_backs++] = DeviceLookBack{lags_.lo[s], lags_.hi[s], s};
+            }
+        }
+    }
+
+    std::uint32_t* bin_counts(std::size_t b) {
+        return bins_memory_.get() + (bins_.windows > 1 ? (b % bins_.per_window) * cells_ : 0);
+    }
+
+    void add(const std::uint32_t* bin, bool subtract) {
+        add_bin_kernel<<<blocks_for(cells_, kBlock), kBlock, 0, stream_.get()>>>(window_.get(), bin, cells_, subtract);
+        check_launch();
+    }
+
+    // Counts bin b, piece by piece, into its slot (windows that slide) or into the window.
+    void count_bin(std::size_t b) {
+        const bool keep = bins_.windows > 1;
+        std::uint32_t* counts = bin_counts(b);
+        const auto pieces = bin_pieces(trains_.times(), bins_.bin(b), lags_.reach, keep, kPieceSpikes);
+        if (keep && pieces.empty()) SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counts, 0, cells_ * sizeof(std::uint32_t), stream_.get()));
+        for (const auto& [first, last] : pieces) {
+            count_piece(first, last, counts, keep);
+            add(counts, false);
+            SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+            if (progress_.progress != nullptr) {
+                if (progress_.report_spikes) progress_.progress->update(last); else progress_.progress->check_cancelled();
+            }
+        }
+    }
+
+    // Adds the occurrences ending at spikes [first, last) to `counts` (overwritten when
+    // each end neuron's row goes to one block).
+    void count_piece(std::size_t first, std::size_t last, std::uint32_t* counts, bool keep) {
+        const cudaStream_t s = stream_.get();
+        std::vector<std::uint32_t> from(n_);
+        std::vector<std::uint32_t> to(n_);
+        std::uint32_t most = 0;
+        for (NeuronId n = 0; n < n_; ++n) {
+            const auto of = trains_.spikes_of(n);
+            from[n] = static_cast<std::uint32_t>(std::lower_bound(of.begin(), of.end(), first) - of.begin());
+            to[n] = static_cast<std::uint32_t>(std::lower_bound(of.begin(), of.end(), last) - of.begin());
+            most = std::max(most, to[n] - from[n]);
+        }
+        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(first_.get(), from.data(), n_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
+        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(last_.get(), to.data(), n_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
+        const std::uint32_t shares = std::max<std::uint32_t>(1, (most + kEndsPerBlock - 1) / kEndsPerBlock);
+        PieceArgs a = args_;
+        a.times = times_.get();
+        a.neurons = neurons_.get();
+        a.spikes = trains_.num_spikes();
+        a.positions = positions_.get();
+        a.offsets = device_offsets_.get();
+        a.first = first_.get();
+        a.last = last_.get();
+        a.per_block = kEndsPerBlock;
+        a.counts = counts;
+        a.neuron_count = static_cast<std::uint32_t>(n_);
+        a.exclusive = shares == 1 && shared_row_ && keep;
+        if (!a.exclusive) SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counts, 0, cells_ * sizeof(std::uint32_t), s));
+        const dim3 grid(static_cast<unsigned>(n_), shares);
+        if (shared_row_) {
+            count_piece_kernel<true><<<grid, kBlock, row_bytes_, s>>>(a);
+        } else {
+            count_piece_kernel<false><<<grid, kBlock, 0, s>>>(a);
+        }
+        check_launch();
+    }
+
+    const SpikeTrains& trains_;
+    LagLayout lags_;
+    BinLayout bins_;
+    CounterProgress progress_;
+    std::size_t n_;
+    std::size_t cells_;
+    DeviceStream stream_;
+    DeviceBuffer<Tick> times_;
+    DeviceBuffer<NeuronId> neurons_;
+    DeviceBuffer<std::uint32_t> positions_;
+    std::vector<std::uint64_t> offsets_;
+    DeviceBuffer<std::uint64_t> device_offsets_;
+    DeviceBuffer<std::uint32_t> first_;
+    DeviceBuffer<std::uint32_t> last_;
+    DeviceBuffer<unsigned long long> window_;
+    DeviceBuffer<std::uint32_t> bins_memory_;  // per_window bins (windows that slide) or one piece's scratch
+    DeviceBuffer<std::uint64_t> window_spikes_;
+    DeviceBuffer<std::uint32_t> table_;
+    DeviceBuffer<CofiringCandidate> found_;
+    DeviceBuffer<unsigned long long> count_;
+    PieceArgs args_{};
+    std::size_t row_bytes_ = 0;
+    bool shared_row_ = false;
+    std::size_t first_bin_ = 0;
+    std::size_t last_bin_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<CofiringCounter> make_gpu_cofiring_counter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins,
+                                                           CounterProgress progress) {
+    return std::make_unique<GpuCofiringCounter>(trains, lags, bins, progress);
+}
+
+}  // namespace spikeminer::mining::detail

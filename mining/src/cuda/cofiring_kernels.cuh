@@ -1,0 +1,122 @@
+// Kernels of the GPU co-firing counter (cofiring_counter.cu).
+#pragma once
+
+#include "../cofiring_stats.hpp"
+
+#include <cstdint>
+
+namespace spikeminer::mining::detail {
+
+/// A look-back: lags (lo, hi] over adjacent slots, the last of which is `last_slot`.
+struct DeviceLookBack {
+    Tick lo;
+    Tick hi;
+    int last_slot;
+};
+
+/// What count_piece_kernel reads and writes.
+struct PieceArgs {
+    const Tick* times;              ///< the stream, sorted
+    const NeuronId* neurons;
+    std::uint64_t spikes;           ///< stream length
+    const std::uint32_t* positions; ///< stream indices grouped by neuron
+    const std::uint64_t* offsets;   ///< neurons + 1
+    const std::uint32_t* first;     ///< per neuron: its piece's ends are positions[offsets[n] + first[n] .. + last[n])
+    const std::uint32_t* last;
+    std::uint32_t per_block;        ///< ends per block (blockIdx.y splits a neuron's ends)
+    std::uint32_t* counts;          ///< (end neuron, start neuron, slot), row-major
+    std::uint32_t neuron_count;
+    int slots;
+    bool exclusive;                 ///< one block per row: it writes the whole row, zeros too
+    int look_backs;
+    DeviceLookBack look_back[kMaxSlots];
+    Tick slot_lo[kMaxSlots];
+};
+
+/// The first index of times[0, n) at or after t.
+__device__ inline std::uint64_t first_at_or_after(const Tick* times, std::uint64_t n, Tick t) {
+    std::uint64_t lo = 0;
+    std::uint64_t hi = n;
+    while (lo < hi) {
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        if (times[mid] < t) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+/// Counts the occurrences ending at a piece's spikes. One block per (end neuron, share of
+/// its ends), one warp per end spike; the lanes stride over the spikes within the counted
+/// lags (each lane's lags decrease, so its slot only steps down). With kSharedRow the end
+/// neuron's row of counters sits in shared memory and is added to `counts` at the end;
+/// without it (rows too long for shared memory) the lanes add to `counts` directly.
+template <bool kSharedRow>
+__global__ void count_piece_kernel(PieceArgs args) {
+    extern __shared__ std::uint32_t row[];
+    const NeuronId end = blockIdx.x;
+    const std::uint64_t row_cells = static_cast<std::uint64_t>(args.neuron_count) * static_cast<std::uint64_t>(args.slots);
+    std::uint32_t* target = kSharedRow ? row : args.counts + static_cast<std::uint64_t>(end) * row_cells;
+    if (kSharedRow) {
+        for (std::uint64_t c = threadIdx.x; c < row_cells; c += blockDim.x) row[c] = 0;
+        __syncthreads();
+    }
+    const std::uint32_t begin = args.first[end] + blockIdx.y * args.per_block;
+    const std::uint32_t stop = min(args.last[end], begin + args.per_block);
+    const unsigned lane = threadIdx.x % 32;
+    const unsigned warps = blockDim.x / 32;
+    for (std::uint32_t e = begin + threadIdx.x / 32; e < stop; e += warps) {
+        const std::uint32_t i = args.positions[args.offsets[end] + e];
+        const Tick t = args.times[i];
+        for (int r = 0; r < args.look_backs; ++r) {
+            const DeviceLookBack run = args.look_back[r];
+            const std::uint64_t from = first_at_or_after(args.times, i + 1, t - run.hi);
+            const std::uint64_t to = min(static_cast<std::uint64_t>(i), first_at_or_after(args.times, args.spikes, t - run.lo));
+            int s = run.last_slot;
+            for (std::uint64_t j = from + lane; j < to; j += 32) {
+                const NeuronId start = args.neurons[j];
+                if (start == end) continue;
+                const Tick lag = t - args.times[j];
+                while (lag <= args.slot_lo[s]) --s;
+                atomicAdd(target + static_cast<std::uint64_t>(start) * static_cast<std::uint64_t>(args.slots) + static_cast<std::uint64_t>(s), 1u);
+            }
+        }
+    }
+    if (kSharedRow) {
+        __syncthreads();
+        std::uint32_t* out = args.counts + static_cast<std::uint64_t>(end) * row_cells;
+        for (std::uint64_t c = threadIdx.x; c < row_cells; c += blockDim.x) {
+            if (args.exclusive) {
+                out[c] = row[c];
+            } else if (row[c] != 0) {
+                atomicAdd(out + c, row[c]);
+            }
+        }
+    }
+}
+
+/// window[c] += added[c] (or -= when `subtract`), one thread per cell.
+__global__ inline void add_bin_kernel(unsigned long long* window, const std::uint32_t* bin, std::uint64_t cells, bool subtract) {
+    const std::uint64_t c = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (c >= cells) return;
+    window[c] = subtract ? window[c] - bin[c] : window[c] + bin[c];
+}
+
+/// The candidate tests of every pair x < y, one thread per ordered (x, y) of which those
+/// with x < y work; appended at `found` (as many as fit in `capacity`; `count` says how
+/// many there were).
+__global__ inline void candidates_kernel(CandidateRule rule, const unsigned long long* window, CofiringCandidate* found,
+                                         unsigned long long* count, std::uint64_t capacity) {
+    const std::uint64_t n = rule.neurons;
+    const std::uint64_t p = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+    if (p >= n * n) return;
+    const auto x = static_cast<std::uint32_t>(p / n);
+    const auto y = static_cast<std::uint32_t>(p % n);
+    if (x >= y || rule.window_spikes[x] == 0 || rule.window_spikes[y] == 0) return;
+    const auto slots = static_cast<std::uint64_t>(rule.layout.slots);
+    for_each_candidate(rule, x, y, window + (static_cast<std::uint64_t>(y) * n + x) * slots, window + (static_cast<std::uint64_t>(x) * n + y) * slots,
+                       rule.window_spikes[x], rule.window_spikes[y], [&](const CofiringCandidate& c) {
+                           const unsigned long long at = atomicAdd(count, 1ull);
+                           if (at < capacity) found[at] = c;
+                       });
+}
+
+}  // namespace spikeminer::mining::detail

@@ -1,0 +1,154 @@
+// The GPU co-firing counter against the definition (tiny recordings) and against the CPU
+// counter (larger ones, simulated, and rows too long for shared memory): the same windows,
+// edge for edge, counts, p-values and all; a full device falls back to the CPU; Cancel
+// stops it.
+#include "catch.hpp"
+
+#include "brute_cofiring.hpp"
+#include "cofiring_inputs.hpp"
+
+#include "spikeminer/core/error.hpp"
+#include "spikeminer/mining/cofiring.hpp"
+#include "spikeminer/simulator/simulate.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <vector>
+
+using namespace spikeminer;
+using mining::CofiringOptions;
+using mining::CofiringWindow;
+using mining::CofiringWindows;
+
+namespace {
+
+struct Run {
+    std::vector<CofiringWindow> windows;
+    BackendChoice backend;
+};
+
+Run run(const SpikeTrains& trains, CofiringOptions options, Backend backend) {
+    options.backend = backend;
+    CofiringWindows windows(trains, options);
+    Run out;
+    CofiringWindow window;
+    while (windows.next(window)) out.windows.push_back(window);
+    out.backend = windows.backend();
+    return out;
+}
+
+// The GPU's windows equal the CPU's, edge for edge; returns the edges.
+std::size_t check_same(const SpikeTrains& trains, const CofiringOptions& options, const std::string& what) {
+    INFO(what);
+    const Run gpu = run(trains, options, Backend::Cuda);
+    const Run cpu = run(trains, options, Backend::Cpu);
+    CHECK(gpu.backend.backend == Backend::Cuda);
+    REQUIRE(gpu.windows.size() == cpu.windows.size());
+    std::size_t edges = 0;
+    for (std::size_t w = 0; w < cpu.windows.size(); ++w) {
+        INFO("window " << w);
+        CHECK(gpu.windows[w].tests == cpu.windows[w].tests);
+        CHECK(gpu.windows[w].edges == cpu.windows[w].edges);
+        edges += cpu.windows[w].edges.size();
+    }
+    return edges;
+}
+
+}  // namespace
+
+TEST_CASE("GPU co-firing counts as the definition does, on random small recordings", "[gpu][cofiring]") {
+    for (unsigned seed = 1; seed <= 40; ++seed) {
+        test::Rng rng(seed);
+        const Tick grid = rng.chance(50) ? 1 : 7;
+        const SpikeTrains trains = test::grid_recording(rng, static_cast<std::size_t>(rng.between(2, 6)),
+                                                        static_cast<std::size_t>(rng.between(0, 150)), 300, grid);
+        CofiringOptions options;
+        options.lags = test::random_lags(rng, grid);
+        options.test.q = rng.chance(50) ? 1 : 0.2;
+        if (rng.chance(70)) {
+            options.step = rng.between(5, 60) * grid;
+            options.window = options.step * rng.between(1, 5);
+        }
+        const Run gpu = run(trains, options, Backend::Cuda);
+        for (const CofiringWindow& window : gpu.windows) {
+            INFO("seed " << seed << ", window " << window.index);
+            CHECK(window.edges == test::brute_edges(trains, options.lags, options.test, window.span));
+        }
+    }
+}
+
+TEST_CASE("GPU co-firing windows equal the CPU's on larger random recordings", "[gpu][cofiring]") {
+    std::size_t edges = 0;
+    for (unsigned seed = 50; seed < 56; ++seed) {
+        test::Rng rng(seed);
+        const SpikeTrains trains = test::grid_recording(rng, static_cast<std::size_t>(rng.between(20, 300)), 40'000, 200'000, 1);
+        CofiringOptions options;
+        options.lags = mining::parse_lags("2", "0-2,2-5,5-10", "20-40", TimeBase{1'000'000}, "us");
+        options.test.chance = seed % 2 == 0 ? mining::Chance::Baseline : mining::Chance::Independent;
+        options.test.correction = seed % 3 == 0 ? mining::Correction::Bonferroni : mining::Correction::BenjaminiHochberg;
+        if (seed % 2 == 0) {
+            options.step = 10'000;
+            options.window = 50'000;
+        }
+        edges += check_same(trains, options, "seed " + std::to_string(seed));
+    }
+    CHECK(edges > 0);
+}
+
+TEST_CASE("GPU co-firing windows equal the CPU's on a simulated network with assemblies and chains", "[gpu][cofiring][simulated]") {
+    simulator::NetworkConfig config = simulator::scenario("large");
+    config.neurons = 400;
+    config.duration_s = 30;
+    config.chains.resize(5);
+    config.assemblies.resize(5);
+    const SpikeTrains trains = simulator::simulate(config).trains;
+    CofiringOptions options;
+    options.lags = mining::parse_lags("2", "0-2,2-5,5-10", "20-40", trains.time_base());
+    options.step = trains.time_base().from_seconds(1);
+    options.window = trains.time_base().from_seconds(10);
+    CHECK(check_same(trains, options, "windows") > 0);
+    options.step = 0;
+    options.window = 0;
+    CHECK(check_same(trains, options, "whole recording") > 0);
+}
+
+TEST_CASE("GPU co-firing with rows too long for shared memory equals the CPU", "[gpu][cofiring]") {
+    // 12,000 neurons x 5 slots of 4 bytes is past every GPU's shared memory per block.
+    test::Rng rng(9);
+    const SpikeTrains trains = test::grid_recording(rng, 12'000, 30'000, 2'000'000, 1);
+    CofiringOptions options;
+    options.lags = mining::parse_lags("2", "0-2,2-5,5-10", "20-40", TimeBase{1'000'000}, "us");
+    options.test.q = 1;
+    CHECK(check_same(trains, options, "12,000 neurons") > 0);
+}
+
+TEST_CASE("GPU co-firing falls back to the CPU when the device is full, and stops at Cancel", "[gpu][cofiring][memory]") {
+    test::Rng rng(4);
+    const SpikeTrains trains = test::grid_recording(rng, 3000, 20'000, 1'000'000, 1);
+    CofiringOptions options;
+    options.lags = mining::parse_lags("2", "0-2", "20-40", TimeBase{1'000'000}, "us");
+    options.test.q = 1;
+    const Run cpu = run(trains, options, Backend::Cpu);
+    {
+        // Leave the device about 64 MiB: less than the window's 3000 x 3000 x 3 counts.
+        std::size_t free = 0;
+        std::size_t total = 0;
+        REQUIRE(cudaMemGetInfo(&free, &total) == cudaSuccess);
+        void* hog = nullptr;
+        REQUIRE(cudaMalloc(&hog, free - (std::size_t{64} << 20)) == cudaSuccess);
+        const Run full = run(trains, options, Backend::Cuda);
+        cudaFree(hog);
+        CHECK(full.backend.backend == Backend::Cpu);
+        CHECK(full.backend.note.find("ran out of memory") != std::string::npos);
+        REQUIRE(full.windows.size() == 1);
+        CHECK(full.windows[0].edges == cpu.windows[0].edges);
+    }
+    CancelToken cancel;
+    cancel.request();
+    Progress progress([](const std::string&, std::uint64_t, std::uint64_t) {}, &cancel);
+    options.progress = &progress;
+    options.backend = Backend::Cuda;
+    CofiringWindows windows(trains, options);
+    CofiringWindow window;
+    CHECK_THROWS_AS(windows.next(window), Cancelled);
+}

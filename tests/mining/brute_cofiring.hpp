@@ -1,0 +1,30 @@
+#pragma once
+// Co-firing from the definition, for the tests: every pair of spikes, every test, every
+// p-value summed term by term, and Benjamini-Hochberg or Bonferroni over all of a
+// window's tests.
+
+#include "spikeminer/mining/cofiring.hpp"
+
+#include <vector>
+
+namespace spikeminer::test {
+
+/// One test of one pair of neurons that both fire in the window, with its counts.
+struct BruteTest {
+    NeuronId a = 0;
+    NeuronId b = 0;
+    int interval = mining::kSynchrony;
+    std::uint64_t count = 0;
+    std::uint64_t baseline = 0;  ///< the pair's occurrences at the baseline lags, both ways
+    std::uint64_t spikes_a = 0;  ///< spikes of a and b in the window
+    std::uint64_t spikes_b = 0;
+};
+
+/// Every test of every pair of neurons firing in `window` (occurrences ending in it).
+std::vector<BruteTest> brute_tests(const SpikeTrains& trains, const mining::CofiringLags& lags, TimeSpan window);
+
+/// The edges of `window` as the definition gives them (sorted by a, b, interval).
+std::vector<mining::CofiringEdge> brute_edges(const SpikeTrains& trains, const mining::CofiringLags& lags,
+                                              const mining::EdgeTest& test, TimeSpan window);
+
+}  // namespace spikeminer::test

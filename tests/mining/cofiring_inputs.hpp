@@ -1,0 +1,48 @@
+#pragma once
+// Random inputs for the co-firing tests (CPU and GPU): lags and recordings on a time grid.
+
+#include "random_streams.hpp"
+
+#include "spikeminer/mining/cofiring.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace spikeminer::test {
+
+// Random lags: synchrony off, at lag 0 only or within a few ticks; up to three intervals,
+// some touching; a baseline beyond them. All in steps of `grid` ticks plus part of a step.
+inline mining::CofiringLags random_lags(test::Rng& rng, Tick grid) {
+    mining::CofiringLags lags;
+    const auto part = [&] { return rng.between(0, grid - 1); };
+    const int sync = static_cast<int>(rng.between(-1, 3));
+    lags.sync = sync < 0 ? -1 : sync * grid + (sync > 0 ? part() : 0);
+    Tick edge = 0;
+    const auto intervals = rng.between(lags.sync < 0 ? 1 : 0, 3);
+    for (std::int64_t k = 0; k < intervals; ++k) {
+        const Tick lo = rng.chance(50) ? edge : edge + rng.between(0, 2) * grid;
+        const Tick hi = lo + rng.between(1, 4) * grid + part();
+        lags.intervals.push_back({lo, hi});
+        edge = hi;
+    }
+    const Tick tested = std::max(edge, std::max<Tick>(lags.sync, 0));
+    lags.baseline.lo = tested + rng.between(0, 3) * grid;
+    lags.baseline.hi = lags.baseline.lo + rng.between(1, 8) * grid + part();
+    return lags;
+}
+
+// A recording on a grid: `neurons` neurons, background spikes and pairs that fire
+// together at a few lags, so that some tests pass.
+inline SpikeTrains grid_recording(test::Rng& rng, std::size_t neurons, std::size_t spikes, Tick span, Tick grid) {
+    std::vector<Spike> list;
+    const Tick origin = rng.between(-5, 5);
+    while (list.size() < spikes) {
+        const Tick t = rng.between(0, span);
+        const auto n = static_cast<NeuronId>(rng.below(neurons));
+        list.push_back({origin + t * grid, n});
+        if (rng.chance(30)) list.push_back({origin + (t + rng.between(0, 3)) * grid, static_cast<NeuronId>((n + 1) % neurons)});
+    }
+    return make_trains(std::move(list), neurons);
+}
+
+}  // namespace spikeminer::test

@@ -1,0 +1,215 @@
+// The co-firing engine against the definition (brute_cofiring.cpp) on random small
+// recordings: the counts of every test in every window, the expected counts, the p-values
+// and what Benjamini-Hochberg or Bonferroni accepts; the same on any number of threads;
+// windows as sums of bins; and the options it refuses.
+#include "catch.hpp"
+
+#include "brute_cofiring.hpp"
+#include "cofiring_inputs.hpp"
+#include "random_streams.hpp"
+
+#include "spikeminer/core/error.hpp"
+#include "spikeminer/mining/cofiring.hpp"
+
+#include <cmath>
+#include <map>
+#include <tuple>
+
+using namespace spikeminer;
+using mining::CofiringEdge;
+using mining::CofiringLags;
+using mining::CofiringOptions;
+using mining::CofiringWindow;
+using mining::CofiringWindows;
+using mining::Interval;
+
+namespace {
+
+// Checks every window against the definition; returns the edges seen.
+std::size_t check_windows(const SpikeTrains& trains, const CofiringOptions& options, unsigned seed) {
+    CofiringWindows windows(trains, options);
+    CofiringWindow window;
+    std::size_t seen = 0;
+    std::size_t edges = 0;
+    while (windows.next(window)) {
+        INFO("seed " << seed << ", window " << window.index << " [" << window.span.start << ", " << window.span.end << ")");
+        const std::vector<CofiringEdge> expected = test::brute_edges(trains, options.lags, options.test, window.span);
+        REQUIRE(window.edges.size() == expected.size());
+        for (std::size_t e = 0; e < expected.size(); ++e) {
+            INFO("edge " << e << ": " << expected[e].a << "-" << expected[e].b << " interval " << expected[e].interval);
+            CHECK(window.edges[e].a == expected[e].a);
+            CHECK(window.edges[e].b == expected[e].b);
+            CHECK(window.edges[e].interval == expected[e].interval);
+            CHECK(window.edges[e].count == expected[e].count);
+            CHECK(window.edges[e].expected == Approx(expected[e].expected).epsilon(1e-12));
+            CHECK(window.edges[e].p == Approx(expected[e].p).epsilon(1e-9).margin(1e-300));
+            CHECK(window.edges[e].p_adjusted == Approx(expected[e].p_adjusted).epsilon(1e-9).margin(1e-300));
+        }
+        ++seen;
+        edges += window.edges.size();
+    }
+    CHECK(seen == windows.size());
+    return edges;
+}
+
+CofiringOptions cpu_options() {
+    CofiringOptions options;
+    options.backend = Backend::Cpu;
+    return options;
+}
+
+}  // namespace
+
+TEST_CASE("co-firing counts every pair's occurrences in every window, as the definition does", "[mining][cofiring]") {
+    for (unsigned seed = 1; seed <= 60; ++seed) {
+        test::Rng rng(seed);
+        const Tick grid = rng.chance(50) ? 1 : 7;
+        const SpikeTrains trains = test::grid_recording(rng, static_cast<std::size_t>(rng.between(2, 6)),
+                                                  static_cast<std::size_t>(rng.between(0, 120)), 300, grid);
+        CofiringOptions options = cpu_options();
+        options.lags = test::random_lags(rng, grid);
+        options.test.q = 1;  // every test with a count: the counts themselves
+        options.threads = static_cast<unsigned>(rng.between(1, 3));
+        if (rng.chance(70)) {
+            options.step = rng.between(5, 60) * grid;
+            options.window = options.step * rng.between(1, 5);
+        }
+        check_windows(trains, options, seed);
+    }
+}
+
+TEST_CASE("co-firing edges are those Benjamini-Hochberg or Bonferroni accept over all of a window's tests", "[mining][cofiring]") {
+    std::size_t accepted = 0;
+    for (unsigned seed = 100; seed < 160; ++seed) {
+        test::Rng rng(seed);
+        const Tick grid = rng.chance(50) ? 1 : 3;
+        const SpikeTrains trains = test::grid_recording(rng, static_cast<std::size_t>(rng.between(3, 8)),
+                                                  static_cast<std::size_t>(rng.between(50, 400)), 2000, grid);
+        CofiringOptions options = cpu_options();
+        options.lags = test::random_lags(rng, grid);
+        options.test.q = rng.chance(50) ? 0.05 : 0.3;
+        options.test.correction = rng.chance(70) ? mining::Correction::BenjaminiHochberg : mining::Correction::Bonferroni;
+        options.test.chance = rng.chance(70) ? mining::Chance::Baseline : mining::Chance::Independent;
+        if (rng.chance(30)) {
+            options.test.min_count = static_cast<std::uint64_t>(rng.between(1, 6));
+            options.test.min_ratio = static_cast<double>(rng.between(0, 3));
+            options.test.min_z = static_cast<double>(rng.between(-1, 3));
+        }
+        if (rng.chance(50)) {
+            options.step = rng.between(100, 500) * grid;
+            options.window = options.step * rng.between(1, 3);
+        }
+        accepted += check_windows(trains, options, seed);
+    }
+    CHECK(accepted > 100);  // the planted pairs pass, so the comparison is not of empty sets
+}
+
+TEST_CASE("co-firing windows are the same on one thread and on several", "[mining][cofiring]") {
+    test::Rng rng(7);
+    const SpikeTrains trains = test::grid_recording(rng, 40, 20'000, 100'000, 1);
+    CofiringOptions options = cpu_options();
+    options.lags = mining::parse_lags("2", "0-2,2-5", "20-40", TimeBase{1'000'000}, "us");
+    options.step = 10'000;
+    options.window = 30'000;
+    options.test.q = 0.05;
+    const auto all = [&](unsigned threads) {
+        options.threads = threads;
+        CofiringWindows windows(trains, options);
+        std::vector<CofiringWindow> out;
+        CofiringWindow window;
+        while (windows.next(window)) out.push_back(window);
+        return out;
+    };
+    const auto one = all(1);
+    const auto three = all(3);
+    REQUIRE(one.size() == three.size());
+    std::size_t edges = 0;
+    for (std::size_t w = 0; w < one.size(); ++w) {
+        CHECK(one[w].edges == three[w].edges);
+        CHECK(one[w].tests == three[w].tests);
+        edges += one[w].edges.size();
+    }
+    CHECK(edges > 0);
+}
+
+TEST_CASE("a window's counts are the sums of its steps' counts", "[mining][cofiring]") {
+    test::Rng rng(11);
+    const SpikeTrains trains = test::grid_recording(rng, 6, 3000, 20'000, 1);
+    CofiringOptions options = cpu_options();
+    options.lags = mining::parse_lags("1", "0-3", "10-20", TimeBase{1'000'000}, "us");
+    options.test.q = 1;
+    options.step = 1000;
+    options.window = 4000;
+    CofiringWindows windows(trains, options);
+    options.window = 1000;  // single steps
+    CofiringWindows steps(trains, options);
+    std::vector<CofiringWindow> by_step;
+    CofiringWindow window;
+    while (steps.next(window)) {
+        // Every neuron fires in every step, so every pair is tested in every step.
+        REQUIRE(window.tests == 6 * 5 / 2 * 3);
+        by_step.push_back(window);
+    }
+    REQUIRE(windows.size() + 3 == by_step.size());
+    while (windows.next(window)) {
+        std::map<std::tuple<NeuronId, NeuronId, int>, std::uint64_t> summed;
+        for (std::size_t s = window.index; s < window.index + 4; ++s) {
+            for (const CofiringEdge& e : by_step[s].edges) summed[{e.a, e.b, e.interval}] += e.count;
+        }
+        std::map<std::tuple<NeuronId, NeuronId, int>, std::uint64_t> counted;
+        for (const CofiringEdge& e : window.edges) counted[{e.a, e.b, e.interval}] = e.count;
+        CHECK(counted == summed);
+        CHECK(!counted.empty());
+    }
+}
+
+TEST_CASE("a recording shorter than one window is one window, with a note", "[mining][cofiring]") {
+    test::Rng rng(3);
+    const SpikeTrains trains = test::grid_recording(rng, 4, 200, 1000, 1);
+    CofiringOptions options = cpu_options();
+    options.lags = mining::parse_lags("1", "", "10-20", TimeBase{1'000'000}, "us");
+    options.step = 1'000;
+    options.window = 10'000;
+    CofiringWindows windows(trains, options);
+    CHECK(windows.size() == 1);
+    CHECK(windows.note().find("shorter than one window") != std::string::npos);
+}
+
+TEST_CASE("co-firing refuses impossible lags, windows and tests", "[mining][cofiring][bad-input]") {
+    test::Rng rng(5);
+    const SpikeTrains trains = test::grid_recording(rng, 4, 200, 1000, 1);
+    const TimeBase us{1'000'000};
+    const auto refused = [&](CofiringOptions options, const std::string& words) {
+        options.backend = Backend::Cpu;
+        REQUIRE_THROWS_AS(CofiringWindows(trains, options), UsageError);
+        REQUIRE_THROWS_WITH(CofiringWindows(trains, options), Catch::Matchers::Contains(words));
+    };
+    CofiringOptions options = cpu_options();
+    options.lags = mining::parse_lags("2", "0-2,2-5", "20-40", us, "us");
+    options.window = 10;
+    options.step = 3;
+    refused(options, "whole number of steps");
+    options.window = 3;
+    options.step = 10;
+    refused(options, "shorter than its step");
+    options.window = -10;
+    options.step = -10;
+    refused(options, "negative");
+    options.window = 10;
+    options.step = 0;
+    refused(options, "both");
+    options = cpu_options();
+    options.lags = mining::parse_lags("2", "0-5,2-8", "20-40", us, "us");
+    refused(options, "overlap");
+    options.lags = mining::parse_lags("2", "0-5", "4-40", us, "us");
+    refused(options, "beyond the tested lags");
+    options.lags = mining::parse_lags("off", "", "20-40", us, "us");
+    refused(options, "synchrony or at least one interval");
+    options.lags = mining::parse_lags("2", "0-2", "20-40", us, "us");
+    options.test.q = 0;
+    refused(options, "q");
+    CHECK_THROWS_AS(mining::parse_lags("2", "5-5", "20-40", us, "us"), UsageError);
+    CHECK_THROWS_AS(mining::parse_lags("2", "0-2", "40-20", us, "us"), UsageError);
+    CHECK_THROWS_AS(mining::parse_lags("-1", "0-2", "20-40", us, "us"), UsageError);
+    CHECK_THROWS_AS(mining::parse_lags("2", "0-2", "20-30,30-40", us, "us"), UsageError);
+}
