@@ -12,7 +12,7 @@
 #include "spikeminer/core/device_query.hpp"
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/cliques.hpp"
-#include "spikeminer/graph/cofiring.hpp"
+#include "spikeminer/mining/cofiring.hpp"
 #include "spikeminer/graph/generators.hpp"
 #include "spikeminer/simulator/simulate.hpp"
 
@@ -63,7 +63,8 @@ constexpr std::size_t kEdgesPerVertex = 16;
 graph::Graph cofiring_of(const std::string& scenario) {
     const simulator::Simulation simulation = simulator::simulate(simulator::scenario(scenario));
     const AssemblySearch search = default_assembly_search(simulation.trains.time_base());
-    return graph::cofiring_graph(simulation.trains, search.cofiring).graph;
+    const mining::CofiringWindow window = mining::cofiring_whole_recording(simulation.trains, search.cofiring);
+    return graph::Graph::from_edges(static_cast<graph::Vertex>(simulation.trains.num_neurons()), mining::joined_pairs(window));
 }
 
 }  // namespace

@@ -9,23 +9,29 @@ namespace spikeminer {
 
 AssemblySearch default_assembly_search(const TimeBase& time_base) {
     AssemblySearch search;
-    search.cofiring.window = time_base.from_seconds(0.002);
-    search.cofiring.baseline = time_base.from_seconds(0.020);
-    search.cofiring.min_count = 10;
-    search.cofiring.min_ratio = 2;
-    search.cofiring.min_z = 5;
+    search.cofiring.lags.sync = time_base.from_seconds(0.002);
+    search.cofiring.lags.baseline = {time_base.from_seconds(0.020), time_base.from_seconds(0.040)};
     return search;
 }
 
 AssembliesFound find_assemblies(const SpikeTrains& trains, const AssemblySearch& search, Progress* progress) {
     if (search.min_size < 2) throw UsageError("an assembly has at least 2 neurons");
-    AssembliesFound found;
-    found.cofiring = graph::cofiring_graph(trains, search.cofiring, progress);
-    graph::CliqueOptions options;
-    options.min_size = search.min_size;
-    options.backend = search.backend;
+    mining::CofiringOptions options = search.cofiring;
+    options.window = 0;
+    options.step = 0;
     options.progress = progress;
-    found.summary = graph::enumerate_maximal_cliques(found.cofiring.graph, options, [&found](std::span<const graph::Vertex> clique) {
+    AssembliesFound found;
+    mining::CofiringWindows windows(trains, options);
+    windows.next(found.cofiring);
+    found.counting = windows.backend();
+    // Neuron ids are the graph's vertices (both 32-bit).
+    const graph::Graph graph = graph::Graph::from_edges(static_cast<graph::Vertex>(trains.num_neurons()), mining::joined_pairs(found.cofiring));
+    graph::CliqueOptions cliques;
+    cliques.min_size = search.min_size;
+    cliques.backend = search.cofiring.backend;
+    cliques.threads = search.cofiring.threads;
+    cliques.progress = progress;
+    found.summary = graph::enumerate_maximal_cliques(graph, cliques, [&found](std::span<const graph::Vertex> clique) {
         found.assemblies.emplace_back(clique.begin(), clique.end());
     });
     std::sort(found.assemblies.begin(), found.assemblies.end(),

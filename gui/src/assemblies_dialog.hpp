@@ -9,8 +9,9 @@ class QSpinBox;
 
 namespace spikeminer::gui {
 
-/// Asks for the co-firing thresholds and the smallest assembly, starting from the
-/// command line's defaults (default_assembly_search); times in milliseconds.
+/// Asks for the co-firing test (synchrony, the baseline lags, the false discovery rate) and
+/// the smallest assembly, starting from the command line's defaults
+/// (default_assembly_search); times in milliseconds.
 class AssembliesDialog : public QDialog {
     Q_OBJECT
 
@@ -22,11 +23,10 @@ public:
 
 private:
     TimeBase time_base_;
-    QDoubleSpinBox* window_ms_ = nullptr;
-    QDoubleSpinBox* baseline_ms_ = nullptr;
-    QSpinBox* min_count_ = nullptr;
-    QDoubleSpinBox* min_ratio_ = nullptr;
-    QDoubleSpinBox* min_z_ = nullptr;
+    QDoubleSpinBox* sync_ms_ = nullptr;
+    QDoubleSpinBox* baseline_from_ms_ = nullptr;
+    QDoubleSpinBox* baseline_to_ms_ = nullptr;
+    QDoubleSpinBox* q_ = nullptr;
     QSpinBox* min_size_ = nullptr;
 };
 

@@ -193,7 +193,7 @@ void MainWindow::on_assemblies(const AssembliesFound& found) {
         item->setForeground(QColor(QString::fromLatin1(assembly_colour(a))));
     }
     statusBar()->showMessage(
-        tr("%1 assemblies found; the co-firing graph has %2 edges").arg(found.assemblies.size()).arg(found.cofiring.edges.size()), 10000);
+        tr("%1 assemblies found; the co-firing graph has %2 edges").arg(found.assemblies.size()).arg(mining::joined_pairs(found.cofiring).size()), 10000);
 }
 
 void MainWindow::mine_episodes() {

@@ -42,7 +42,7 @@ TEST_CASE("assemblies cli: two synchronous groups are found, printed and written
     const std::string spikes = dir.file("groups.txt");
     write_recording(spikes);
     const std::string out = dir.file("assemblies.json");
-    const CliResult result = run_cli({"assemblies", spikes, "--min-count", "20", "-o", out, "--backend", "cpu"});
+    const CliResult result = run_cli({"assemblies", spikes, "-o", out, "--backend", "cpu"});
     INFO("stdout: " << result.out << "\nstderr: " << result.err);
     REQUIRE(result.status == 0);
     CHECK(result.out.find("2 assemblies of at least 3 neurons") != std::string::npos);
@@ -54,7 +54,13 @@ TEST_CASE("assemblies cli: two synchronous groups are found, printed and written
     CHECK(json["assemblies"][0]["neurons"] == nlohmann::json({"2", "6", "12", "15"}));
     CHECK(json["assemblies"][1]["neurons"] == nlohmann::json({"1", "4", "9"}));
     CHECK(json["cofiring_edges"].size() == 3 + 6);
-    CHECK(json["window"] == "2 ms");
+    for (const nlohmann::json& edge : json["cofiring_edges"]) {
+        CHECK(edge["lags"] == "sync");
+        CHECK(edge["p_adjusted"].get<double>() <= 0.01);
+        CHECK(edge["count"].get<double>() > 2 * edge["expected"].get<double>());
+    }
+    CHECK(json["sync"] == "2");
+    CHECK(json["baseline"] == "20-40");
 }
 
 TEST_CASE("assemblies cli: bad options exit 2 and write nothing", "[cli][assemblies]") {
@@ -63,8 +69,9 @@ TEST_CASE("assemblies cli: bad options exit 2 and write nothing", "[cli][assembl
     write_recording(spikes);
     const std::string out = dir.file("never.json");
     // (A figure that cannot be written is refused before the JSON is.)
-    for (const std::vector<std::string>& bad : {std::vector<std::string>{"--window", "-1"}, {"--baseline", "1"}, {"--min-size", "1"},
-                                               {"--window", "two"}, {"--figure", dir.file("raster.png")}}) {
+    for (const std::vector<std::string>& bad :
+         {std::vector<std::string>{"--sync", "-1"}, {"--baseline", "1"}, {"--baseline", "1-2"}, {"--min-size", "1"}, {"--sync", "two"},
+          {"--q", "0"}, {"--intervals", "0-5,3-8"}, {"--chance", "maybe"}, {"--figure", dir.file("raster.png")}}) {
         std::vector<std::string> args = {"assemblies", spikes, "-o", out};
         args.insert(args.end(), bad.begin(), bad.end());
         const CliResult result = run_cli(args);

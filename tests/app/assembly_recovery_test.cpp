@@ -15,7 +15,7 @@ TEST_CASE("assemblies: the assemblies scenario's six assemblies are the co-firin
     config.seed = GENERATE(1, 2);
     const simulator::Simulation simulation = simulator::simulate(config);
     AssemblySearch search = default_assembly_search(simulation.trains.time_base());
-    search.backend = Backend::Cpu;
+    search.cofiring.backend = Backend::Cpu;
     const std::vector<std::vector<NeuronId>> found = find_assemblies(simulation.trains, search).assemblies;
     REQUIRE(simulation.truth.assemblies.size() == 6);
     CHECK(found.size() == 6);

@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
-#include <sstream>
 
 namespace spikeminer::cli {
 namespace {
@@ -24,15 +23,19 @@ namespace {
 struct AssembliesArguments {
     std::string file;
     ReadArguments read;
-    // Left out: default_assembly_search's.
-    std::optional<std::string> window;
-    std::optional<std::string> baseline;
+    std::string sync = "2";
+    std::string intervals;
+    std::string baseline = "20-40";
     std::string unit = "ms";
-    std::optional<std::uint64_t> min_count;
-    std::optional<double> min_ratio;
+    std::string chance = "baseline";
+    std::string correction = "bh";
+    double q = 0.01;
+    std::uint64_t min_count = 1;
+    double min_ratio = 0;
     std::optional<double> min_z;
-    std::optional<std::size_t> min_size;
+    std::size_t min_size = 3;
     std::string backend = "auto";
+    unsigned threads = 0;
     std::string output;
     std::string figure;
     double figure_seconds = 5;
@@ -57,20 +60,22 @@ void print_recovery(const simulator::GroundTruth& truth, const std::vector<std::
     }
 }
 
-// default_assembly_search, with what the user gave in its place.
+// The search the flags ask for, in the recording's ticks.
 AssemblySearch search_from(const AssembliesArguments& args, const TimeBase& time_base) {
-    AssemblySearch search = default_assembly_search(time_base);
-    try {
-        if (args.window) search.cofiring.window = parse_ticks(*args.window, args.unit, time_base);
-        if (args.baseline) search.cofiring.baseline = parse_ticks(*args.baseline, args.unit, time_base);
-    } catch (const Error& e) {
-        throw UsageError(std::string("--window, --baseline: ") + e.what());
-    }
-    search.cofiring.min_count = args.min_count.value_or(search.cofiring.min_count);
-    search.cofiring.min_ratio = args.min_ratio.value_or(search.cofiring.min_ratio);
-    search.cofiring.min_z = args.min_z.value_or(search.cofiring.min_z);
-    search.min_size = args.min_size.value_or(search.min_size);
-    search.backend = parse_backend(args.backend);
+    AssemblySearch search;
+    mining::CofiringOptions& cofiring = search.cofiring;
+    cofiring.lags = mining::parse_lags(args.sync, args.intervals, args.baseline, time_base, args.unit);
+    if (args.chance != "baseline" && args.chance != "independent") throw UsageError("--chance: choose baseline or independent");
+    cofiring.test.chance = args.chance == "baseline" ? mining::Chance::Baseline : mining::Chance::Independent;
+    if (args.correction != "bh" && args.correction != "bonferroni") throw UsageError("--correction: choose bh or bonferroni");
+    cofiring.test.correction = args.correction == "bh" ? mining::Correction::BenjaminiHochberg : mining::Correction::Bonferroni;
+    cofiring.test.q = args.q;
+    cofiring.test.min_count = args.min_count;
+    cofiring.test.min_ratio = args.min_ratio;
+    if (args.min_z) cofiring.test.min_z = *args.min_z;
+    cofiring.backend = parse_backend(args.backend);
+    cofiring.threads = args.threads;
+    search.min_size = args.min_size;
     return search;
 }
 
@@ -82,20 +87,21 @@ void run_assemblies(const AssembliesArguments& args) {
     const SpikeTrains trains = io::read_spikes(args.file, args.read.options(&terminal.progress()));
     const AssemblySearch search = search_from(args, trains.time_base());
     const AssembliesFound result = find_assemblies(trains, search, &terminal.progress());
-    const graph::CofiringGraph& graph = result.cofiring;
+    const mining::CofiringWindow& cofiring = result.cofiring;
     const std::vector<std::vector<NeuronId>>& found = result.assemblies;
     const graph::CliqueSummary& summary = result.summary;
-    std::fprintf(stderr, "co-firing graph: %zu neurons, %zu edges (of %zu pairs firing within %s %s of each other)\n",
-                 trains.num_neurons(), graph.edges.size(), graph.pairs_coinciding,
-                 format_ticks(search.cofiring.window, trains.time_base(), args.unit).c_str(), args.unit.c_str());
-    if (!args.output.empty()) io::write_assemblies(args.output, trains, search.cofiring, args.unit, graph, found);
+    std::fprintf(stderr, "co-firing graph: %zu neurons, %zu edges (of %llu tests, %s)\n", trains.num_neurons(),
+                 mining::joined_pairs(cofiring).size(), static_cast<unsigned long long>(cofiring.tests),
+                 backend_name(result.counting.backend).c_str());
+    if (!result.counting.note.empty()) std::fprintf(stderr, "note: %s\n", result.counting.note.c_str());
+    if (!args.output.empty()) io::write_assemblies(args.output, trains, search.cofiring, args.unit, cofiring, found);
     if (!args.figure.empty()) {
         const TimeSpan span = trains.span();
         const Tick length = trains.time_base().from_seconds(args.figure_seconds);
         io::write_assembly_figure(args.figure, trains, found, {span.start, std::min(span.end, span.start + length)});
     }
 
-    if (!summary.note.empty()) std::fprintf(stderr, "%s\n", summary.note.c_str());
+    if (!summary.note.empty()) std::fprintf(stderr, "note: %s\n", summary.note.c_str());
     std::printf("%zu assemblies of at least %zu neurons (maximal cliques, %s)\n", found.size(), search.min_size,
                 backend_name(summary.backend).c_str());
     for (std::size_t i = 0; i < std::min(args.show, found.size()); ++i) {
@@ -111,36 +117,33 @@ void run_assemblies(const AssembliesArguments& args) {
 
 void add_assemblies_command(CLI::App& app) {
     auto args = std::make_shared<AssembliesArguments>();
-    const AssemblySearch defaults = default_assembly_search(TimeBase{});
-    const auto in_ms = [](Tick t) { return format_ticks(t, TimeBase{}, "ms"); };
-    const auto number = [](double x) {
-        std::ostringstream text;
-        text << x;
-        return text.str();
-    };
     CLI::App* command = app.add_subcommand(
         "assemblies", "Find neuron assemblies: groups of neurons that all fire together more often than chance (the maximal "
                       "cliques of the co-firing graph)");
     command->add_option("FILE", args->file, "spike file")->required();
     args->read.add_to(*command);
-    command->add_option("--window", args->window,
-                        "two spikes co-fire when at most this far apart, in --unit (default " + in_ms(defaults.cofiring.window) + " ms)");
+    command->add_option("--sync", args->sync,
+                        "two neurons co-fire when their spikes are at most this far apart, either way, in --unit (default 2; "
+                        "off: no synchrony test)");
+    command->add_option("--intervals", args->intervals,
+                        "also join neurons that fire one after the other at these lags, e.g. 0-2,2-5,5-10 (default none)");
     command->add_option("--baseline", args->baseline,
-                        "chance = the pair's coincidences at lags beyond the window up to this (default " +
-                            in_ms(defaults.cofiring.baseline) +
-                            " ms), so that rates that rise and fall together do not count; 0: independent trains of constant rates");
-    command->add_option("--unit", args->unit, "unit of --window and --baseline: s, ms (default), us, ns");
-    command->add_option("--min-count", args->min_count,
-                        "a pair needs at least this many coincidences (default " + std::to_string(defaults.cofiring.min_count) + ")");
-    command->add_option("--min-ratio", args->min_ratio,
-                        "... at least this many times the coincidences expected by chance (default " +
-                            number(defaults.cofiring.min_ratio) + ")");
-    command->add_option("--min-z", args->min_z,
-                        "... and at least this many standard deviations of chance above it (default " + number(defaults.cofiring.min_z) +
-                            ")");
-    command->add_option("--min-size", args->min_size, "smallest assembly (default " + std::to_string(defaults.min_size) + ")");
-    command->add_option("--backend", args->backend, "clique search: auto, cpu or gpu");
-    command->add_option("-o,--output", args->output, "write the assemblies and the co-firing graph (.json)");
+                        "chance = the same pair's co-firing at these lags, both ways, so that rates that rise and fall "
+                        "together do not count (default 20-40)");
+    command->add_option("--unit", args->unit, "unit of --sync, --intervals and --baseline: s, ms (default), us, ns");
+    command->add_option("--chance", args->chance, "baseline (default) or independent (trains of constant rate)");
+    command->add_option("--correction", args->correction,
+                        "bh (Benjamini-Hochberg: false discovery rate q, default) or bonferroni (chance of any false edge q)");
+    command->add_option("--q", args->q, "the rate q of the correction (default 0.01; 1 turns the test off)")
+        ->check(CLI::PositiveNumber);
+    command->add_option("--min-count", args->min_count, "an edge also needs at least this many co-firings (default 1)");
+    command->add_option("--min-ratio", args->min_ratio, "... at least this many times chance (default 0)")
+        ->check(CLI::NonNegativeNumber);
+    command->add_option("--min-z", args->min_z, "... at least this many standard deviations of chance above it (default none)");
+    command->add_option("--min-size", args->min_size, "smallest assembly (default 3)");
+    command->add_option("--backend", args->backend, "co-firing counts and cliques: auto, cpu or gpu");
+    command->add_option("--threads", args->threads, "CPU threads (default: all)");
+    command->add_option("-o,--output", args->output, "write the assemblies and the co-firing edges (.json)");
     command->add_option("--figure", args->figure, "draw the recording's start as a raster, assemblies in colour (.svg)");
     command->add_option("--figure-seconds", args->figure_seconds, "seconds the figure shows (default 5)")
         ->check(CLI::PositiveNumber);

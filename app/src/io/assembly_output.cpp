@@ -7,27 +7,56 @@
 #include <nlohmann/json.hpp>
 
 namespace spikeminer::io {
+namespace {
+
+std::string lag_range(const mining::Interval& lags, const TimeBase& time_base, const std::string& unit) {
+    return format_ticks(lags.lo, time_base, unit) + "-" + format_ticks(lags.hi, time_base, unit);
+}
+
+}  // namespace
 
 void check_assemblies_path(const std::string& path) {
     if (!path.ends_with(".json")) throw UsageError(path + ": assemblies are written as .json");
 }
 
-void write_assemblies(const std::string& path, const SpikeTrains& trains, const graph::CofiringOptions& options,
-                      const std::string& unit, const graph::CofiringGraph& cofiring,
+std::string tested_lags(const mining::CofiringEdge& edge, const mining::CofiringLags& lags, const TimeBase& time_base,
+                        const std::string& unit) {
+    if (edge.interval == mining::kSynchrony) return "sync";
+    return lag_range(lags.intervals.at(static_cast<std::size_t>(edge.interval)), time_base, unit);
+}
+
+void write_assemblies(const std::string& path, const SpikeTrains& trains, const mining::CofiringOptions& options,
+                      const std::string& unit, const mining::CofiringWindow& cofiring,
                       std::span<const std::vector<NeuronId>> assemblies) {
     check_assemblies_path(path);
-    nlohmann::json out{{"source", trains.metadata().count("source.file") ? trains.metadata().at("source.file") : ""},
-                       {"window", format_ticks(options.window, trains.time_base(), unit) + " " + unit},
-                       {"baseline", format_ticks(options.baseline, trains.time_base(), unit) + " " + unit},
-                       {"min_count", options.min_count},
-                       {"min_ratio", options.min_ratio},
-                       {"min_z", options.min_z},
-                       {"neurons", trains.num_neurons()},
-                       {"pairs_coinciding", cofiring.pairs_coinciding}};
+    const TimeBase& tb = trains.time_base();
+    const mining::CofiringLags& lags = options.lags;
+    const mining::EdgeTest& test = options.test;
+    nlohmann::json intervals = nlohmann::json::array();
+    for (const mining::Interval& interval : lags.intervals) intervals.push_back(lag_range(interval, tb, unit));
+    nlohmann::json out{
+        {"source", trains.metadata().count("source.file") ? trains.metadata().at("source.file") : ""},
+        {"unit", unit},
+        {"sync", lags.sync >= 0 ? nlohmann::json(format_ticks(lags.sync, tb, unit)) : nlohmann::json(nullptr)},
+        {"intervals", intervals},
+        {"baseline", lag_range(lags.baseline, tb, unit)},
+        {"chance", test.chance == mining::Chance::Baseline ? "baseline" : "independent"},
+        {"correction", test.correction == mining::Correction::BenjaminiHochberg ? "bh" : "bonferroni"},
+        {"q", test.q},
+        {"min_count", test.min_count},
+        {"min_ratio", test.min_ratio},
+        {"neurons", trains.num_neurons()},
+        {"tests", cofiring.tests}};
+    if (std::isfinite(test.min_z)) out["min_z"] = test.min_z;
     out["cofiring_edges"] = nlohmann::json::array();
-    for (const graph::CofiringPair& pair : cofiring.edges) {
-        out["cofiring_edges"].push_back(
-            {{"a", trains.label(pair.a)}, {"b", trains.label(pair.b)}, {"count", pair.count}, {"expected", pair.expected}});
+    for (const mining::CofiringEdge& e : cofiring.edges) {
+        out["cofiring_edges"].push_back({{"a", trains.label(e.a)},
+                                         {"b", trains.label(e.b)},
+                                         {"lags", tested_lags(e, lags, tb, unit)},
+                                         {"count", e.count},
+                                         {"expected", e.expected},
+                                         {"p", e.p},
+                                         {"p_adjusted", e.p_adjusted}});
     }
     out["assemblies"] = nlohmann::json::array();
     for (const auto& members : assemblies) {

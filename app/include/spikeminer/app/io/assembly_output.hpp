@@ -1,7 +1,7 @@
 #pragma once
 
 #include "spikeminer/core/spike_trains.hpp"
-#include "spikeminer/graph/cofiring.hpp"
+#include "spikeminer/mining/cofiring.hpp"
 
 #include <span>
 #include <string>
@@ -12,11 +12,15 @@ namespace spikeminer::io {
 /// Throws UsageError unless `path` names a .json file.
 void check_assemblies_path(const std::string& path);
 
-/// Writes the assemblies found (sorted member lists) and the co-firing graph they came
-/// from (its thresholds and kept pairs, with counts and chance expectations), atomically,
-/// as JSON; neurons by their labels, the window and baseline in `unit` ("ms").
-void write_assemblies(const std::string& path, const SpikeTrains& trains, const graph::CofiringOptions& options,
-                      const std::string& unit, const graph::CofiringGraph& cofiring,
+/// Writes the assemblies found (sorted member lists) and the co-firing window they came
+/// from (the lags, the edge test and its edges, with counts, chance expectations and
+/// p-values), atomically, as JSON; neurons by their labels, lags in `unit` ("ms").
+void write_assemblies(const std::string& path, const SpikeTrains& trains, const mining::CofiringOptions& options,
+                      const std::string& unit, const mining::CofiringWindow& cofiring,
                       std::span<const std::vector<NeuronId>> assemblies);
+
+/// "sync" or the interval as "lo-hi" in `unit`: what a co-firing edge tested.
+std::string tested_lags(const mining::CofiringEdge& edge, const mining::CofiringLags& lags, const TimeBase& time_base,
+                        const std::string& unit);
 
 }  // namespace spikeminer::io
