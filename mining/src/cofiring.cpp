@@ -70,6 +70,12 @@ CofiringWindows::CofiringWindows(const SpikeTrains& trains, const CofiringOption
                          " ticks): widen it");
     }
     s.bins = detail::lay_out_bins(trains, options, s.note);
+    for (int k = 0; k < s.lags.intervals; ++k) {
+        if (s.lags.interval_lags[k] != 0) continue;
+        const Interval& interval = options.lags.intervals[static_cast<std::size_t>(k)];
+        s.note += (s.note.empty() ? "" : "; ") + std::string("interval (") + std::to_string(interval.lo) + ", " + std::to_string(interval.hi) +
+                  "] ticks holds no lag of this recording's time grid (" + std::to_string(s.lags.grid) + " ticks): not tested";
+    }
     s.table = detail::level_tables(s.lags, options.test, detail::kTableBaselines, options.threads);
     const bool small = trains.num_spikes() < kSmallRecording;
     s.choice = choose_backend(options.backend,

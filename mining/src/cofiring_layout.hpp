@@ -44,8 +44,13 @@ struct LagLayout {
     Tick reach = 0;                  ///< the longest lag counted
     Tick grid = 1;                   ///< spike times lie on origin + k grid
 
-    /// Tests per unordered pair: synchrony (if tested) and every interval both ways.
-    [[nodiscard]] int tests_per_pair() const { return (synchrony ? 1 : 0) + 2 * intervals; }
+    /// Tests per unordered pair: synchrony (if tested) and, both ways, every interval that
+    /// holds a lag of the time grid (one that holds none can count nothing).
+    [[nodiscard]] int tests_per_pair() const {
+        int tests = synchrony ? 1 : 0;
+        for (int k = 0; k < intervals; ++k) tests += interval_lags[k] > 0 ? 2 : 0;
+        return tests;
+    }
 };
 
 /// Lays out `lags` for spikes on a grid of `grid` ticks (see validate() for the checks).

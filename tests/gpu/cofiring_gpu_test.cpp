@@ -77,7 +77,7 @@ TEST_CASE("GPU co-firing counts as the definition does, on random small recordin
     }
 }
 
-TEST_CASE("GPU co-firing windows equal the CPU's on larger random recordings", "[gpu][cofiring]") {
+TEST_CASE("GPU co-firing windows equal the CPU's on larger random recordings", "[gpu][cofiring][simulated]") {
     std::size_t edges = 0;
     for (unsigned seed = 50; seed < 56; ++seed) {
         test::Rng rng(seed);
@@ -112,7 +112,7 @@ TEST_CASE("GPU co-firing windows equal the CPU's on a simulated network with ass
     CHECK(check_same(trains, options, "whole recording") > 0);
 }
 
-TEST_CASE("GPU co-firing with rows too long for shared memory equals the CPU", "[gpu][cofiring]") {
+TEST_CASE("GPU co-firing with rows too long for shared memory equals the CPU", "[gpu][cofiring][simulated]") {
     // 12,000 neurons x 5 slots of 4 bytes is past every GPU's shared memory per block.
     test::Rng rng(9);
     const SpikeTrains trains = test::grid_recording(rng, 12'000, 30'000, 2'000'000, 1);

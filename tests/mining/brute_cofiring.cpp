@@ -45,6 +45,7 @@ std::uint64_t grid_lags(const mining::Interval& range, Tick grid) { return stati
 }  // namespace
 
 std::vector<BruteTest> brute_tests(const SpikeTrains& trains, const mining::CofiringLags& lags, TimeSpan window) {
+    const Tick grid = grid_of(trains);
     const auto times = trains.times();
     const auto neurons = trains.neurons();
     const std::size_t n = trains.num_neurons();
@@ -76,6 +77,8 @@ std::vector<BruteTest> brute_tests(const SpikeTrains& trains, const mining::Cofi
             const std::uint64_t baseline = counts[{a, b, -2}];
             if (lags.sync >= 0) tests.push_back({a, b, mining::kSynchrony, counts[{a, b, -1}], baseline, spikes[a], spikes[b]});
             for (int k = 0; k < static_cast<int>(lags.intervals.size()); ++k) {
+                const mining::Interval& range = lags.intervals[static_cast<std::size_t>(k)];
+                if (range.hi / grid == range.lo / grid) continue;  // no lag of the grid: nothing to test
                 tests.push_back({a, b, k, counts[{a, b, k}], baseline, spikes[a], spikes[b]});
                 tests.push_back({b, a, k, counts[{b, a, k}], baseline, spikes[b], spikes[a]});
             }

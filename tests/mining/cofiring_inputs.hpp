@@ -11,7 +11,8 @@
 namespace spikeminer::test {
 
 // Random lags: synchrony off, at lag 0 only or within a few ticks; up to three intervals,
-// some touching; a baseline beyond them. All in steps of `grid` ticks plus part of a step.
+// some touching, some narrower than a grid step (which may hold no lag of the grid); a
+// baseline beyond them. All in steps of `grid` ticks plus part of a step.
 inline mining::CofiringLags random_lags(test::Rng& rng, Tick grid) {
     mining::CofiringLags lags;
     const auto part = [&] { return rng.between(0, grid - 1); };
@@ -21,7 +22,7 @@ inline mining::CofiringLags random_lags(test::Rng& rng, Tick grid) {
     const auto intervals = rng.between(lags.sync < 0 ? 1 : 0, 3);
     for (std::int64_t k = 0; k < intervals; ++k) {
         const Tick lo = rng.chance(50) ? edge : edge + rng.between(0, 2) * grid;
-        const Tick hi = lo + rng.between(1, 4) * grid + part();
+        const Tick hi = grid > 1 && rng.chance(15) ? lo + rng.between(1, grid - 1) : lo + rng.between(1, 4) * grid + part();
         lags.intervals.push_back({lo, hi});
         edge = hi;
     }
