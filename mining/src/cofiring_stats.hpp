@@ -124,10 +124,10 @@ SPIKEMINER_HOST_DEVICE inline std::uint64_t test_lags(const LagLayout& layout, i
 
 /// The deepest level whose bound p is surely within, or -1 when p may exceed q.
 SPIKEMINER_HOST_DEVICE inline int level_of(double p, double q) {
-    const double room = q * (1 + kMargin) / p;
+    const double room = q * (1 + kMargin) / p;  // infinite when p underflows to 0
     if (!(room >= 1)) return -1;
-    const int j = static_cast<int>(floor(log2(room)));
-    return j < kLevels - 1 ? j : kLevels - 1;
+    if (room >= ldexp(1.0, kLevels - 1)) return kLevels - 1;
+    return static_cast<int>(floor(log2(room)));
 }
 
 /// The level of one test with count c and baseline count d (or, for independent chance, the

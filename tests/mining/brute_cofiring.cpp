@@ -147,4 +147,21 @@ std::vector<mining::CofiringEdge> brute_edges(const SpikeTrains& trains, const m
     return edges;
 }
 
+std::string edge_mismatch(const std::vector<mining::CofiringEdge>& got, const std::vector<mining::CofiringEdge>& want) {
+    const auto close = [](double x, double y) { return x == y || std::abs(x - y) <= 1e-9 * std::max(std::abs(x), std::abs(y)) + 1e-300; };
+    if (got.size() != want.size()) return std::to_string(got.size()) + " edges, " + std::to_string(want.size()) + " expected";
+    for (std::size_t e = 0; e < got.size(); ++e) {
+        const mining::CofiringEdge& g = got[e];
+        const mining::CofiringEdge& w = want[e];
+        if (g.a != w.a || g.b != w.b || g.interval != w.interval || g.count != w.count || !close(g.expected, w.expected) ||
+            !close(g.p, w.p) || !close(g.p_adjusted, w.p_adjusted)) {
+            return "edge " + std::to_string(e) + ": " + std::to_string(g.a) + "-" + std::to_string(g.b) + " interval " +
+                   std::to_string(g.interval) + " count " + std::to_string(g.count) + " p " + std::to_string(g.p) + "; expected " +
+                   std::to_string(w.a) + "-" + std::to_string(w.b) + " interval " + std::to_string(w.interval) + " count " +
+                   std::to_string(w.count) + " p " + std::to_string(w.p);
+        }
+    }
+    return {};
+}
+
 }  // namespace spikeminer::test

@@ -5,6 +5,7 @@
 
 #include "spikeminer/mining/cofiring.hpp"
 
+#include <string>
 #include <vector>
 
 namespace spikeminer::test {
@@ -26,5 +27,9 @@ std::vector<BruteTest> brute_tests(const SpikeTrains& trains, const mining::Cofi
 /// The edges of `window` as the definition gives them (sorted by a, b, interval).
 std::vector<mining::CofiringEdge> brute_edges(const SpikeTrains& trains, const mining::CofiringLags& lags,
                                               const mining::EdgeTest& test, TimeSpan window);
+
+/// Where two edge lists differ (pairs, tests and counts exactly, expectations and p-values
+/// to 1e-9 relative, for arithmetic that sums in another order), or empty when they agree.
+std::string edge_mismatch(const std::vector<mining::CofiringEdge>& got, const std::vector<mining::CofiringEdge>& want);
 
 }  // namespace spikeminer::test
