@@ -46,15 +46,26 @@ struct CofiringWindows::State {
 #endif
     }
 
-    // Spikes of each neuron within the window, from the trains' per-neuron index.
-    std::vector<std::uint64_t> window_spikes(TimeSpan span) const {
+    // Spikes of each neuron within the window, from the trains' per-neuron index: two
+    // cursors per neuron, into its spikes, that move forward with the windows.
+    std::vector<std::uint32_t> window_starts;
+    std::vector<std::uint32_t> window_ends;
+    std::vector<std::uint64_t> window_spikes(TimeSpan span) {
         const auto all = trains.times();
-        const auto before = [all](std::uint32_t i, Tick t) { return all[i] < t; };
-        std::vector<std::uint64_t> spikes(trains.num_neurons());
-        for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
-            const auto of = trains.spikes_of(n);
-            spikes[n] = static_cast<std::uint64_t>(std::lower_bound(of.begin(), of.end(), span.end, before) -
-                                                   std::lower_bound(of.begin(), of.end(), span.start, before));
+        const std::size_t n = trains.num_neurons();
+        if (window_starts.size() != n) {
+            window_starts.assign(n, 0);
+            window_ends.assign(n, 0);
+        }
+        std::vector<std::uint64_t> spikes(n);
+        for (NeuronId neuron = 0; neuron < n; ++neuron) {
+            const auto of = trains.spikes_of(neuron);
+            std::uint32_t& start = window_starts[neuron];
+            std::uint32_t& end = window_ends[neuron];
+            while (start < of.size() && all[of[start]] < span.start) ++start;
+            end = std::max(end, start);
+            while (end < of.size() && all[of[end]] < span.end) ++end;
+            spikes[neuron] = end - start;
         }
         return spikes;
     }
@@ -114,6 +125,8 @@ bool CofiringWindows::next(CofiringWindow& window) {
     rule.table_d = s.table.empty() ? 0 : detail::kTableBaselines;
     rule.window_spikes = spikes.data();
     rule.window_lags = std::max(1.0, static_cast<double>(window.span.length() / s.lags.grid));
+    rule.tests = window.tests;
+    rule.bonferroni = s.options.test.correction == Correction::Bonferroni;
     const std::size_t first = w;
     const std::size_t last = s.bins.last_bin(w);
     std::vector<detail::CofiringCandidate> candidates = run_with_fallback(
@@ -129,7 +142,7 @@ bool CofiringWindows::next(CofiringWindow& window) {
             counter.move_to(first, last);
             return counter.candidates(rule);
         });
-    window.edges = detail::decide(std::move(candidates), window.tests, s.options.test, rule, s.options.threads);
+    window.edges = detail::decide(std::move(candidates), s.options.test, rule, s.options.threads);
     if (progress != nullptr) {
         if (!s.counter_progress.report_spikes) progress->update(w + 1);
         if (s.next == s.bins.windows) progress->finish();

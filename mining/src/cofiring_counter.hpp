@@ -21,7 +21,8 @@ public:
     /// Makes bins [first, last) the current window: the bins that left are taken away, those
     /// that entered are counted and added. Throws Cancelled.
     virtual void move_to(std::size_t first, std::size_t last) = 0;
-    /// The current window's candidate tests (any order). `rule`'s pointers are host memory.
+    /// The current window's candidate tests at the deepest needed level or deeper
+    /// (deepest_needed_level()), in any order. `rule`'s pointers are host memory.
     virtual std::vector<CofiringCandidate> candidates(const CandidateRule& rule) = 0;
 };
 

@@ -23,7 +23,8 @@ std::pair<double, double> evidence(const CofiringCandidate& c, const CandidateRu
                           rule.window_lags;
         return {mu, rule.test_off ? 1.0 : poisson_upper_tail(c.count, mu)};
     }
-    const double expected = static_cast<double>(c.baseline) * lags / static_cast<double>(rule.layout.baseline_lags);
+    // No baseline lag on the time grid (a recording of a few spikes): no estimate of chance.
+    const double expected = rule.layout.baseline_lags == 0 ? 0.0 : static_cast<double>(c.baseline) * lags / static_cast<double>(rule.layout.baseline_lags);
     return {expected, rule.test_off ? 1.0 : binomial_upper_tail(c.count, c.count + c.baseline, rule.share[type])};
 }
 
@@ -35,27 +36,6 @@ bool meets_thresholds(const CofiringEdge& e, const EdgeTest& test) {
         if ((count - e.expected) / std::sqrt(e.expected) < test.min_z) return false;
     }
     return true;
-}
-
-// The deepest level that still holds every test Benjamini-Hochberg (or Bonferroni) can
-// accept: BH's bound q R / m needs R accepted tests at most that bound, so it is at most
-// q C_j / m when C_j tests are at level j or deeper and the bound is within level j.
-int deepest_needed_level(const std::vector<CofiringCandidate>& candidates, std::uint64_t tests, const EdgeTest& test) {
-    std::vector<std::uint64_t> at_or_deeper(kLevels + 1, 0);
-    for (const CofiringCandidate& c : candidates) ++at_or_deeper[static_cast<std::size_t>(c.level)];
-    for (int j = kLevels - 1; j >= 0; --j) at_or_deeper[static_cast<std::size_t>(j)] += at_or_deeper[static_cast<std::size_t>(j + 1)];
-    const auto m = static_cast<double>(tests);
-    int level = 0;
-    for (;;) {
-        const double accepted = test.correction == Correction::Bonferroni ? 1.0 : static_cast<double>(at_or_deeper[static_cast<std::size_t>(level)]);
-        if (accepted == 0) return kLevels;  // nothing can pass
-        // The deepest j with q 2^-j >= q accepted / m.
-        int deeper = static_cast<int>(std::floor(std::log2(m / accepted)));
-        deeper = std::clamp(deeper, level, kLevels - 1);
-        while (deeper > level && std::ldexp(1.0, -deeper) < accepted / m) --deeper;  // guard log2's rounding
-        if (deeper == level) return level;
-        level = deeper;
-    }
 }
 
 }  // namespace
@@ -96,12 +76,8 @@ std::vector<std::uint32_t> level_tables(const LagLayout& layout, const EdgeTest&
     return table;
 }
 
-std::vector<CofiringEdge> decide(std::vector<CofiringCandidate> candidates, std::uint64_t tests, const EdgeTest& test,
-                                 const CandidateRule& rule, unsigned threads) {
-    if (!rule.test_off) {
-        const int level = deepest_needed_level(candidates, tests, test);
-        std::erase_if(candidates, [level](const CofiringCandidate& c) { return c.level < level; });
-    }
+std::vector<CofiringEdge> decide(std::vector<CofiringCandidate> candidates, const EdgeTest& test, const CandidateRule& rule,
+                                 unsigned threads) {
     // A fixed order, whatever order the backend found them in.
     const auto key = [](const CofiringCandidate& c) { return std::tuple(c.a, c.b, c.interval); };
     std::sort(candidates.begin(), candidates.end(), [&](const auto& x, const auto& y) { return key(x) < key(y); });
@@ -114,7 +90,7 @@ std::vector<CofiringEdge> decide(std::vector<CofiringCandidate> candidates, std:
         edges[static_cast<std::size_t>(i)] = {c.a, c.b, c.interval, c.count, expected, p, p};
     }
     if (!rule.test_off) {
-        const auto m = static_cast<double>(std::max<std::uint64_t>(tests, 1));
+        const auto m = static_cast<double>(std::max<std::uint64_t>(rule.tests, 1));
         if (test.correction == Correction::Bonferroni) {
             for (CofiringEdge& e : edges) e.p_adjusted = std::min(1.0, e.p * m);
             std::erase_if(edges, [&](const CofiringEdge& e) { return e.p > test.q / m; });

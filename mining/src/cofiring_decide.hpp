@@ -19,11 +19,11 @@ std::vector<std::uint32_t> level_tables(const LagLayout& layout, const EdgeTest&
 /// A CandidateRule for `test` over `layout` (table and window spikes still to be set).
 CandidateRule candidate_rule(const LagLayout& layout, const EdgeTest& test, std::size_t neurons);
 
-/// The edges of a window: of `candidates` (which must hold every test whose p-value is
-/// within q, at a level no deeper than its p-value), those the correction over `tests`
+/// The edges of a window: of `candidates` (which must hold every test at the deepest
+/// needed level or deeper, deepest_needed_level()), those the correction over rule.tests
 /// tests accepts, with exact p-values, and that meet the thresholds; sorted by (a, b,
 /// interval).
-std::vector<CofiringEdge> decide(std::vector<CofiringCandidate> candidates, std::uint64_t tests, const EdgeTest& test,
-                                 const CandidateRule& rule, unsigned threads);
+std::vector<CofiringEdge> decide(std::vector<CofiringCandidate> candidates, const EdgeTest& test, const CandidateRule& rule,
+                                 unsigned threads);
 
 }  // namespace spikeminer::mining::detail

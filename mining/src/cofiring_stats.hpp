@@ -115,6 +115,9 @@ struct CandidateRule {
     /// in grid steps.
     const std::uint64_t* window_spikes = nullptr;
     double window_lags = 1;
+    /// The window's tests, all corrected together, and the correction.
+    std::uint64_t tests = 0;
+    bool bonferroni = false;
 };
 
 /// The grid lags a test of type `type` (0 synchrony, k + 1 interval k) spans.
@@ -154,6 +157,30 @@ SPIKEMINER_HOST_DEVICE inline int test_level(const CandidateRule& rule, int type
         return level;
     }
     return level_of(binomial_upper_tail(c, c + d, share, rule.q * (1 + kMargin)), rule.q);
+}
+
+/// The deepest level that must still hold every test the correction can accept, given how
+/// many candidates have each level as their deepest (`at_level`, kLevels counts). BH's
+/// bound q R / m needs R accepted tests within it, so while the bound is within level j it
+/// is at most q C_j / m, C_j being the candidates at level j or deeper; from j = 0 the
+/// deepest level within that is taken, until it holds still. Bonferroni's bound is q / m.
+/// kLevels when nothing can be accepted; 0 when the test is off.
+SPIKEMINER_HOST_DEVICE inline int deepest_needed_level(const unsigned long long* at_level, const CandidateRule& rule) {
+    if (rule.test_off) return 0;
+    const auto m = static_cast<double>(rule.tests);
+    int level = 0;
+    for (;;) {
+        double accepted = 1;
+        if (!rule.bonferroni) {
+            accepted = 0;
+            for (int j = level; j < kLevels; ++j) accepted += static_cast<double>(at_level[j]);
+        }
+        if (accepted == 0) return kLevels;
+        int deeper = level;  // the deepest j with q 2^-j >= q accepted / m
+        while (deeper + 1 < kLevels && ldexp(1.0, -(deeper + 1)) >= accepted / m) ++deeper;
+        if (deeper == level) return level;
+        level = deeper;
+    }
 }
 
 /// Calls emit(candidate) for each candidate test of the unordered pair x < y, given its

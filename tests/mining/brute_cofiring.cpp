@@ -102,7 +102,7 @@ std::vector<mining::CofiringEdge> brute_edges(const SpikeTrains& trains, const m
             e.expected = static_cast<double>(t.spikes_a) * static_cast<double>(t.spikes_b) * static_cast<double>(lags_t) / window_lags;
             if (test.q < 1) e.p = poisson_tail(t.count, e.expected);
         } else {
-            e.expected = static_cast<double>(t.baseline) * static_cast<double>(lags_t) / static_cast<double>(base_lags);
+            e.expected = base_lags == 0 ? 0.0 : static_cast<double>(t.baseline) * static_cast<double>(lags_t) / static_cast<double>(base_lags);
             const double pi = static_cast<double>(lags_t) / static_cast<double>(lags_t + base_lags);
             if (test.q < 1) e.p = binomial_tail(t.count, t.count + t.baseline, pi);
         }

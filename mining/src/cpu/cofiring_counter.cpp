@@ -91,6 +91,10 @@ public:
 #pragma omp critical
             found.insert(found.end(), mine.begin(), mine.end());
         }
+        unsigned long long at_level[kLevels] = {};
+        for (const CofiringCandidate& c : found) ++at_level[c.level];
+        const int level = deepest_needed_level(at_level, rule);
+        std::erase_if(found, [level](const CofiringCandidate& c) { return c.level < level; });
         return found;
     }
 

@@ -44,6 +44,9 @@ public:
         }
         positions_ = upload(positions, "co-firing spike index", s);
         device_offsets_ = upload(offsets_, "co-firing spike index", s);
+        cursor_.assign(n_, 0);
+        from_.resize(n_);
+        to_.resize(n_);
         first_ = allocate_or_oom<std::uint32_t>(n_, "co-firing ranges");
         last_ = allocate_or_oom<std::uint32_t>(n_, "co-firing ranges");
         window_ = allocate_or_oom<unsigned long long>(cells_, "co-firing window counts");
@@ -51,8 +54,10 @@ public:
         const std::size_t kept = bins_.windows > 1 ? bins_.per_window : 1;
         bins_memory_ = allocate_or_oom<std::uint32_t>(kept * cells_, "co-firing bin counts");
         window_spikes_ = allocate_or_oom<std::uint64_t>(n_, "co-firing window spikes");
-        count_ = allocate_or_oom<unsigned long long>(1, "co-firing candidates");
+        tally_ = allocate_or_oom<WindowTally>(1, "co-firing candidates");
+        at_level_ = allocate_or_oom<unsigned long long>(kLevels, "co-firing candidates");
         found_ = allocate_or_oom<CofiringCandidate>(kFirstCapacity, "co-firing candidates");
+        kept_ = allocate_or_oom<CofiringCandidate>(kFirstCapacity, "co-firing candidates");
         set_up_look_backs();
         int device = 0;
         int optin = 0;
@@ -88,21 +93,28 @@ public:
                                               cudaMemcpyHostToDevice, s));
         rule.window_spikes = window_spikes_.get();
         for (;;) {
-            SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(count_.get(), 0, sizeof(unsigned long long), s));
-            candidates_kernel<<<blocks_for(n_ * n_, kBlock), kBlock, 0, s>>>(rule, window_.get(), found_.get(), count_.get(),
-                                                                               found_.size());
+            SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(tally_.get(), 0, sizeof(WindowTally), s));
+            SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(at_level_.get(), 0, kLevels * sizeof(unsigned long long), s));
+            candidates_kernel<<<blocks_for(n_ * n_, kBlock), kBlock, 0, s>>>(rule, window_.get(), found_.get(), tally_.get(),
+                                                                               at_level_.get(), found_.size());
             check_launch();
-            const auto found = static_cast<std::size_t>(spikeminer::detail::read_one(count_.get(), s));
-            if (found <= found_.size()) {
-                std::vector<CofiringCandidate> out(found);
-                if (found != 0) {
-                    SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(out.data(), found_.get(), found * sizeof(CofiringCandidate),
+            needed_level_kernel<<<1, 1, 0, s>>>(rule, at_level_.get(), tally_.get());
+            check_launch();
+            keep_needed_kernel<<<blocks_for(found_.size(), kBlock), kBlock, 0, s>>>(found_.get(), tally_.get(), kept_.get(), found_.size());
+            check_launch();
+            const WindowTally tally = spikeminer::detail::read_one(tally_.get(), s);
+            if (tally.found <= found_.size()) {
+                std::vector<CofiringCandidate> out(tally.kept);
+                if (!out.empty()) {
+                    SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(out.data(), kept_.get(), out.size() * sizeof(CofiringCandidate),
                                                           cudaMemcpyDeviceToHost, s));
                     SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s));
                 }
                 return out;
             }
-            found_ = allocate_or_oom<CofiringCandidate>(std::max(found, 2 * found_.size()), "co-firing candidates");
+            const std::size_t capacity = std::max<std::size_t>(tally.found, 2 * found_.size());
+            found_ = allocate_or_oom<CofiringCandidate>(capacity, "co-firing candidates");
+            kept_ = allocate_or_oom<CofiringCandidate>(capacity, "co-firing candidates");
         }
     }
 
@@ -140,9 +152,13 @@ private:
         for (const auto& [first, last] : pieces) {
             count_piece(first, last, counts, keep);
             add(counts, false);
-            SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-            if (progress_.progress != nullptr) {
-                if (progress_.report_spikes) progress_.progress->update(last); else progress_.progress->check_cancelled();
+            if (progress_.progress == nullptr) continue;
+            if (progress_.report_spikes) {
+                // One window is all the work: wait for each piece, to report it and to stop soon after a Cancel.
+                SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+                progress_.progress->update(last);
+            } else {
+                progress_.progress->check_cancelled();
             }
         }
     }
@@ -151,17 +167,23 @@ private:
     // each end neuron's row goes to one block).
     void count_piece(std::size_t first, std::size_t last, std::uint32_t* counts, bool keep) {
         const cudaStream_t s = stream_.get();
-        std::vector<std::uint32_t> from(n_);
-        std::vector<std::uint32_t> to(n_);
+        // Each neuron's ends in the piece: cursors into its spikes that only move forward, as
+        // pieces do (a window that jumps back starts them again).
+        if (first < cursor_at_) std::fill(cursor_.begin(), cursor_.end(), 0u);
+        cursor_at_ = first;
         std::uint32_t most = 0;
         for (NeuronId n = 0; n < n_; ++n) {
             const auto of = trains_.spikes_of(n);
-            from[n] = static_cast<std::uint32_t>(std::lower_bound(of.begin(), of.end(), first) - of.begin());
-            to[n] = static_cast<std::uint32_t>(std::lower_bound(of.begin(), of.end(), last) - of.begin());
-            most = std::max(most, to[n] - from[n]);
+            std::uint32_t c = cursor_[n];
+            while (c < of.size() && of[c] < first) ++c;
+            from_[n] = c;
+            while (c < of.size() && of[c] < last) ++c;
+            to_[n] = c;
+            cursor_[n] = from_[n];
+            most = std::max(most, to_[n] - from_[n]);
         }
-        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(first_.get(), from.data(), n_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
-        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(last_.get(), to.data(), n_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
+        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(first_.get(), from_.data(), n_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
+        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(last_.get(), to_.data(), n_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
         const std::uint32_t shares = std::max<std::uint32_t>(1, (most + kEndsPerBlock - 1) / kEndsPerBlock);
         PieceArgs a = args_;
         a.times = times_.get();
@@ -204,8 +226,14 @@ private:
     DeviceBuffer<std::uint64_t> window_spikes_;
     DeviceBuffer<std::uint32_t> table_;
     DeviceBuffer<CofiringCandidate> found_;
-    DeviceBuffer<unsigned long long> count_;
+    DeviceBuffer<CofiringCandidate> kept_;
+    DeviceBuffer<WindowTally> tally_;
+    DeviceBuffer<unsigned long long> at_level_;
     PieceArgs args_{};
+    std::vector<std::uint32_t> cursor_;  // per neuron: its first spike at or after cursor_at_
+    std::size_t cursor_at_ = 0;
+    std::vector<std::uint32_t> from_;    // host copies of first_ and last_
+    std::vector<std::uint32_t> to_;
     std::size_t row_bytes_ = 0;
     bool shared_row_ = false;
     std::size_t first_bin_ = 0;
