@@ -142,8 +142,24 @@ LagLayout lay_out(const CofiringLags& lags, Tick grid) {
 }
 
 Tick time_grid(std::span<const Tick> times) {
+    // The gcd of the differences from the first time is that of the differences between
+    // neighbours, mostly 0 or a repeat of the last one; the threads take a share each.
     Tick grid = 0;
-    for (std::size_t i = 1; i < times.size() && grid != 1; ++i) grid = std::gcd(grid, times[i] - times.front());
+    const auto n = static_cast<std::ptrdiff_t>(times.size());
+#pragma omp parallel
+    {
+        Tick mine = 0;
+        Tick last = 0;
+#pragma omp for schedule(static) nowait
+        for (std::ptrdiff_t i = 1; i < n; ++i) {
+            const Tick step = times[static_cast<std::size_t>(i)] - times[static_cast<std::size_t>(i - 1)];
+            if (step == 0 || step == last || mine == 1) continue;
+            last = step;
+            mine = std::gcd(mine, step);
+        }
+#pragma omp critical
+        grid = std::gcd(grid, mine);
+    }
     return std::max<Tick>(grid, 1);
 }
 
