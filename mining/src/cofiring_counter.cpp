@@ -9,13 +9,25 @@
 namespace spikeminer::mining::detail {
 namespace {
 
-// The most spikes within any span of `reach` + 1 ticks (lags 0..reach).
+// The most spikes within any span of `reach` + 1 ticks (lags 0..reach), the threads each
+// taking a share of the spans' last spikes.
 std::uint64_t most_spikes_within(std::span<const Tick> times, Tick reach) {
     std::uint64_t most = 0;
-    std::size_t first = 0;
-    for (std::size_t i = 0; i < times.size(); ++i) {
-        while (times[i] - times[first] > reach) ++first;
-        most = std::max<std::uint64_t>(most, i - first + 1);
+    const auto n = static_cast<std::ptrdiff_t>(times.size());
+#pragma omp parallel reduction(max : most)
+    {
+        std::size_t first = 0;
+        bool started = false;
+#pragma omp for schedule(static)
+        for (std::ptrdiff_t i = 0; i < n; ++i) {
+            const Tick t = times[static_cast<std::size_t>(i)];
+            if (!started) {
+                first = first_at_or_after(times, t - reach);
+                started = true;
+            }
+            while (t - times[first] > reach) ++first;
+            most = std::max<std::uint64_t>(most, static_cast<std::uint64_t>(i) - first + 1);
+        }
     }
     return most;
 }
@@ -27,8 +39,12 @@ std::vector<std::pair<std::size_t, std::size_t>> bin_pieces(std::span<const Tick
     const std::size_t first = first_at_or_after(times, bin.start);
     const std::size_t last = first_at_or_after(times, bin.end);
     const std::size_t reached = first_at_or_after(times, bin.start - reach);  // the earliest partner of an end in the bin
-    const std::uint64_t partners = std::max<std::uint64_t>(1, most_spikes_within(times.subspan(reached, last - reached), reach));
-    const std::uint64_t limit = std::numeric_limits<std::uint32_t>::max() / partners;
+    constexpr std::uint64_t kMost = std::numeric_limits<std::uint32_t>::max();
+    // Every spike within reach of the bin is a bound on one end's partners; only when that
+    // is too coarse are the spikes within any one reach counted.
+    std::uint64_t partners = std::max<std::size_t>(1, last - reached);
+    if (partners * (last - first) > kMost) partners = std::max<std::uint64_t>(1, most_spikes_within(times.subspan(reached, last - reached), reach));
+    const std::uint64_t limit = kMost / partners;
     if (one_piece && last - first > limit) {
         throw Error("a co-firing step of " + std::to_string(bin.length()) + " ticks holds " + std::to_string(last - first) +
                     " spikes, too many for its counts to stay below 2^32: use a shorter step");

@@ -25,6 +25,8 @@ namespace {
 
 using namespace gpu;
 using spikeminer::detail::allocate_or_oom;
+using spikeminer::detail::Contents;
+using spikeminer::detail::MappedHost;
 using spikeminer::detail::DeviceBuffer;
 using spikeminer::detail::DeviceEvent;
 

@@ -5,6 +5,7 @@
 #include "cofiring_kernels.cuh"
 #include "device_calls.cuh"
 #include "device_stream.hpp"
+#include "mapped_host.hpp"
 
 #include <algorithm>
 
@@ -16,6 +17,7 @@ using spikeminer::detail::blocks_for;
 using spikeminer::detail::check_launch;
 using spikeminer::detail::DeviceBuffer;
 using spikeminer::detail::DeviceStream;
+using spikeminer::detail::MappedHost;
 using spikeminer::detail::upload;
 
 constexpr unsigned kBlock = 256;
@@ -30,7 +32,7 @@ class GpuCofiringCounter final : public CofiringCounter {
 public:
     GpuCofiringCounter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins, CounterProgress progress)
         : trains_(trains), lags_(lags), bins_(bins), progress_(progress), n_(trains.num_neurons()),
-          cells_(n_ * n_ * static_cast<std::size_t>(lags.slots)) {
+          cells_(n_ * n_ * static_cast<std::size_t>(lags.slots)), from_(n_), to_(n_), staged_spikes_(n_) {
         const cudaStream_t s = stream_.get();
         times_ = upload(trains.times().data(), trains.num_spikes(), "co-firing spike times", s);
         neurons_ = upload(trains.neurons().data(), trains.num_spikes(), "co-firing spike neurons", s);
@@ -45,8 +47,6 @@ public:
         positions_ = upload(positions, "co-firing spike index", s);
         device_offsets_ = upload(offsets_, "co-firing spike index", s);
         cursor_.assign(n_, 0);
-        from_.resize(n_);
-        to_.resize(n_);
         first_ = allocate_or_oom<std::uint32_t>(n_, "co-firing ranges");
         last_ = allocate_or_oom<std::uint32_t>(n_, "co-firing ranges");
         window_ = allocate_or_oom<unsigned long long>(cells_, "co-firing window counts");
@@ -89,7 +89,8 @@ public:
             table_ = upload(rule.table, static_cast<std::size_t>(1 + lags_.intervals) * kLevels * rule.table_d, "co-firing tables", s);
         }
         rule.table = rule.table != nullptr ? table_.get() : nullptr;
-        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(window_spikes_.get(), host_rule.window_spikes, n_ * sizeof(std::uint64_t),
+        std::copy(host_rule.window_spikes, host_rule.window_spikes + n_, staged_spikes_.host());
+        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(window_spikes_.get(), staged_spikes_.host(), n_ * sizeof(std::uint64_t),
                                               cudaMemcpyHostToDevice, s));
         rule.window_spikes = window_spikes_.get();
         for (;;) {
@@ -168,22 +169,26 @@ private:
     void count_piece(std::size_t first, std::size_t last, std::uint32_t* counts, bool keep) {
         const cudaStream_t s = stream_.get();
         // Each neuron's ends in the piece: cursors into its spikes that only move forward, as
-        // pieces do (a window that jumps back starts them again).
+        // pieces do (a window that jumps back starts them again). The pinned copies of the
+        // last piece's ends must have reached the device before they are overwritten.
+        SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s));
         if (first < cursor_at_) std::fill(cursor_.begin(), cursor_.end(), 0u);
         cursor_at_ = first;
         std::uint32_t most = 0;
+        std::uint32_t* from = from_.host();
+        std::uint32_t* to = to_.host();
         for (NeuronId n = 0; n < n_; ++n) {
             const auto of = trains_.spikes_of(n);
             std::uint32_t c = cursor_[n];
             while (c < of.size() && of[c] < first) ++c;
-            from_[n] = c;
+            from[n] = c;
             while (c < of.size() && of[c] < last) ++c;
-            to_[n] = c;
-            cursor_[n] = from_[n];
-            most = std::max(most, to_[n] - from_[n]);
+            to[n] = c;
+            cursor_[n] = from[n];
+            most = std::max(most, to[n] - from[n]);
         }
-        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(first_.get(), from_.data(), n_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
-        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(last_.get(), to_.data(), n_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
+        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(first_.get(), from, n_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
+        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(last_.get(), to, n_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
         const std::uint32_t shares = std::max<std::uint32_t>(1, (most + kEndsPerBlock - 1) / kEndsPerBlock);
         PieceArgs a = args_;
         a.times = times_.get();
@@ -232,8 +237,9 @@ private:
     PieceArgs args_{};
     std::vector<std::uint32_t> cursor_;  // per neuron: its first spike at or after cursor_at_
     std::size_t cursor_at_ = 0;
-    std::vector<std::uint32_t> from_;    // host copies of first_ and last_
-    std::vector<std::uint32_t> to_;
+    MappedHost<std::uint32_t> from_;          // pinned staging of first_, last_ and window_spikes_
+    MappedHost<std::uint32_t> to_;
+    MappedHost<std::uint64_t> staged_spikes_;
     std::size_t row_bytes_ = 0;
     bool shared_row_ = false;
     std::size_t first_bin_ = 0;

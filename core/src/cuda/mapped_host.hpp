@@ -13,7 +13,7 @@
 #include <map>
 #include <mutex>
 
-namespace spikeminer::graph::detail::gpu {
+namespace spikeminer::detail {
 
 class PinnedCache {
 public:
@@ -80,4 +80,4 @@ private:
     T* ptr_ = nullptr;
 };
 
-}  // namespace spikeminer::graph::detail::gpu
+}  // namespace spikeminer::detail
