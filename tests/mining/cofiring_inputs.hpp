@@ -46,4 +46,25 @@ inline SpikeTrains grid_recording(test::Rng& rng, std::size_t neurons, std::size
     return make_trains(std::move(list), neurons);
 }
 
+// A small random case: 2-6 neurons, up to `most_spikes` spikes over 300 steps of a grid
+// of 1 or 7 ticks, random lags, and windows of 1-5 random steps 70 % of the time.
+struct SmallCase {
+    SpikeTrains trains;
+    mining::CofiringOptions options;
+};
+
+inline SmallCase small_case(unsigned seed, std::int64_t most_spikes) {
+    Rng rng(seed);
+    const Tick grid = rng.chance(50) ? 1 : 7;
+    SmallCase c{grid_recording(rng, static_cast<std::size_t>(rng.between(2, 6)), static_cast<std::size_t>(rng.between(0, most_spikes)),
+                               300, grid),
+                {}};
+    c.options.lags = random_lags(rng, grid);
+    if (rng.chance(70)) {
+        c.options.step = rng.between(5, 60) * grid;
+        c.options.window = c.options.step * rng.between(1, 5);
+    }
+    return c;
+}
+
 }  // namespace spikeminer::test

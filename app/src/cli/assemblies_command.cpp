@@ -1,5 +1,6 @@
 // `spikeminer assemblies FILE`: neuron assemblies as the maximal cliques of the
 // recording's co-firing graph.
+#include "cofiring_arguments.hpp"
 #include "commands.hpp"
 #include "read_arguments.hpp"
 #include "terminal_progress.hpp"
@@ -15,7 +16,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
-#include <optional>
 
 namespace spikeminer::cli {
 namespace {
@@ -23,19 +23,8 @@ namespace {
 struct AssembliesArguments {
     std::string file;
     ReadArguments read;
-    std::string sync = "2";
-    std::string intervals;
-    std::string baseline = "20-40";
-    std::string unit = "ms";
-    std::string chance = "baseline";
-    std::string correction = "bh";
-    double q = 0.01;
-    std::uint64_t min_count = 1;
-    double min_ratio = 0;
-    std::optional<double> min_z;
+    CofiringArguments cofiring;
     std::size_t min_size = 3;
-    std::string backend = "auto";
-    unsigned threads = 0;
     std::string output;
     std::string figure;
     double figure_seconds = 5;
@@ -63,18 +52,7 @@ void print_recovery(const simulator::GroundTruth& truth, const std::vector<std::
 // The search the flags ask for, in the recording's ticks.
 AssemblySearch search_from(const AssembliesArguments& args, const TimeBase& time_base) {
     AssemblySearch search;
-    mining::CofiringOptions& cofiring = search.cofiring;
-    cofiring.lags = mining::parse_lags(args.sync, args.intervals, args.baseline, time_base, args.unit);
-    if (args.chance != "baseline" && args.chance != "independent") throw UsageError("--chance: choose baseline or independent");
-    cofiring.test.chance = args.chance == "baseline" ? mining::Chance::Baseline : mining::Chance::Independent;
-    if (args.correction != "bh" && args.correction != "bonferroni") throw UsageError("--correction: choose bh or bonferroni");
-    cofiring.test.correction = args.correction == "bh" ? mining::Correction::BenjaminiHochberg : mining::Correction::Bonferroni;
-    cofiring.test.q = args.q;
-    cofiring.test.min_count = args.min_count;
-    cofiring.test.min_ratio = args.min_ratio;
-    if (args.min_z) cofiring.test.min_z = *args.min_z;
-    cofiring.backend = parse_backend(args.backend);
-    cofiring.threads = args.threads;
+    search.cofiring = args.cofiring.options(time_base);
     search.min_size = args.min_size;
     return search;
 }
@@ -94,7 +72,7 @@ void run_assemblies(const AssembliesArguments& args) {
                  mining::joined_pairs(cofiring).size(), static_cast<unsigned long long>(cofiring.tests),
                  backend_name(result.counting.backend).c_str());
     if (!result.counting.note.empty()) std::fprintf(stderr, "note: %s\n", result.counting.note.c_str());
-    if (!args.output.empty()) io::write_assemblies(args.output, trains, search.cofiring, args.unit, cofiring, found);
+    if (!args.output.empty()) io::write_assemblies(args.output, trains, search.cofiring, args.cofiring.unit, cofiring, found);
     if (!args.figure.empty()) {
         const TimeSpan span = trains.span();
         const Tick length = trains.time_base().from_seconds(args.figure_seconds);
@@ -122,27 +100,8 @@ void add_assemblies_command(CLI::App& app) {
                       "cliques of the co-firing graph)");
     command->add_option("FILE", args->file, "spike file")->required();
     args->read.add_to(*command);
-    command->add_option("--sync", args->sync,
-                        "two neurons co-fire when their spikes are at most this far apart, either way, in --unit (default 2; "
-                        "off: no synchrony test)");
-    command->add_option("--intervals", args->intervals,
-                        "also join neurons that fire one after the other at these lags, e.g. 0-2,2-5,5-10 (default none)");
-    command->add_option("--baseline", args->baseline,
-                        "chance = the same pair's co-firing at these lags, both ways, so that rates that rise and fall "
-                        "together do not count (default 20-40)");
-    command->add_option("--unit", args->unit, "unit of --sync, --intervals and --baseline: s, ms (default), us, ns");
-    command->add_option("--chance", args->chance, "baseline (default) or independent (trains of constant rate)");
-    command->add_option("--correction", args->correction,
-                        "bh (Benjamini-Hochberg: false discovery rate q, default) or bonferroni (chance of any false edge q)");
-    command->add_option("--q", args->q, "the rate q of the correction (default 0.01; 1 turns the test off)")
-        ->check(CLI::PositiveNumber);
-    command->add_option("--min-count", args->min_count, "an edge also needs at least this many co-firings (default 1)");
-    command->add_option("--min-ratio", args->min_ratio, "... at least this many times chance (default 0)")
-        ->check(CLI::NonNegativeNumber);
-    command->add_option("--min-z", args->min_z, "... at least this many standard deviations of chance above it (default none)");
+    args->cofiring.add_to(*command, "");
     command->add_option("--min-size", args->min_size, "smallest assembly (default 3)");
-    command->add_option("--backend", args->backend, "co-firing counts and cliques: auto, cpu or gpu");
-    command->add_option("--threads", args->threads, "CPU threads (default: all)");
     command->add_option("-o,--output", args->output, "write the assemblies and the co-firing edges (.json)");
     command->add_option("--figure", args->figure, "draw the recording's start as a raster, assemblies in colour (.svg)");
     command->add_option("--figure-seconds", args->figure_seconds, "seconds the figure shows (default 5)")

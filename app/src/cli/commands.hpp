@@ -10,6 +10,7 @@ void add_convert_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_mine_command(CLI::App& app);
 void add_count_command(CLI::App& app);
+void add_cofiring_command(CLI::App& app);
 void add_assemblies_command(CLI::App& app);
 void add_cliques_command(CLI::App& app);
 void add_dyngraph_command(CLI::App& app);

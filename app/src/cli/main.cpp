@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     spikeminer::cli::add_simulate_command(app);
     spikeminer::cli::add_mine_command(app);
     spikeminer::cli::add_count_command(app);
+    spikeminer::cli::add_cofiring_command(app);
     spikeminer::cli::add_assemblies_command(app);
     spikeminer::cli::add_cliques_command(app);
     spikeminer::cli::add_dyngraph_command(app);

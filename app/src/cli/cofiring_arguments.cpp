@@ -1,0 +1,46 @@
+#include "cofiring_arguments.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+namespace spikeminer::cli {
+
+void CofiringArguments::add_to(CLI::App& command, const std::string& intervals_default) {
+    intervals = intervals_default;
+    command.add_option("--sync", sync,
+                       "two neurons co-fire when their spikes are at most this far apart, either way, in --unit (default 2; "
+                       "off: no synchrony test)");
+    command.add_option("--intervals", intervals,
+                       "directed lags lo-hi, one neuron firing after the other, e.g. 0-2,2-5,5-10 (default " +
+                           (intervals_default.empty() ? std::string("none") : intervals_default) + ")");
+    command.add_option("--baseline", baseline,
+                       "chance = the same pair's co-firing at these lags, both ways, so that rates that rise and fall "
+                       "together do not count (default 20-40)");
+    command.add_option("--unit", unit, "unit of --sync, --intervals and --baseline: s, ms (default), us, ns");
+    command.add_option("--chance", chance, "baseline (default) or independent (trains of constant rate)");
+    command.add_option("--correction", correction,
+                       "bh (Benjamini-Hochberg: false discovery rate q, default) or bonferroni (chance of any false edge q)");
+    command.add_option("--q", q, "the rate q of the correction (default 0.01; 1 turns the test off)")->check(CLI::PositiveNumber);
+    command.add_option("--min-count", min_count, "an edge also needs at least this many co-firings (default 1)");
+    command.add_option("--min-ratio", min_ratio, "... at least this many times chance (default 0)")->check(CLI::NonNegativeNumber);
+    command.add_option("--min-z", min_z, "... at least this many standard deviations of chance above it (default none)");
+    command.add_option("--backend", backend, "auto, cpu or gpu");
+    command.add_option("--threads", threads, "CPU threads (default: all)");
+}
+
+mining::CofiringOptions CofiringArguments::options(const TimeBase& time_base) const {
+    mining::CofiringOptions out;
+    out.lags = mining::parse_lags(sync, intervals, baseline, time_base, unit);
+    if (chance != "baseline" && chance != "independent") throw UsageError("--chance: choose baseline or independent");
+    out.test.chance = chance == "baseline" ? mining::Chance::Baseline : mining::Chance::Independent;
+    if (correction != "bh" && correction != "bonferroni") throw UsageError("--correction: choose bh or bonferroni");
+    out.test.correction = correction == "bh" ? mining::Correction::BenjaminiHochberg : mining::Correction::Bonferroni;
+    out.test.q = q;
+    out.test.min_count = min_count;
+    out.test.min_ratio = min_ratio;
+    if (min_z) out.test.min_z = *min_z;
+    out.backend = parse_backend(backend);
+    out.threads = threads;
+    return out;
+}
+
+}  // namespace spikeminer::cli
