@@ -154,9 +154,9 @@ int main(int argc, char** argv) {
     std::size_t neurons = 0;
     std::vector<double> window_s = {0, 10};
     double step_s = 1;
-    std::string sync = "2";
-    std::string intervals = "0-2,2-5,5-10";
-    std::string baseline = "20-40";
+    std::string sync = mining::kDefaultSyncMs;
+    std::string intervals = mining::kDefaultIntervalsMs;
+    std::string baseline = mining::kDefaultBaselineMs;
     std::vector<unsigned> threads;
     bool no_gpu = false;
     bool no_cpu = false;

@@ -9,8 +9,7 @@ namespace spikeminer {
 
 AssemblySearch default_assembly_search(const TimeBase& time_base) {
     AssemblySearch search;
-    search.cofiring.lags.sync = time_base.from_seconds(0.002);
-    search.cofiring.lags.baseline = {time_base.from_seconds(0.020), time_base.from_seconds(0.040)};
+    search.cofiring.lags = mining::parse_lags(mining::kDefaultSyncMs, "", mining::kDefaultBaselineMs, time_base);
     return search;
 }
 

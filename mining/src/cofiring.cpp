@@ -75,7 +75,10 @@ CofiringWindows::CofiringWindows(const SpikeTrains& trains, const CofiringOption
     : state_(std::make_unique<State>(trains, options)) {
     validate(options);
     State& s = *state_;
-    s.lags = detail::lay_out(options.lags, detail::time_grid(trains.times()));
+    const bool small = trains.num_spikes() < kSmallRecording;
+    s.choice = choose_backend(options.backend,
+                              small ? std::to_string(trains.num_spikes()) + " spikes, which the CPU counts before a GPU starts" : "");
+    s.lags = detail::lay_out(options.lags, detail::time_grid(trains.times(), options.threads));
     if (s.lags.baseline_lags == 0 && options.test.chance == Chance::Baseline && options.test.q < 1) {
         throw UsageError("the co-firing baseline holds no lag of this recording's time grid (" + std::to_string(s.lags.grid) +
                          " ticks): widen it");
@@ -88,9 +91,6 @@ CofiringWindows::CofiringWindows(const SpikeTrains& trains, const CofiringOption
                   "] ticks holds no lag of this recording's time grid (" + std::to_string(s.lags.grid) + " ticks): not tested";
     }
     s.table = detail::level_tables(s.lags, options.test, detail::kTableBaselines, options.threads);
-    const bool small = trains.num_spikes() < kSmallRecording;
-    s.choice = choose_backend(options.backend,
-                              small ? std::to_string(trains.num_spikes()) + " spikes, which the CPU counts before a GPU starts" : "");
     s.counter_progress = {options.progress, s.bins.windows == 1};
 }
 
@@ -108,7 +108,7 @@ bool CofiringWindows::next(CofiringWindow& window) {
     Progress* progress = s.options.progress;
     if (progress != nullptr && s.next == 0) {
         if (s.counter_progress.report_spikes) {
-            progress->begin("co-firing pairs", s.trains.num_spikes());
+            progress->begin("co-firing: spikes counted", s.trains.num_spikes());
         } else {
             progress->begin("co-firing windows", s.bins.windows);
         }

@@ -3,7 +3,12 @@
 
 #include "spikeminer/core/error.hpp"
 
+#include <omp.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cmath>
+#include <string>
 #include <limits>
 
 namespace spikeminer::mining::detail {
@@ -11,10 +16,10 @@ namespace {
 
 // The most spikes within any span of `reach` + 1 ticks (lags 0..reach), the threads each
 // taking a share of the spans' last spikes.
-std::uint64_t most_spikes_within(std::span<const Tick> times, Tick reach) {
+std::uint64_t most_spikes_within(std::span<const Tick> times, Tick reach, unsigned threads) {
     std::uint64_t most = 0;
     const auto n = static_cast<std::ptrdiff_t>(times.size());
-#pragma omp parallel reduction(max : most)
+#pragma omp parallel reduction(max : most) num_threads(threads != 0 ? threads : static_cast<unsigned>(omp_get_max_threads()))
     {
         std::size_t first = 0;
         bool started = false;
@@ -35,7 +40,7 @@ std::uint64_t most_spikes_within(std::span<const Tick> times, Tick reach) {
 }  // namespace
 
 std::vector<std::pair<std::size_t, std::size_t>> bin_pieces(std::span<const Tick> times, TimeSpan bin, Tick reach, bool one_piece,
-                                                            std::size_t most) {
+                                                            std::size_t most, unsigned threads) {
     const std::size_t first = first_at_or_after(times, bin.start);
     const std::size_t last = first_at_or_after(times, bin.end);
     const std::size_t reached = first_at_or_after(times, bin.start - reach);  // the earliest partner of an end in the bin
@@ -43,7 +48,7 @@ std::vector<std::pair<std::size_t, std::size_t>> bin_pieces(std::span<const Tick
     // Every spike within reach of the bin is a bound on one end's partners; only when that
     // is too coarse are the spikes within any one reach counted.
     std::uint64_t partners = std::max<std::size_t>(1, last - reached);
-    if (partners * (last - first) > kMost) partners = std::max<std::uint64_t>(1, most_spikes_within(times.subspan(reached, last - reached), reach));
+    if (partners * (last - first) > kMost) partners = std::max<std::uint64_t>(1, most_spikes_within(times.subspan(reached, last - reached), reach, threads));
     const std::uint64_t limit = kMost / partners;
     if (one_piece && last - first > limit) {
         throw Error("a co-firing step of " + std::to_string(bin.length()) + " ticks holds " + std::to_string(last - first) +
@@ -53,6 +58,15 @@ std::vector<std::pair<std::size_t, std::size_t>> bin_pieces(std::span<const Tick
     std::vector<std::pair<std::size_t, std::size_t>> pieces;
     for (std::size_t i = first; i < last; i += piece) pieces.emplace_back(i, std::min(last, i + piece));
     return pieces;
+}
+
+void check_memory(std::size_t bytes, std::size_t neurons, std::size_t steps_per_window) {
+    const auto memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+    if (static_cast<double>(bytes) <= 0.8 * memory) return;
+    const auto gib = [](double b) { return std::to_string(static_cast<long long>(std::ceil(b / 1073741824.0))); };
+    throw Error("co-firing of " + std::to_string(neurons) + " neurons with " + std::to_string(steps_per_window) +
+                " steps a window needs " + gib(static_cast<double>(bytes)) + " GiB of counts, more than this machine's memory (" +
+                gib(memory) + " GiB) allows: use fewer steps a window (a longer step) or fewer lags");
 }
 
 }  // namespace spikeminer::mining::detail

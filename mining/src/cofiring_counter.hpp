@@ -39,7 +39,11 @@ struct CounterProgress {
 /// and progress). A bin kept for later subtraction must be one piece: throws Error when it
 /// is not (`one_piece`).
 std::vector<std::pair<std::size_t, std::size_t>> bin_pieces(std::span<const Tick> times, TimeSpan bin, Tick reach,
-                                                            bool one_piece, std::size_t most);
+                                                            bool one_piece, std::size_t most, unsigned threads);
+
+/// Throws Error when `bytes` of counts would take more than 80 % of this machine's memory,
+/// saying what to change (fewer steps a window, fewer lags).
+void check_memory(std::size_t bytes, std::size_t neurons, std::size_t steps_per_window);
 
 /// The CPU counter (src/cpu/cofiring_counter.cpp), on `threads` threads (0: all).
 std::unique_ptr<CofiringCounter> make_cpu_cofiring_counter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins,

@@ -3,6 +3,8 @@
 
 #include "spikeminer/core/error.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -76,12 +78,6 @@ CofiringLags parse_lags(const std::string& sync, const std::string& intervals, c
 namespace detail {
 namespace {
 
-// Adds slots covering (lo, hi] to the cut points.
-void cut(std::vector<Tick>& points, const Interval& range) {
-    points.push_back(range.lo);
-    points.push_back(range.hi);
-}
-
 SlotRun run_of(const LagLayout& layout, const Interval& range) {
     SlotRun run{layout.slots, layout.slots};
     for (int s = layout.first_positive; s < layout.slots; ++s) {
@@ -109,7 +105,10 @@ LagLayout lay_out(const CofiringLags& lags, Tick grid) {
     if (layout.synchrony && lags.sync > 0) covered.push_back({0, lags.sync});
     for (const Interval& interval : lags.intervals) covered.push_back(interval);
     covered.push_back(lags.baseline);
-    for (const Interval& range : covered) cut(points, range);
+    for (const Interval& range : covered) {
+        points.push_back(range.lo);
+        points.push_back(range.hi);
+    }
     std::sort(points.begin(), points.end());
     points.erase(std::unique(points.begin(), points.end()), points.end());
     layout.first_positive = layout.synchrony ? 1 : 0;
@@ -141,12 +140,25 @@ LagLayout lay_out(const CofiringLags& lags, Tick grid) {
     return layout;
 }
 
-Tick time_grid(std::span<const Tick> times) {
+LookBacks look_backs(const LagLayout& layout) {
+    LookBacks out;
+    for (int s = 0; s < layout.slots; ++s) {
+        if (out.count > 0 && out.runs[out.count - 1].hi == layout.lo[s]) {
+            out.runs[out.count - 1].hi = layout.hi[s];
+            out.runs[out.count - 1].last_slot = s;
+        } else {
+            out.runs[out.count++] = LookBack{layout.lo[s], layout.hi[s], s};
+        }
+    }
+    return out;
+}
+
+Tick time_grid(std::span<const Tick> times, unsigned threads) {
     // The gcd of the differences from the first time is that of the differences between
     // neighbours, mostly 0 or a repeat of the last one; the threads take a share each.
     Tick grid = 0;
     const auto n = static_cast<std::ptrdiff_t>(times.size());
-#pragma omp parallel
+#pragma omp parallel num_threads(threads != 0 ? threads : static_cast<unsigned>(omp_get_max_threads()))
     {
         Tick mine = 0;
         Tick last = 0;

@@ -56,9 +56,26 @@ struct LagLayout {
 /// Lays out `lags` for spikes on a grid of `grid` ticks (see validate() for the checks).
 LagLayout lay_out(const CofiringLags& lags, Tick grid);
 
+/// Adjacent slots merged: a range of lags (lo, hi] an end spike looks back over, and its
+/// last slot (the lags fall, slot by slot, as the look-back walks forward in time).
+struct LookBack {
+    Tick lo = 0;
+    Tick hi = 0;
+    int last_slot = 0;
+};
+
+/// The look-backs of a layout, in increasing lag.
+struct LookBacks {
+    int count = 0;
+    LookBack runs[kMaxSlots];
+};
+
+LookBacks look_backs(const LagLayout& layout);
+
 /// The greatest common divisor of the differences between spike times (1 when there is
 /// one spike or none): the grid the times lie on, whose lags chance spreads over evenly.
-Tick time_grid(std::span<const Tick> times);
+/// On `threads` threads (0: all).
+Tick time_grid(std::span<const Tick> times, unsigned threads);
 
 /// The recording's time cut into bins of one step, and the windows as runs of bins.
 struct BinLayout {

@@ -5,10 +5,11 @@
 // The ladder. A window holds millions of tests and few edges; exact p-values are computed
 // on the host for the few that Benjamini-Hochberg could accept. Level j of the ladder is
 // the p-value bound q 2^-j. Each backend gives every test whose p-value may be within q
-// the deepest level it is surely within (with a margin of kMargin, so that the GPU's
-// arithmetic, a few ulps off the host's, can only put a test at a shallower level, never
-// leave one out). The host then takes the deepest level that must still hold every test
-// BH accepts (cofiring_decide.cpp), and decides those with exact p-values.
+// the deepest level it may be within, with a margin (relative_slack) larger than the
+// difference between the GPU's arithmetic and the host's: so a backend can only put a
+// test at a deeper level than the host would, and keep it more, never drop one. The host
+// then takes the deepest level that must still hold every test BH accepts
+// (deepest_needed_level), and decides those with exact p-values.
 
 #include "cofiring_layout.hpp"
 #include "host_device.hpp"
@@ -21,8 +22,16 @@ namespace spikeminer::mining::detail {
 
 /// Levels of the ladder: bounds q, q/2, ..., q/2^31.
 inline constexpr int kLevels = 32;
-/// Relative slack between a backend's p-value and the host's.
+/// The least relative slack between a backend's p-value and the host's.
 inline constexpr double kMargin = 1e-9;
+
+/// The relative slack for a p-value whose terms come from ln Gamma of numbers up to x: each
+/// ln Gamma(x) is about x ln x, so an ulp of it (the host's and CUDA's differ by a few) is a
+/// relative error of about x ln x times the double's epsilon in the p-value.
+SPIKEMINER_HOST_DEVICE inline double relative_slack(double x) {
+    constexpr double kUlps = 64;  // a few ulps on each of the three ln Gamma terms, with room
+    return kMargin + kUlps * 2.220446049250313e-16 * (x + 2) * log(x + 2);
+}
 
 /// ln Gamma(x) for x > 0 (the host's reentrant version: lgamma sets a global).
 SPIKEMINER_HOST_DEVICE inline double log_gamma(double x) {
@@ -125,9 +134,10 @@ SPIKEMINER_HOST_DEVICE inline std::uint64_t test_lags(const LagLayout& layout, i
     return type == 0 ? layout.sync_lags : layout.interval_lags[type - 1];
 }
 
-/// The deepest level whose bound p is surely within, or -1 when p may exceed q.
-SPIKEMINER_HOST_DEVICE inline int level_of(double p, double q) {
-    const double room = q * (1 + kMargin) / p;  // infinite when p underflows to 0
+/// The deepest level whose bound p, give or take `slack`, may be within; -1 when p surely
+/// exceeds q.
+SPIKEMINER_HOST_DEVICE inline int level_of(double p, double q, double slack) {
+    const double room = q * (1 + slack) / p;  // infinite when p underflows to 0
     if (!(room >= 1)) return -1;
     if (room >= ldexp(1.0, kLevels - 1)) return kLevels - 1;
     return static_cast<int>(floor(log2(room)));
@@ -144,7 +154,8 @@ SPIKEMINER_HOST_DEVICE inline int test_level(const CandidateRule& rule, int type
         const double mu = static_cast<double>(spikes_a) * static_cast<double>(spikes_b) *
                           static_cast<double>(test_lags(rule.layout, type)) / rule.window_lags;
         if (may_stop_at_mean && static_cast<double>(c) <= mu) return -1;
-        return level_of(poisson_upper_tail(c, mu, rule.q * (1 + kMargin)), rule.q);
+        const double slack = relative_slack(static_cast<double>(c) > mu ? static_cast<double>(c) : mu);
+        return level_of(poisson_upper_tail(c, mu, rule.q * (1 + 2 * slack)), rule.q, slack);
     }
     // c at most its mean (c+d) share, i.e. c n_b <= d n_t.
     const double share = rule.share[type];
@@ -156,7 +167,8 @@ SPIKEMINER_HOST_DEVICE inline int test_level(const CandidateRule& rule, int type
         while (level + 1 < kLevels && c >= column[static_cast<std::uint64_t>(level + 1) * rule.table_d]) ++level;
         return level;
     }
-    return level_of(binomial_upper_tail(c, c + d, share, rule.q * (1 + kMargin)), rule.q);
+    const double slack = relative_slack(static_cast<double>(c + d));
+    return level_of(binomial_upper_tail(c, c + d, share, rule.q * (1 + 2 * slack)), rule.q, slack);
 }
 
 /// The deepest level that must still hold every test the correction can accept, given how

@@ -102,8 +102,12 @@ struct EpisodeCounter::State {
 #endif
     }
 
-    // After a fallback from the GPU a GPU counter gives way to the two-step counter.
+    // After a fallback from the GPU a GPU counter gives way to the two-step counter, and the
+    // device copy of the spike times is given back.
     std::vector<std::uint64_t> count_on_cpu(std::span<const Episode> episodes, Counter& counter, std::uint64_t keep_at_least) {
+#ifdef SPIKEMINER_HAVE_CUDA
+        gpu.reset();
+#endif
         if (counter == Counter::Prefix) return prefix_counting(Backend::Cpu).count(episodes, keep_at_least);
         if (is_gpu_counter(counter)) counter = Counter::TwoStep;
         return count_with_cpu_counter(times, episodes, counter, options.threads);

@@ -169,6 +169,58 @@ TEST_CASE("a pair far beyond chance, whose p-value is below the smallest double,
     CHECK(window.edges[0].expected > 100);  // a baseline count past the tables
 }
 
+TEST_CASE("baseline counts on both sides of the tables' end give the definition's edges", "[mining][cofiring]") {
+    // Bursts of two neurons, 60-160 spikes each within 40 ms: pairs with 1,000-9,000
+    // baseline occurrences, looked up below 4,096 and computed above.
+    for (unsigned seed = 1; seed <= 4; ++seed) {
+        test::Rng rng(seed);
+        std::vector<Spike> spikes;
+        for (int burst = 0; burst < 4; ++burst) {
+            const Tick start = burst * 1'000'000;
+            const auto a = static_cast<NeuronId>(2 * burst);
+            for (std::int64_t k = rng.between(60, 160); k-- > 0;) {
+                const Tick t = start + rng.between(0, 40'000);
+                spikes.push_back({t, a});
+                spikes.push_back({rng.chance(40) ? t + rng.between(0, 1'500) : start + rng.between(0, 40'000), a + 1});
+            }
+        }
+        const SpikeTrains trains = test::make_trains(std::move(spikes), 8, TimeBase{1'000'000});
+        CofiringOptions options = cpu_options();
+        options.lags = mining::parse_lags("2", "0-2", "20-40", TimeBase{1'000'000});
+        options.test.q = 0.05;
+        const CofiringWindow window = mining::cofiring_whole_recording(trains, options);
+        INFO("seed " << seed);
+        CHECK(test::edge_mismatch(window.edges, test::brute_edges(trains, options.lags, options.test, window.span)).empty());
+        CHECK(!window.edges.empty());
+    }
+}
+
+TEST_CASE("a bin whose counts could pass 32 bits is counted in pieces, or refused when it must be kept", "[mining][cofiring]") {
+    // 100,000 spikes within the baseline's reach of each other: an end spike could close
+    // 100,000 occurrences, so 100,000 ends could pass 2^32. The lags counted are narrow, so
+    // the work is small.
+    test::Rng rng(8);
+    std::vector<Spike> spikes;
+    for (int k = 0; k < 100'000; ++k) spikes.push_back({rng.between(0, 999'999), static_cast<NeuronId>(rng.below(3))});
+    const SpikeTrains trains = test::make_trains(std::move(spikes), 3, TimeBase{1'000'000});
+    CofiringOptions options = cpu_options();
+    options.lags = mining::parse_lags("1", "", "999998-1000000", TimeBase{1'000'000}, "us");
+    options.test.q = 1;
+    const CofiringWindow whole = mining::cofiring_whole_recording(trains, options);  // in pieces
+    options.step = 100'000;
+    options.window = 1'000'000;  // one window of ten bins, each below the bound
+    CofiringWindows tenths(trains, options);
+    CofiringWindow window;
+    REQUIRE(tenths.next(window));
+    CHECK(whole.edges == window.edges);
+    CHECK(!whole.edges.empty());
+    options.step = 500'000;
+    options.window = 500'000;  // two windows: each bin must be kept, and the second reaches all 100,000 spikes
+    CofiringWindows halves(trains, options);
+    REQUIRE(halves.next(window));
+    CHECK_THROWS_WITH(halves.next(window), Catch::Matchers::Contains("too many for its counts"));
+}
+
 TEST_CASE("a recording shorter than one window is one window, with a note", "[mining][cofiring]") {
     test::Rng rng(3);
     const SpikeTrains trains = test::grid_recording(rng, 4, 200, 1000, 1);

@@ -7,14 +7,15 @@ namespace spikeminer::cli {
 void CofiringArguments::add_to(CLI::App& command, const std::string& intervals_default) {
     intervals = intervals_default;
     command.add_option("--sync", sync,
-                       "two neurons co-fire when their spikes are at most this far apart, either way, in --unit (default 2; "
-                       "off: no synchrony test)");
+                       std::string("two neurons co-fire when their spikes are at most this far apart, either way, in --unit (default ") +
+                           mining::kDefaultSyncMs + "; off: no synchrony test)");
     command.add_option("--intervals", intervals,
                        "directed lags lo-hi, one neuron firing after the other, e.g. 0-2,2-5,5-10 (default " +
                            (intervals_default.empty() ? std::string("none") : intervals_default) + ")");
     command.add_option("--baseline", baseline,
-                       "chance = the same pair's co-firing at these lags, both ways, so that rates that rise and fall "
-                       "together do not count (default 20-40)");
+                       std::string("chance = the same pair's co-firing at these lags, both ways, so that rates that rise and fall "
+                                   "together do not count (default ") +
+                           mining::kDefaultBaselineMs + ")");
     command.add_option("--unit", unit, "unit of --sync, --intervals and --baseline: s, ms (default), us, ns");
     command.add_option("--chance", chance, "baseline (default) or independent (trains of constant rate)");
     command.add_option("--correction", correction,

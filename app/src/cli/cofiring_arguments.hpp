@@ -12,9 +12,9 @@ namespace spikeminer::cli {
 /// The co-firing flags `assemblies` and `cofiring` share: the lags, the edge test and where
 /// it runs.
 struct CofiringArguments {
-    std::string sync = "2";
+    std::string sync = mining::kDefaultSyncMs;
     std::string intervals;
-    std::string baseline = "20-40";
+    std::string baseline = mining::kDefaultBaselineMs;
     std::string unit = "ms";
     std::string chance = "baseline";
     std::string correction = "bh";

@@ -107,7 +107,7 @@ void add_cofiring_command(CLI::App& app) {
                     "window by window");
     command->add_option("FILE", args->file, "spike file")->required();
     args->read.add_to(*command);
-    args->cofiring.add_to(*command, "0-2,2-5,5-10");
+    args->cofiring.add_to(*command, mining::kDefaultIntervalsMs);
     command->add_option("--window", args->window, "windows this many seconds wide (default: the whole recording as one)");
     command->add_option("--step", args->step, "... every this many seconds (the window must be a whole number of steps)");
     command->add_option("-o,--output", args->output, "write every window's edges (.csv)");

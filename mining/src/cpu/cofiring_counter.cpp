@@ -17,29 +17,8 @@
 namespace spikeminer::mining::detail {
 namespace {
 
-// Adjacent slots merged: the lag ranges (lo, hi] to look back over, and each one's last slot.
-struct LookBack {
-    Tick lo = 0;
-    Tick hi = 0;
-    int last_slot = 0;
-};
-
-std::vector<LookBack> look_backs(const LagLayout& layout) {
-    std::vector<LookBack> runs;
-    for (int s = 0; s < layout.slots; ++s) {
-        if (!runs.empty() && runs.back().hi == layout.lo[s]) {
-            runs.back().hi = layout.hi[s];
-            runs.back().last_slot = s;
-        } else {
-            runs.push_back({layout.lo[s], layout.hi[s], s});
-        }
-    }
-    return runs;
-}
-
 // Bytes of counter rows a group of end neurons keeps hot: a core's L2 cache, typically
-// (on the 2-core machine 1 MiB took a 5-minute recording of 1,000 neurons in 3.0 s,
-// against 4.6 s with 256 KiB and 3.6 s with 2 MiB).
+// (bench/RESULTS.md has the sizes tried).
 constexpr std::size_t kRowsCache = std::size_t{1} << 20;
 // Groups per thread at least, for the balance of the threads' work.
 constexpr std::size_t kGroupsPerThread = 4;
@@ -50,24 +29,26 @@ public:
                        CounterProgress progress)
         : trains_(trains), lags_(lags), bins_(bins), runs_(look_backs(lags)), progress_(progress),
           threads_(threads != 0 ? threads : static_cast<unsigned>(omp_get_max_threads())),
-          cells_(trains.num_neurons() * trains.num_neurons() * static_cast<std::size_t>(lags.slots)),
-          window_(cells_, 0) {
+          cells_(trains.num_neurons() * trains.num_neurons() * static_cast<std::size_t>(lags.slots)) {
         // Bins are kept (for their subtraction later) only when windows slide.
-        if (bins_.windows > 1) ring_.assign(bins_.per_window * cells_, 0);
+        const std::size_t kept = bins_.windows > 1 ? bins_.per_window : 0;
+        check_memory(cells_ * (sizeof(std::uint64_t) + (kept + 1) * sizeof(std::uint32_t)), trains.num_neurons(), bins_.per_window);
+        window_.assign(cells_, 0);
+        ring_.assign(kept * cells_, 0);
     }
 
     void move_to(std::size_t first, std::size_t last) override {
-        for (std::size_t b = first_; b < last_; ++b) {
+        for (std::size_t b = first_bin_; b < last_bin_; ++b) {
             if (b >= first && b < last) continue;
             const std::uint32_t* leaving = ring_.data() + (b % bins_.per_window) * cells_;
             parallel_cells([&](std::size_t c) { window_[c] -= leaving[c]; });
         }
         for (std::size_t b = first; b < last; ++b) {
-            if (b >= first_ && b < last_) continue;
+            if (b >= first_bin_ && b < last_bin_) continue;
             count_bin(b);
         }
-        first_ = first;
-        last_ = last;
+        first_bin_ = first;
+        last_bin_ = last;
     }
 
     std::vector<CofiringCandidate> candidates(const CandidateRule& rule) override {
@@ -108,7 +89,7 @@ private:
     // Counts bin b into its ring slot (windows that slide) or straight into the window.
     void count_bin(std::size_t b) {
         const bool keep = !ring_.empty();
-        const auto pieces = bin_pieces(trains_.times(), bins_.bin(b), lags_.reach, keep, kPieceSpikes);
+        const auto pieces = bin_pieces(trains_.times(), bins_.bin(b), lags_.reach, keep, std::numeric_limits<std::size_t>::max(), threads_);
         std::vector<std::uint32_t> scratch;
         std::uint32_t* counts = nullptr;
         if (keep) {
@@ -162,19 +143,19 @@ private:
         const std::size_t n = trains_.num_neurons();
         const auto slots = static_cast<std::size_t>(lags_.slots);
         // Per look-back: the first spike at or after t - hi, and at or after t - lo.
-        std::vector<std::size_t> from(runs_.size());
-        std::vector<std::size_t> to(runs_.size());
-        for (std::size_t r = 0; r < runs_.size(); ++r) {
-            from[r] = first_at_or_after(times, times[first] - runs_[r].hi);
-            to[r] = first_at_or_after(times, times[first] - runs_[r].lo);
+        std::size_t from[kMaxSlots];
+        std::size_t to[kMaxSlots];
+        for (int r = 0; r < runs_.count; ++r) {
+            from[r] = first_at_or_after(times, times[first] - runs_.runs[r].hi);
+            to[r] = first_at_or_after(times, times[first] - runs_.runs[r].lo);
         }
         for (std::size_t i = first; i < last; ++i) {
             const NeuronId end = neurons[i];
             if (end < low || end >= high) continue;
             const Tick t = times[i];
             std::uint32_t* row = counts + static_cast<std::size_t>(end) * n * slots;
-            for (std::size_t r = 0; r < runs_.size(); ++r) {
-                const LookBack& run = runs_[r];
+            for (int r = 0; r < runs_.count; ++r) {
+                const LookBack& run = runs_.runs[r];
                 while (times[from[r]] < t - run.hi) ++from[r];
                 while (to[r] < times.size() && times[to[r]] < t - run.lo) ++to[r];
                 int s = run.last_slot;
@@ -197,20 +178,17 @@ private:
         }
     }
 
-    // A piece of at most this many end spikes between the window's updates.
-    static constexpr std::size_t kPieceSpikes = std::numeric_limits<std::size_t>::max();
-
     const SpikeTrains& trains_;
     LagLayout lags_;
     BinLayout bins_;
-    std::vector<LookBack> runs_;
+    LookBacks runs_;
     CounterProgress progress_;
     unsigned threads_;
     std::size_t cells_;
     std::vector<std::uint64_t> window_;
     std::vector<std::uint32_t> ring_;  // per_window bins of cells_ counts, bin b at b mod per_window
-    std::size_t first_ = 0;
-    std::size_t last_ = 0;
+    std::size_t first_bin_ = 0;  // the current window's bins
+    std::size_t last_bin_ = 0;
 };
 
 }  // namespace

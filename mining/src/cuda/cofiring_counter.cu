@@ -21,8 +21,10 @@ using spikeminer::detail::MappedHost;
 using spikeminer::detail::upload;
 
 constexpr unsigned kBlock = 256;
-// End spikes of one neuron per block.
+// End spikes of one neuron per block (more when a neuron's ends need more than
+// kMaxShares blocks).
 constexpr std::uint32_t kEndsPerBlock = 512;
+constexpr std::uint32_t kMaxShares = 65535;
 // End spikes between two checks for Cancel when one window is all the work.
 constexpr std::size_t kPieceSpikes = std::size_t{1} << 20;
 // Candidates a window has room for before the buffer grows.
@@ -37,15 +39,15 @@ public:
         times_ = upload(trains.times().data(), trains.num_spikes(), "co-firing spike times", s);
         neurons_ = upload(trains.neurons().data(), trains.num_spikes(), "co-firing spike neurons", s);
         std::vector<std::uint32_t> positions;
+        std::vector<std::uint64_t> offsets{0};
         positions.reserve(trains.num_spikes());
-        offsets_.push_back(0);
         for (NeuronId n = 0; n < n_; ++n) {
             const auto of = trains.spikes_of(n);
             positions.insert(positions.end(), of.begin(), of.end());
-            offsets_.push_back(positions.size());
+            offsets.push_back(positions.size());
         }
         positions_ = upload(positions, "co-firing spike index", s);
-        device_offsets_ = upload(offsets_, "co-firing spike index", s);
+        offsets_ = upload(offsets, "co-firing spike index", s);
         cursor_.assign(n_, 0);
         first_ = allocate_or_oom<std::uint32_t>(n_, "co-firing ranges");
         last_ = allocate_or_oom<std::uint32_t>(n_, "co-firing ranges");
@@ -58,12 +60,14 @@ public:
         at_level_ = allocate_or_oom<unsigned long long>(kLevels, "co-firing candidates");
         found_ = allocate_or_oom<CofiringCandidate>(kFirstCapacity, "co-firing candidates");
         kept_ = allocate_or_oom<CofiringCandidate>(kFirstCapacity, "co-firing candidates");
-        set_up_look_backs();
+        args_.slots = lags_.slots;
+        args_.look_backs = look_backs(lags_);
+        for (int slot = 0; slot < lags_.slots; ++slot) args_.slot_lo[slot] = lags_.lo[slot];
         int device = 0;
         int optin = 0;
         SPIKEMINER_CUDA_CHECK(cudaGetDevice(&device));
         SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-        row_bytes_ = cells_ / n_ * sizeof(std::uint32_t);
+        row_bytes_ = n_ * static_cast<std::size_t>(lags.slots) * sizeof(std::uint32_t);
         shared_row_ = row_bytes_ <= static_cast<std::size_t>(optin);
         if (shared_row_) {
             SPIKEMINER_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(count_piece_kernel<true>),
@@ -120,21 +124,6 @@ public:
     }
 
 private:
-    void set_up_look_backs() {
-        PieceArgs& a = args_;
-        a.slots = lags_.slots;
-        a.look_backs = 0;
-        for (int s = 0; s < lags_.slots; ++s) {
-            a.slot_lo[s] = lags_.lo[s];
-            if (a.look_backs > 0 && a.look_back[a.look_backs - 1].hi == lags_.lo[s]) {
-                a.look_back[a.look_backs - 1].hi = lags_.hi[s];
-                a.look_back[a.look_backs - 1].last_slot = s;
-            } else {
-                a.look_back[a.look_backs++] = DeviceLookBack{lags_.lo[s], lags_.hi[s], s};
-            }
-        }
-    }
-
     std::uint32_t* bin_counts(std::size_t b) {
         return bins_memory_.get() + (bins_.windows > 1 ? (b % bins_.per_window) * cells_ : 0);
     }
@@ -148,7 +137,7 @@ private:
     void count_bin(std::size_t b) {
         const bool keep = bins_.windows > 1;
         std::uint32_t* counts = bin_counts(b);
-        const auto pieces = bin_pieces(trains_.times(), bins_.bin(b), lags_.reach, keep, kPieceSpikes);
+        const auto pieces = bin_pieces(trains_.times(), bins_.bin(b), lags_.reach, keep, kPieceSpikes, 0);
         if (keep && pieces.empty()) SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counts, 0, cells_ * sizeof(std::uint32_t), stream_.get()));
         for (const auto& [first, last] : pieces) {
             count_piece(first, last, counts, keep);
@@ -168,6 +157,7 @@ private:
     // each end neuron's row goes to one block).
     void count_piece(std::size_t first, std::size_t last, std::uint32_t* counts, bool keep) {
         const cudaStream_t s = stream_.get();
+        if (n_ == 0) return;
         // Each neuron's ends in the piece: cursors into its spikes that only move forward, as
         // pieces do (a window that jumps back starts them again). The pinned copies of the
         // last piece's ends must have reached the device before they are overwritten.
@@ -189,16 +179,18 @@ private:
         }
         SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(first_.get(), from, n_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
         SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(last_.get(), to, n_ * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
-        const std::uint32_t shares = std::max<std::uint32_t>(1, (most + kEndsPerBlock - 1) / kEndsPerBlock);
+        // A grid's second dimension holds at most 65,535 shares of one neuron's ends.
+        const std::uint32_t per_block = std::max<std::uint32_t>(kEndsPerBlock, (most + kMaxShares - 1) / kMaxShares);
+        const std::uint32_t shares = std::max<std::uint32_t>(1, (most + per_block - 1) / per_block);
         PieceArgs a = args_;
         a.times = times_.get();
         a.neurons = neurons_.get();
         a.spikes = trains_.num_spikes();
         a.positions = positions_.get();
-        a.offsets = device_offsets_.get();
+        a.offsets = offsets_.get();
         a.first = first_.get();
         a.last = last_.get();
-        a.per_block = kEndsPerBlock;
+        a.per_block = per_block;
         a.counts = counts;
         a.neuron_count = static_cast<std::uint32_t>(n_);
         a.exclusive = shares == 1 && shared_row_ && keep;
@@ -222,8 +214,7 @@ private:
     DeviceBuffer<Tick> times_;
     DeviceBuffer<NeuronId> neurons_;
     DeviceBuffer<std::uint32_t> positions_;
-    std::vector<std::uint64_t> offsets_;
-    DeviceBuffer<std::uint64_t> device_offsets_;
+    DeviceBuffer<std::uint64_t> offsets_;
     DeviceBuffer<std::uint32_t> first_;
     DeviceBuffer<std::uint32_t> last_;
     DeviceBuffer<unsigned long long> window_;

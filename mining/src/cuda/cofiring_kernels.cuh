@@ -7,13 +7,6 @@
 
 namespace spikeminer::mining::detail {
 
-/// A look-back: lags (lo, hi] over adjacent slots, the last of which is `last_slot`.
-struct DeviceLookBack {
-    Tick lo;
-    Tick hi;
-    int last_slot;
-};
-
 /// What count_piece_kernel reads and writes.
 struct PieceArgs {
     const Tick* times;              ///< the stream, sorted
@@ -28,14 +21,13 @@ struct PieceArgs {
     std::uint32_t neuron_count;
     int slots;
     bool exclusive;                 ///< one block per row: it writes the whole row, zeros too
-    int look_backs;
-    DeviceLookBack look_back[kMaxSlots];
+    LookBacks look_backs;
     Tick slot_lo[kMaxSlots];
 };
 
 /// The first index of times[0, n) at or after t, found by the whole warp (every lane gets
-/// it): 32 probes a round narrow the range 32-fold, so a search of the whole stream takes
-/// about 6 dependent loads instead of 27.
+/// it): 32 probes a round narrow the range 32-fold, so a search of 10^8 spikes takes about
+/// 6 dependent loads (a binary search, 27).
 __device__ inline std::uint64_t warp_first_at_or_after(const Tick* times, std::uint64_t n, Tick t, unsigned lane) {
     std::uint64_t lo = 0;  // the answer lies in [lo, hi]
     std::uint64_t hi = n;
@@ -73,8 +65,8 @@ __global__ void count_piece_kernel(PieceArgs args) {
     for (std::uint32_t e = begin + threadIdx.x / 32; e < stop; e += warps) {
         const std::uint32_t i = args.positions[args.offsets[end] + e];
         const Tick t = args.times[i];
-        for (int r = 0; r < args.look_backs; ++r) {
-            const DeviceLookBack run = args.look_back[r];
+        for (int r = 0; r < args.look_backs.count; ++r) {
+            const LookBack run = args.look_backs.runs[r];
             const std::uint64_t from = warp_first_at_or_after(args.times, i + 1, t - run.hi, lane);
             const std::uint64_t to = min(static_cast<std::uint64_t>(i), warp_first_at_or_after(args.times, args.spikes, t - run.lo, lane));
             int s = run.last_slot;

@@ -116,6 +116,12 @@ struct CofiringWindow {
 /// The undirected pairs {a, b}, a < b, that have at least one edge: the co-firing graph.
 std::vector<std::pair<NeuronId, NeuronId>> joined_pairs(const CofiringWindow& window);
 
+/// The default lags, in ms: synchrony within 2 ms; the intervals (0,2], (2,5], (5,10]; chance
+/// from 20-40 ms.
+inline constexpr const char* kDefaultSyncMs = "2";
+inline constexpr const char* kDefaultIntervalsMs = "0-2,2-5,5-10";
+inline constexpr const char* kDefaultBaselineMs = "20-40";
+
 /// Lags written in `unit`: synchrony within `sync` ("2"; "off" for none), the intervals
 /// "0-2,2-5,5-10" (empty for none) and the baseline "20-40", converted exactly to ticks.
 /// Throws UsageError naming what is wrong (see validate()).
