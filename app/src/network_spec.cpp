@@ -120,8 +120,17 @@ simulator::Link parse_link(const std::string& spec, double step_s) {
 
 simulator::Assembly parse_assembly(const std::string& spec, double step_s) {
     const std::string kind = "assembly";
-    const Parts parts = parts_of(spec, kind, spec, 2, 3);
+    std::string_view body = spec;
     simulator::Assembly assembly;
+    if (const auto slash = body.find('/'); slash != std::string_view::npos) {
+        for (std::string_view period : split(body.substr(slash + 1), ',')) {
+            const auto ends = split(period, '-');
+            if (ends.size() != 2) fail(kind, spec, "an active period is START-END in seconds");
+            assembly.active.push_back({number(ends[0], kind, spec), number(ends[1], kind, spec)});
+        }
+        body = body.substr(0, slash);
+    }
+    const Parts parts = parts_of(body, kind, spec, 2, 3);
     for (std::string_view n : split(parts.neurons, ',')) assembly.members.push_back(neuron(n, kind, spec));
     assembly.activation_rate_hz = number(parts.values[0], kind, spec);
     assembly.jitter_steps = ms_to_steps(parts.values[1], step_s, kind, spec);

@@ -46,8 +46,13 @@ std::string to_json(const NetworkConfig& config) {
     }
     out["assemblies"] = nlohmann::json::array();
     for (const Assembly& a : config.assemblies) {
-        out["assemblies"].push_back({{"members", a.members}, {"activation_rate_hz", a.activation_rate_hz},
-                                     {"jitter_steps", a.jitter_steps}, {"participation", a.participation}});
+        nlohmann::json assembly{{"members", a.members}, {"activation_rate_hz", a.activation_rate_hz},
+                                {"jitter_steps", a.jitter_steps}, {"participation", a.participation}};
+        if (!a.active.empty()) {
+            assembly["active_s"] = nlohmann::json::array();
+            for (const ActivePeriod& p : a.active) assembly["active_s"].push_back({p.start_s, p.end_s});
+        }
+        out["assemblies"].push_back(assembly);
     }
     const Modulation& m = config.modulation;
     out["modulation"] = {{"kind", modulation_name(m.kind)}, {"period_s", m.period_s}, {"depth", m.depth},

@@ -76,6 +76,16 @@ NetworkConfig scenario(const std::string& name) {
         config.modulation.period_s = 10.0;
         return config;
     }
+    if (name == "demo") {
+        // The assemblies scenario over four minutes, its assemblies switching on and off:
+        // what `spikeminer demo` finds and follows through time.
+        config = scenario("assemblies");
+        config.duration_s = 240.0;
+        const ActivePeriod all{0, 240}, first_half{0, 120}, second_half{120, 240}, middle{60, 180};
+        const std::vector<std::vector<ActivePeriod>> periods = {{all}, {first_half}, {second_half}, {middle}, {{30, 90}, {150, 210}}, {all}};
+        for (std::size_t a = 0; a < config.assemblies.size(); ++a) config.assemblies[a].active = periods[a];
+        return config;
+    }
     if (name == "large") {
         config.neurons = 1000;
         config.duration_s = 60.0;
@@ -88,7 +98,7 @@ NetworkConfig scenario(const std::string& name) {
         }
         return config;
     }
-    throw UsageError("unknown scenario '" + name + "': choose paper, assemblies or large");
+    throw UsageError("unknown scenario '" + name + "': choose paper, assemblies, demo or large");
 }
 
 double link_weight(double p, double rest_hz, const NetworkConfig& config) {
@@ -173,6 +183,16 @@ void validate(const NetworkConfig& config) {
         }
         if (!(assembly.participation > 0.0 && assembly.participation <= 1.0)) {
             throw UsageError(what + ": participation must lie in (0, 1]");
+        }
+        for (std::size_t k = 0; k < assembly.active.size(); ++k) {
+            const ActivePeriod& period = assembly.active[k];
+            if (!(period.start_s >= 0.0 && period.start_s < period.end_s && period.end_s <= config.duration_s)) {
+                throw UsageError(what + ": active period " + number(period.start_s) + "-" + number(period.end_s) +
+                                 " s must lie within the run (0-" + number(config.duration_s) + " s), start before end");
+            }
+            if (k > 0 && period.start_s < assembly.active[k - 1].end_s) {
+                throw UsageError(what + ": active periods must be in order and apart");
+            }
         }
     }
     const Modulation& m = config.modulation;

@@ -88,6 +88,7 @@ public:
             truth.members = assembly.members;
             truth.activation_rate_hz = assembly.activation_rate_hz;
             truth.jitter = assembly.jitter_steps * step_ticks_;
+            for (const ActivePeriod& period : assembly.active) truth.active.push_back({to_ticks(period.start_s), to_ticks(period.end_s)});
             result.truth.assemblies.push_back(truth);
         }
         for (std::size_t n = 0; n < config_.neurons; ++n) schedule_candidate(static_cast<NeuronId>(n), 0);
@@ -153,17 +154,29 @@ private:
                 break;
             case EventKind::Forced: touch(event.index, kForced, touched); break;
             case EventKind::Activation: {
+                // Outside its active periods the assembly's Poisson process is thinned away.
                 const Assembly& assembly = config_.assemblies[event.index];
-                truth.assemblies[event.index].activation_times.push_back(step * step_ticks_);
-                for (NeuronId member : assembly.members) {
-                    if (assembly.participation < 1.0 && random_.uniform() >= assembly.participation) continue;
-                    push(step + random_.uniform_int(0, assembly.jitter_steps), EventKind::Forced, member);
+                if (active(assembly, step)) {
+                    truth.assemblies[event.index].activation_times.push_back(step * step_ticks_);
+                    for (NeuronId member : assembly.members) {
+                        if (assembly.participation < 1.0 && random_.uniform() >= assembly.participation) continue;
+                        push(step + random_.uniform_int(0, assembly.jitter_steps), EventKind::Forced, member);
+                    }
                 }
                 schedule_activation(event.index, step + 1);
                 break;
             }
         }
     }
+
+    bool active(const Assembly& assembly, std::int64_t step) const {
+        if (assembly.active.empty()) return true;
+        const Tick t = step * step_ticks_;
+        return std::any_of(assembly.active.begin(), assembly.active.end(),
+                           [&](const ActivePeriod& p) { return t >= to_ticks(p.start_s) && t < to_ticks(p.end_s); });
+    }
+
+    Tick to_ticks(double seconds) const { return TimeBase{config_.ticks_per_second}.from_seconds(seconds); }
 
     double resting_rate(NeuronId n, std::int64_t step) const {
         return network_.rest_hz[n] * modulation_factor(config_.modulation, static_cast<double>(step) * config_.step_s);

@@ -32,8 +32,8 @@ simulator::NetworkConfig small_config() {
     config.seed = 11;
     config.chains.push_back(simulator::Chain{{0, 1, 2, 3}, {0.8, 0.8, 0.8}, {{3, 3}, {3, 3}, {3, 3}}, false});
     config.chains.push_back(simulator::Chain{{4, 5, 6}, {0.6, 0.7, 0.5}, {{2, 4}, {5, 5}, {1, 6}}, true});
-    config.assemblies.push_back(simulator::Assembly{{7, 8, 9}, 2.0, 2, 1.0});
-    config.assemblies.push_back(simulator::Assembly{{10, 11, 0}, 1.0, 0, 0.8});
+    config.assemblies.push_back(simulator::Assembly{{7, 8, 9}, 2.0, 2, 1.0, {}});
+    config.assemblies.push_back(simulator::Assembly{{10, 11, 0}, 1.0, 0, 0.8, {{1.0, 2.5}, {3.0, 4.5}}});
     return config;
 }
 
@@ -136,8 +136,8 @@ TEST_CASE("simulation: an assembly that never activates keeps an empty list of t
     simulator::NetworkConfig config;
     config.neurons = 6;
     config.duration_s = 1.0;
-    config.assemblies.push_back(simulator::Assembly{{0, 1}, 1e-6, 1, 1.0});  // essentially never
-    config.assemblies.push_back(simulator::Assembly{{2, 3, 4}, 20.0, 1, 1.0});
+    config.assemblies.push_back(simulator::Assembly{{0, 1}, 1e-6, 1, 1.0, {}});  // essentially never
+    config.assemblies.push_back(simulator::Assembly{{2, 3, 4}, 20.0, 1, 1.0, {}});
     simulator::Simulation sim = simulator::simulate(config);
     sim.truth.config_json = simulator::to_json(config);
     REQUIRE(sim.truth.assemblies[0].activation_times.empty());

@@ -4,6 +4,8 @@
 #include "catch.hpp"
 #include "simulator_test_helpers.hpp"
 
+#include "spikeminer/core/error.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -12,8 +14,8 @@ using namespace spikeminer;
 TEST_CASE("assemblies activate at their rate and their members co-fire within the jitter",
           "[simulator][statistics]") {
     simulator::NetworkConfig config = test::quiet_network(30, 400.0, 41);
-    config.assemblies.push_back(simulator::Assembly{{2, 5, 7, 11}, 1.0, 2, 1.0});
-    config.assemblies.push_back(simulator::Assembly{{20, 21, 22}, 0.5, 5, 1.0});
+    config.assemblies.push_back(simulator::Assembly{{2, 5, 7, 11}, 1.0, 2, 1.0, {}});
+    config.assemblies.push_back(simulator::Assembly{{20, 21, 22}, 0.5, 5, 1.0, {}});
     const auto sim = simulator::simulate(config);
     REQUIRE(sim.truth.assemblies.size() == 2);
     for (std::size_t a = 0; a < 2; ++a) {
@@ -44,7 +46,7 @@ TEST_CASE("assemblies activate at their rate and their members co-fire within th
 
 TEST_CASE("partial participation lowers co-firing to the participation probability", "[simulator][statistics]") {
     simulator::NetworkConfig config = test::quiet_network(10, 400.0, 43);
-    config.assemblies.push_back(simulator::Assembly{{1, 2, 3, 4, 5, 6}, 2.0, 0, 0.5});
+    config.assemblies.push_back(simulator::Assembly{{1, 2, 3, 4, 5, 6}, 2.0, 0, 0.5, {}});
     const auto sim = simulator::simulate(config);
     const auto& truth = sim.truth.assemblies.front();
     double present = 0;
@@ -60,4 +62,31 @@ TEST_CASE("partial participation lowers co-firing to the participation probabili
     const double fraction = present / looked;
     CHECK(fraction > 0.45);
     CHECK(fraction < 0.55);
+}
+
+TEST_CASE("an assembly activates only within its active periods, at its rate there", "[simulator][statistics]") {
+    simulator::NetworkConfig config = test::quiet_network(10, 400.0, 47);
+    config.assemblies.push_back(simulator::Assembly{{1, 2, 3}, 2.0, 1, 1.0, {{50.0, 150.0}, {300.0, 350.0}}});
+    const auto sim = simulator::simulate(config);
+    const auto& truth = sim.truth.assemblies.front();
+    REQUIRE(truth.active == std::vector<TimeSpan>{{50'000'000, 150'000'000}, {300'000'000, 350'000'000}});
+    for (const Tick t : truth.activation_times) {
+        INFO("activation at " << t);
+        CHECK(((t >= 50'000'000 && t < 150'000'000) || (t >= 300'000'000 && t < 350'000'000)));
+    }
+    const double expected = 150.0 / config.step_s * test::step_probability(2.0, config.step_s);
+    const auto activations = static_cast<double>(truth.activation_times.size());
+    CHECK(std::fabs(activations - expected) < 4.0 * std::sqrt(expected));
+}
+
+TEST_CASE("active periods outside the run or overlapping are refused", "[simulator][config]") {
+    simulator::NetworkConfig config = test::quiet_network(10, 100.0, 47);
+    config.assemblies.push_back(simulator::Assembly{{1, 2}, 1.0, 1, 1.0, {{50.0, 150.0}}});
+    CHECK_THROWS_AS(simulator::validate(config), UsageError);
+    config.assemblies.back().active = {{10.0, 50.0}, {40.0, 60.0}};
+    CHECK_THROWS_AS(simulator::validate(config), UsageError);
+    config.assemblies.back().active = {{30.0, 20.0}};
+    CHECK_THROWS_AS(simulator::validate(config), UsageError);
+    config.assemblies.back().active = {{10.0, 20.0}, {20.0, 60.0}};
+    CHECK_NOTHROW(simulator::validate(config));
 }

@@ -63,7 +63,7 @@ TEST_CASE("bad configurations are refused with the parameter named", "[simulator
         CHECK_THROWS_WITH(simulator::validate(config), test::contains("longer than the run"));
     }
     SECTION("neuron out of range") {
-        config.assemblies.push_back(simulator::Assembly{{1, 8}, 1.0, 1, 1.0});
+        config.assemblies.push_back(simulator::Assembly{{1, 8}, 1.0, 1, 1.0, {}});
         CHECK_THROWS_WITH(simulator::validate(config), test::contains("neuron 8 is out of range"));
     }
     SECTION("chain without one strength per link") {

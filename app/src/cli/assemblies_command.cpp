@@ -9,7 +9,6 @@
 #include "spikeminer/app/find_assemblies.hpp"
 #include "spikeminer/app/io/assembly_figure.hpp"
 #include "spikeminer/app/io/assembly_output.hpp"
-#include "spikeminer/app/io/simulation_io.hpp"
 #include "spikeminer/core/backend.hpp"
 #include "spikeminer/core/error.hpp"
 
@@ -62,7 +61,8 @@ void run_assemblies(const AssembliesArguments& args) {
     if (!args.output.empty()) io::check_assemblies_path(args.output);
     if (!args.figure.empty()) io::check_figure_path(args.figure);
     TerminalProgress terminal;
-    const SpikeTrains trains = io::read_spikes(args.file, args.read.options(&terminal.progress()));
+    const io::SpikeRecording recording = io::read_recording(args.file, args.read.options(&terminal.progress()));
+    const SpikeTrains& trains = recording.trains;
     const AssemblySearch search = search_from(args, trains.time_base());
     const AssembliesFound result = find_assemblies(trains, search, &terminal.progress());
     const mining::CofiringWindow& cofiring = result.cofiring;
@@ -85,8 +85,7 @@ void run_assemblies(const AssembliesArguments& args) {
     for (std::size_t i = 0; i < std::min(args.show, found.size()); ++i) {
         std::printf("  %3zu: %zu neurons: %s\n", i + 1, found[i].size(), members_text(trains, found[i]).c_str());
     }
-    // A simulation's ground truth (read_ground_truth finds none in other files).
-    if (const auto truth = io::read_ground_truth(args.file); truth && !truth->assemblies.empty()) print_recovery(*truth, found);
+    if (recording.truth && !recording.truth->assemblies.empty()) print_recovery(*recording.truth, found);
     if (!args.output.empty()) std::printf("\nwrote %s\n", args.output.c_str());
     if (!args.figure.empty()) std::printf("wrote %s\n", args.figure.c_str());
 }

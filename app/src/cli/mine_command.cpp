@@ -7,7 +7,6 @@
 #include "spikeminer/app/chain_recovery.hpp"
 #include "spikeminer/app/io/mining_output.hpp"
 #include "spikeminer/app/io/read_spikes.hpp"
-#include "spikeminer/app/io/simulation_io.hpp"
 #include "spikeminer/core/error.hpp"
 
 #include <unistd.h>
@@ -98,7 +97,8 @@ void print_recovery(const simulator::GroundTruth& truth, const mining::MiningRes
 
 void run_mine(const MineArguments& args) {
     TerminalProgress terminal;
-    const SpikeTrains trains = io::read_spikes(args.file, args.read.options(&terminal.progress()));
+    const io::SpikeRecording recording = io::read_recording(args.file, args.read.options(&terminal.progress()));
+    const SpikeTrains& trains = recording.trains;
     mining::MiningOptions options;
     options.intervals = mining::parse_intervals(args.intervals, trains.time_base(), args.unit);
     if (!args.min_counts.empty() && args.min_rate > 0) throw UsageError("give --min-count or --min-rate, not both");
@@ -113,8 +113,7 @@ void run_mine(const MineArguments& args) {
         mining::mine(trains, options, [&](const mining::LevelReport& level) { print_level(level, last_note); });
     if (!args.output.empty()) io::write_mining_results(args.output, trains, result, args.unit, args.occurrences);
     print_summary(trains, result, args);
-    // A simulation's ground truth (read_ground_truth finds none in other files).
-    if (const auto truth = io::read_ground_truth(args.file); truth && !truth->chains.empty()) print_recovery(*truth, result);
+    if (recording.truth && !recording.truth->chains.empty()) print_recovery(*recording.truth, result);
     if (!args.output.empty()) std::printf("\nwrote %s\n", args.output.c_str());
 }
 

@@ -111,7 +111,8 @@ void add_simulate_command(CLI::App& app) {
     command->add_option("--background-delay-ms", args->background_delay_ms, "delay range of background links, e.g. 1-20");
     command->add_option("--chain", args->chains, "add a chain, e.g. 0>1>2>3@0.8:5 (strength 0.8, 5 ms), 0>1@0.7:3-6+loop");
     command->add_option("--link", args->links, "add a link, e.g. 3>7@0.6:4 (probability 0.6, 4 ms)");
-    command->add_option("--assembly", args->assemblies, "add an assembly, e.g. 4,5,6@0.5:2 (0.5 Hz, 2 ms jitter[:participation])");
+    command->add_option("--assembly", args->assemblies, "add an assembly, e.g. 4,5,6@0.5:2 (0.5 Hz, 2 ms jitter[:participation]), active only in 60-120 s and 300-360 s "
+                        "with /60-120,300-360");
     command->add_option("--modulation", args->modulation, "resting-rate modulation: none, sine:PERIOD_S:DEPTH, "
                                                           "updown:PERIOD_S:UP_FRACTION:UP_FACTOR:DOWN_FACTOR");
     command->add_option("--tick", args->tick, "tick of the output times (default 1us)");

@@ -7,6 +7,9 @@
 //   assembly_members uint32 [], assembly_members_index int64 [assemblies]
 //   assembly_rates_hz float64 [assemblies], assembly_jitter int64 [assemblies] (ticks)
 //   activation_times int64 [], activation_times_index int64 [assemblies] (ticks)
+//   assembly_active int64 [periods, 2], assembly_active_index int64 [assemblies]
+//                                            when each could activate (ticks; none: always;
+//                                            absent in files written before it existed)
 #include "ground_truth_h5.hpp"
 
 #include "spikeminer/core/error.hpp"
@@ -77,6 +80,16 @@ void write_ground_truth(H5Writer& file, const simulator::GroundTruth& truth) {
                                                  truth.assemblies, [](const auto& a) { return a.members.size(); })));
     file.write(at("assembly_rates_hz"), std::span<const double>(rates));
     file.write(at("assembly_jitter"), std::span<const std::int64_t>(jitter));
+    std::vector<std::int64_t> active;
+    for (const auto& assembly : truth.assemblies) {
+        for (const TimeSpan& period : assembly.active) {
+            active.push_back(period.start);
+            active.push_back(period.end);
+        }
+    }
+    file.write_pairs(at("assembly_active"), active);
+    file.write(at("assembly_active_index"), std::span<const std::int64_t>(cumulative_ends(
+                                                truth.assemblies, [](const auto& a) { return a.active.size(); })));
     file.write(at("activation_times"), std::span<const std::int64_t>(activations));
     file.write(at("activation_times_index"), std::span<const std::int64_t>(cumulative_ends(
                                                  truth.assemblies, [](const auto& a) { return a.activation_times.size(); })));
@@ -104,9 +117,14 @@ simulator::GroundTruth read_ground_truth_group(const H5Reader& file) {
     if (jitter.size() != assemblies) throw Error(file.where(at("assembly_jitter")) + " does not have one entry per assembly");
     const auto members = split_by_index(file, file.read_integers(at("assembly_members")), at("assembly_members_index"), assemblies);
     const auto times = split_by_index(file, file.read_integers(at("activation_times")), at("activation_times_index"), assemblies);
+    std::vector<std::vector<std::int64_t>> active(assemblies);
+    if (file.exists(at("assembly_active"))) {
+        active = split_by_index(file, file.read_integer_pairs(at("assembly_active")), at("assembly_active_index"), assemblies, 2);
+    }
     for (std::size_t a = 0; a < assemblies; ++a) {
-        truth.assemblies.push_back(simulator::GroundTruth::AssemblyTruth{
-            to_neurons(members[a], file, at("assembly_members")), rates[a], jitter[a], times[a]});
+        simulator::GroundTruth::AssemblyTruth assembly{to_neurons(members[a], file, at("assembly_members")), rates[a], jitter[a], times[a], {}};
+        for (std::size_t k = 0; k + 1 < active[a].size(); k += 2) assembly.active.push_back(TimeSpan{active[a][k], active[a][k + 1]});
+        truth.assemblies.push_back(std::move(assembly));
     }
     return truth;
 }

@@ -2,6 +2,8 @@
 
 #include "recording.hpp"
 
+#include "spikeminer/app/io/simulation_io.hpp"
+
 #include <filesystem>
 
 namespace spikeminer::io {
@@ -39,6 +41,14 @@ SpikeTrains read_spikes(const std::string& path, const ReadOptions& options) {
     trains.set_metadata("source.format", format_name(format));
     if (options.progress != nullptr) options.progress->finish();
     return trains;
+}
+
+SpikeRecording read_recording(const std::string& path, const ReadOptions& options) {
+    ReadOptions known = options;
+    if (!known.format) known.format = detect_spike_format(path);
+    SpikeRecording recording{read_spikes(path, known), std::nullopt};
+    if (*known.format == SpikeFormat::Spikeminer) recording.truth = read_ground_truth(path);
+    return recording;
 }
 
 }  // namespace spikeminer::io

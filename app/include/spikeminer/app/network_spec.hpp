@@ -16,7 +16,8 @@ simulator::Chain parse_chain(const std::string& spec, double step_s);
 simulator::Link parse_link(const std::string& spec, double step_s);
 /// "4" or "1-20": a delay range in ms (`what` names the option in errors).
 simulator::DelayRange parse_delay_range(const std::string& text, double step_s, const std::string& what);
-/// "4,5,6@0.5:2" (activation 0.5 Hz, jitter 2 ms), optionally ":0.9" participation.
+/// "4,5,6@0.5:2" (activation 0.5 Hz, jitter 2 ms), optionally ":0.9" participation, and
+/// "/60-120,300-360" for the only stretches (seconds) in which it activates.
 simulator::Assembly parse_assembly(const std::string& spec, double step_s);
 /// "none", "sine:PERIOD_S:DEPTH" or "updown:PERIOD_S:UP_FRACTION:UP_FACTOR:DOWN_FACTOR".
 simulator::Modulation parse_modulation(const std::string& spec);

@@ -35,14 +35,22 @@ struct Chain {
     bool operator==(const Chain&) const = default;
 };
 
+/// A stretch of the run, in seconds: [start_s, end_s).
+struct ActivePeriod {
+    double start_s = 0;
+    double end_s = 0;
+    bool operator==(const ActivePeriod&) const = default;
+};
+
 /// A group of neurons that fire together: at each activation (a Poisson process of
-/// `activation_rate_hz`) each member fires once, `jitter_steps` or fewer steps later
-/// (uniform), with probability `participation`.
+/// `activation_rate_hz`, within the active periods) each member fires once,
+/// `jitter_steps` or fewer steps later (uniform), with probability `participation`.
 struct Assembly {
     std::vector<NeuronId> members;
     double activation_rate_hz = 0.5;
     std::int64_t jitter_steps = 2;
     double participation = 1.0;
+    std::vector<ActivePeriod> active;  ///< when the assembly activates (sorted, apart); empty: the whole run
     bool operator==(const Assembly&) const = default;
 };
 
@@ -82,9 +90,10 @@ struct NetworkConfig {
 };
 
 /// Preset scenarios: "paper" (64 neurons at 20 Hz, four embedded 9-neuron chains),
-/// "assemblies" (100 neurons at 5 Hz, six assemblies, two chains, slow up/down states), "large"
-/// (1,000 neurons, sparse background, 20 chains, 20 assemblies). Throws UsageError for
-/// another name.
+/// "assemblies" (100 neurons at 5 Hz, six assemblies, two chains, slow up/down states),
+/// "demo" (the same for 4 minutes, its assemblies active in stretches), "large" (1,000
+/// neurons, sparse background, 20 chains, 20 assemblies). Throws UsageError for another
+/// name.
 NetworkConfig scenario(const std::string& name);
 
 /// Checks every parameter; throws UsageError naming the first that is wrong.

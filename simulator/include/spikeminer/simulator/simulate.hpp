@@ -23,6 +23,7 @@ struct GroundTruth {
         double activation_rate_hz = 0;
         Tick jitter = 0;                     ///< ticks
         std::vector<Tick> activation_times;  ///< ticks
+        std::vector<TimeSpan> active;        ///< when it could activate (ticks); empty: the whole recording
         bool operator==(const AssemblyTruth&) const = default;
     };
     std::vector<ChainTruth> chains;

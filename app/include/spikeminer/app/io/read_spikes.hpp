@@ -3,6 +3,7 @@
 #include "spikeminer/app/io/spike_format.hpp"
 #include "spikeminer/core/progress.hpp"
 #include "spikeminer/core/spike_trains.hpp"
+#include "spikeminer/simulator/simulate.hpp"
 
 #include <optional>
 #include <string>
@@ -25,5 +26,15 @@ struct ReadOptions {
 /// Reads a spike file of any supported format. Throws Error naming the file and the
 /// line or dataset at fault; Cancelled when the progress token is set.
 SpikeTrains read_spikes(const std::string& path, const ReadOptions& options = {});
+
+/// A recording with what a simulation put into it, when the file keeps that.
+struct SpikeRecording {
+    SpikeTrains trains;
+    std::optional<simulator::GroundTruth> truth;
+};
+
+/// read_spikes, and the ground truth when the file (of the format given, or detected) is
+/// spikeminer HDF5 with one. Throws what read_spikes and read_ground_truth throw.
+SpikeRecording read_recording(const std::string& path, const ReadOptions& options = {});
 
 }  // namespace spikeminer::io
