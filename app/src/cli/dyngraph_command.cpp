@@ -11,13 +11,8 @@
 #include "spikeminer/app/sliding_window.hpp"
 #include "spikeminer/core/backend.hpp"
 #include "spikeminer/core/error.hpp"
-#include "spikeminer/graph/adjacency_sets.hpp"
+#include "spikeminer/app/window_graph.hpp"
 #include "spikeminer/graph/analytics.hpp"
-#include "spikeminer/graph/cpu_pma.hpp"
-#if SPIKEMINER_HAVE_CUDA
-#include "spikeminer/graph/gpu_analytics.hpp"
-#include "spikeminer/graph/gpu_pma.hpp"
-#endif
 
 #include <algorithm>
 #include <chrono>
@@ -74,32 +69,17 @@ struct Step {
     unsigned iterations = 0;
 };
 
-// The analytics of each structure: CPU structures are read in place on the CPU, GPMA+
-// on the GPU.
-template <typename Dynamic>
-std::vector<std::uint32_t> run_bfs(const Dynamic& g, graph::Vertex root) { return graph::bfs_levels(g, root); }
-template <typename Dynamic>
-std::vector<graph::Vertex> run_components(const Dynamic& g) { return graph::connected_components(g); }
-template <typename Dynamic>
-graph::PageRankResult run_pagerank(const Dynamic& g) { return graph::pagerank(g); }
-#if SPIKEMINER_HAVE_CUDA
-std::vector<std::uint32_t> run_bfs(const graph::GpuPma& g, graph::Vertex root) { return graph::bfs_levels_gpu(g.view(), root); }
-std::vector<graph::Vertex> run_components(const graph::GpuPma& g) { return graph::connected_components_gpu(g.view()); }
-graph::PageRankResult run_pagerank(const graph::GpuPma& g) { return graph::pagerank_gpu(g.view()); }
-#endif
-
-template <typename Dynamic>
-Step analyse(const Dynamic& g, const Analytics& a, graph::Vertex root, Step step) {
+Step analyse(const app::WindowGraph& g, const Analytics& a, graph::Vertex root, Step step) {
     step.edges = g.num_edges();
     if (a.bfs) {
         const auto start = std::chrono::steady_clock::now();
-        const auto levels = run_bfs(g, root);
+        const auto levels = g.bfs_levels(root);
         step.bfs_s = seconds_since(start);
         step.reached = static_cast<std::size_t>(std::count_if(levels.begin(), levels.end(), [](std::uint32_t l) { return l != graph::kUnreached; }));
     }
     if (a.cc) {
         const auto start = std::chrono::steady_clock::now();
-        const auto labels = run_components(g);
+        const auto labels = g.components();
         step.cc_s = seconds_since(start);
         // Each component is labelled with its smallest vertex: one label per component.
         graph::Vertex v = 0;
@@ -107,17 +87,16 @@ Step analyse(const Dynamic& g, const Analytics& a, graph::Vertex root, Step step
     }
     if (a.pagerank) {
         const auto start = std::chrono::steady_clock::now();
-        step.iterations = run_pagerank(g).iterations;
+        step.iterations = g.pagerank().iterations;
         step.pagerank_s = seconds_since(start);
     }
     return step;
 }
 
-template <typename Dynamic>
-std::vector<Step> run_window(Dynamic& g, const io::EdgeStream& stream, const DyngraphArguments& args, const Analytics& a,
+std::vector<Step> run_window(app::WindowGraph& g, const io::EdgeStream& stream, const DyngraphArguments& args, const Analytics& a,
                              Progress& progress) {
     app::SlidingWindow window(stream.edges, args.window);
-    apply(g, window.fill());
+    g.apply(window.fill());
     const std::uint64_t total = (window.remaining() + args.batch - 1) / args.batch;
     const std::uint64_t steps = args.max_steps != 0 ? std::min(total, args.max_steps) : total;
     progress.begin("sliding the window", steps);
@@ -129,7 +108,7 @@ std::vector<Step> run_window(Dynamic& g, const io::EdgeStream& stream, const Dyn
         step.erased = batches.erase.size();
         step.updated = batches.update.size();
         const auto start = std::chrono::steady_clock::now();
-        apply(g, batches);
+        g.apply(batches);
         step.update_s = seconds_since(start);
         rows.push_back(analyse(g, a, args.root, step));
         progress.update(s + 1);
@@ -163,9 +142,9 @@ std::string cpu_quicker(const DyngraphArguments& run, const Analytics& analytics
 
 void run_dyngraph(const DyngraphArguments& args) {
     if (args.batch == 0) throw UsageError("--batch must be at least 1");
-    if (args.structure != "pma" && args.structure != "sets") throw UsageError("--structure: choose pma or sets");
+    const app::GraphStructure structure = app::parse_structure(args.structure);
     const Backend requested = parse_backend(args.backend);
-    if (args.structure == "sets" && requested == Backend::Cuda) throw UsageError("--structure sets runs on the CPU only");
+    if (structure == app::GraphStructure::Sets && requested == Backend::Cuda) throw UsageError("--structure sets runs on the CPU only");
     const Analytics analytics = parse_analytics(args.analytics);
     io::EdgeStreamOptions options;
     options.columns = io::parse_stream_columns(args.columns);
@@ -175,33 +154,21 @@ void run_dyngraph(const DyngraphArguments& args) {
     if (args.root >= stream.vertices) throw UsageError("--root " + std::to_string(args.root) + " is not a vertex of the stream");
     DyngraphArguments run = args;
     if (run.window == 0) run.window = stream.edges.size() / 2;
-    BackendChoice choice = run.structure == "sets" ? BackendChoice{} : choose_backend(requested, cpu_quicker(run, analytics));
+    BackendChoice choice = structure == app::GraphStructure::Sets ? BackendChoice{} : choose_backend(requested, cpu_quicker(run, analytics));
     std::fprintf(stderr, "%s: %zu edges over %u vertices%s; window %llu edges, batch %llu\n", args.file.c_str(),
                  stream.edges.size(), stream.vertices,
                  stream.out_of_order != 0 ? (", " + std::to_string(stream.out_of_order) + " lines out of time order (sorted)").c_str() : "",
                  static_cast<unsigned long long>(run.window), static_cast<unsigned long long>(run.batch));
     TerminalProgress terminal;
-    const auto on_gpu = [&]() -> std::vector<Step> {
-#if SPIKEMINER_HAVE_CUDA
-        graph::GpuPma g(stream.vertices);
-        return run_window(g, stream, run, analytics, terminal.progress());
-#else
-        throw Error("this build has no GPU engines");
-#endif
-    };
-    const auto on_cpu = [&]() -> std::vector<Step> {
-        if (run.structure == "pma") {
-            graph::CpuPma g(stream.vertices);
-            return run_window(g, stream, run, analytics, terminal.progress());
-        }
-        graph::AdjacencySets g(stream.vertices);
+    std::string where;
+    const auto on = [&](Backend backend) {
+        app::WindowGraph g(stream.vertices, structure, backend);
+        where = g.describe();
         return run_window(g, stream, run, analytics, terminal.progress());
     };
-    const std::vector<Step> rows = run_with_fallback(choice, on_gpu, on_cpu);
+    const std::vector<Step> rows =
+        run_with_fallback(choice, [&] { return on(Backend::Cuda); }, [&] { return on(Backend::Cpu); });
     if (!choice.note.empty()) std::fprintf(stderr, "\nnote: %s\n", choice.note.c_str());
-    const bool ran_on_gpu = choice.backend == Backend::Cuda;
-    const std::string where = ran_on_gpu ? "GPMA+ on the GPU"
-                              : run.structure == "pma" ? "packed memory array on the CPU" : "adjacency sets on the CPU";
     Step sum;
     for (const Step& r : rows) {
         sum.inserted += r.inserted;
