@@ -1,0 +1,65 @@
+#pragma once
+// Everything `spikeminer run` can be told, from a JSON file and the command line (which
+// wins), checked before any work starts.
+
+#include "spikeminer/mining/cofiring.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace spikeminer::pipeline {
+
+/// The run's parameters. Times are written as text in ms or s, as on the command line, and
+/// converted exactly to the recording's ticks once it is read.
+struct RunConfig {
+    // What to analyse: a recording, or a simulation of a scenario.
+    std::string input;
+    std::string simulate;                   ///< a scenario name, instead of `input`
+    std::uint64_t seed = 1;
+    std::optional<double> duration_s;       ///< the simulation's length (default: the scenario's)
+    std::string format;                     ///< the recording's format (default: detected)
+    std::string tick;                       ///< tick for files in seconds (default: the file's own, else 1 us)
+    std::string duplicates = "keep";        ///< keep or merge two spikes of one neuron at one tick
+    // Episodes over the whole recording.
+    std::string mining_intervals_ms = "0-5,5-10";
+    /// "auto" (three times the count of a pair of neurons at the mean rate by chance, in
+    /// the widest interval, at least 10), one count, or one per level ("300,200,100").
+    std::string mining_min_count = "auto";
+    std::size_t max_level = 5;
+    // Co-firing windows.
+    double window_s = 10;
+    double step_s = 1;
+    std::string sync_ms = mining::kDefaultSyncMs;
+    std::string intervals_ms;               ///< lagged co-firing that also joins neurons (default none)
+    std::string baseline_ms = mining::kDefaultBaselineMs;
+    std::string chance = "baseline";
+    std::string correction = "bh";
+    double q = 0.01;
+    // Assemblies.
+    std::size_t min_size = 3;
+    double jaccard = 0.5;
+    std::size_t max_gap = 1;
+    bool analytics = true;                  ///< components and PageRank of each window's graph
+    // Where.
+    std::string backend = "auto";
+    unsigned threads = 0;
+};
+
+/// The keys of a run config file, each with what it sets (for --help and the README).
+std::vector<std::pair<std::string, std::string>> config_keys();
+
+/// Sets `config` from a JSON object (`source` names it in errors): every key must be one of
+/// config_keys() with a value of its type. Throws UsageError naming the key.
+void apply_json(RunConfig& config, const std::string& text, const std::string& source);
+
+/// Checks what can be checked before reading anything: an input or a scenario (not both),
+/// positive window and step (the window a whole number of steps), 0 < q, min_size >= 2,
+/// 0 < jaccard <= 1, known names. Throws UsageError naming the setting.
+void validate(const RunConfig& config);
+
+/// The config as JSON, every key (kept with the results).
+std::string to_json(const RunConfig& config);
+
+}  // namespace spikeminer::pipeline

@@ -1,0 +1,197 @@
+// See run_config.hpp.
+#include "spikeminer/app/pipeline/run_config.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+namespace spikeminer::pipeline {
+namespace {
+
+using Json = nlohmann::json;
+
+// One settable key: its dotted path in the file, what it sets, and how.
+struct Key {
+    const char* path;
+    const char* help;
+    std::function<void(RunConfig&, const Json&, const std::string& where)> set;
+    std::function<Json(const RunConfig&)> get;
+};
+
+[[noreturn]] void wrong(const std::string& where, const std::string& what) { throw UsageError(where + " must be " + what); }
+
+std::string text(const Json& value, const std::string& where) {
+    if (!value.is_string()) wrong(where, "a string");
+    return value.get<std::string>();
+}
+
+// A length in ms or s, written as a string ("2", "0-2,2-5", "off") or a plain number.
+std::string lags(const Json& value, const std::string& where) {
+    if (value.is_number()) return value.dump();
+    return text(value, where);
+}
+
+double number(const Json& value, const std::string& where) {
+    if (!value.is_number() || !std::isfinite(value.get<double>())) wrong(where, "a number");
+    return value.get<double>();
+}
+
+std::uint64_t whole(const Json& value, const std::string& where) {
+    if (!value.is_number_unsigned()) wrong(where, "a whole number, not negative");
+    return value.get<std::uint64_t>();
+}
+
+bool flag(const Json& value, const std::string& where) {
+    if (!value.is_boolean()) wrong(where, "true or false");
+    return value.get<bool>();
+}
+
+// "auto", a count, a list of counts, or the same as text.
+std::string counts(const Json& value, const std::string& where) {
+    if (value.is_string()) return value.get<std::string>();
+    if (value.is_number_unsigned()) return value.dump();
+    if (value.is_array()) {
+        std::string out;
+        for (const Json& c : value) out += (out.empty() ? "" : ",") + std::to_string(whole(c, where));
+        return out;
+    }
+    wrong(where, "\"auto\", a count or a list of counts");
+}
+
+const std::vector<Key>& keys() {
+    static const std::vector<Key> table = {
+        {"input", "the recording to analyse", [](RunConfig& c, const Json& v, const std::string& w) { c.input = text(v, w); },
+         [](const RunConfig& c) { return Json(c.input); }},
+        {"simulate.scenario", "simulate this scenario instead of reading a recording (demo, assemblies, paper, large)",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.simulate = text(v, w); }, [](const RunConfig& c) { return Json(c.simulate); }},
+        {"simulate.seed", "the simulation's seed", [](RunConfig& c, const Json& v, const std::string& w) { c.seed = whole(v, w); },
+         [](const RunConfig& c) { return Json(c.seed); }},
+        {"simulate.duration_s", "the simulation's length in s (default: the scenario's)",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.duration_s = number(v, w); },
+         [](const RunConfig& c) { return c.duration_s ? Json(*c.duration_s) : Json(nullptr); }},
+        {"read.format", "the recording's format: csv, text, nwb, spikeminer, waverepo (default: detected)",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.format = text(v, w); }, [](const RunConfig& c) { return Json(c.format); }},
+        {"read.tick", "tick for files in seconds, e.g. 1us or 30000/s", [](RunConfig& c, const Json& v, const std::string& w) { c.tick = text(v, w); },
+         [](const RunConfig& c) { return Json(c.tick); }},
+        {"read.duplicates", "two spikes of one neuron at one tick: keep or merge",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.duplicates = text(v, w); },
+         [](const RunConfig& c) { return Json(c.duplicates); }},
+        {"mining.intervals_ms", "the episodes' delays, e.g. \"0-5,5-10\"",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.mining_intervals_ms = lags(v, w); },
+         [](const RunConfig& c) { return Json(c.mining_intervals_ms); }},
+        {"mining.min_count", "\"auto\", a count, or one count per level",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.mining_min_count = counts(v, w); },
+         [](const RunConfig& c) { return Json(c.mining_min_count); }},
+        {"mining.max_level", "the longest episode", [](RunConfig& c, const Json& v, const std::string& w) { c.max_level = whole(v, w); },
+         [](const RunConfig& c) { return Json(c.max_level); }},
+        {"cofiring.window_s", "co-firing windows this many s wide", [](RunConfig& c, const Json& v, const std::string& w) { c.window_s = number(v, w); },
+         [](const RunConfig& c) { return Json(c.window_s); }},
+        {"cofiring.step_s", "... every this many s", [](RunConfig& c, const Json& v, const std::string& w) { c.step_s = number(v, w); },
+         [](const RunConfig& c) { return Json(c.step_s); }},
+        {"cofiring.sync_ms", "synchrony within this many ms, either way (\"off\": none)",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.sync_ms = lags(v, w); }, [](const RunConfig& c) { return Json(c.sync_ms); }},
+        {"cofiring.intervals_ms", "directed lags that also join neurons, e.g. \"0-2,2-5\" (default none)",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.intervals_ms = lags(v, w); },
+         [](const RunConfig& c) { return Json(c.intervals_ms); }},
+        {"cofiring.baseline_ms", "the lags that give chance, both ways", [](RunConfig& c, const Json& v, const std::string& w) { c.baseline_ms = lags(v, w); },
+         [](const RunConfig& c) { return Json(c.baseline_ms); }},
+        {"cofiring.chance", "baseline or independent", [](RunConfig& c, const Json& v, const std::string& w) { c.chance = text(v, w); },
+         [](const RunConfig& c) { return Json(c.chance); }},
+        {"cofiring.correction", "bh or bonferroni", [](RunConfig& c, const Json& v, const std::string& w) { c.correction = text(v, w); },
+         [](const RunConfig& c) { return Json(c.correction); }},
+        {"cofiring.q", "the correction's rate", [](RunConfig& c, const Json& v, const std::string& w) { c.q = number(v, w); },
+         [](const RunConfig& c) { return Json(c.q); }},
+        {"assemblies.min_size", "the smallest assembly", [](RunConfig& c, const Json& v, const std::string& w) { c.min_size = whole(v, w); },
+         [](const RunConfig& c) { return Json(c.min_size); }},
+        {"assemblies.jaccard", "cliques of consecutive windows with this Jaccard similarity are one assembly",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.jaccard = number(v, w); }, [](const RunConfig& c) { return Json(c.jaccard); }},
+        {"assemblies.max_gap", "windows an assembly may go unseen and go on", [](RunConfig& c, const Json& v, const std::string& w) { c.max_gap = whole(v, w); },
+         [](const RunConfig& c) { return Json(c.max_gap); }},
+        {"analytics", "components and PageRank of every window's graph", [](RunConfig& c, const Json& v, const std::string& w) { c.analytics = flag(v, w); },
+         [](const RunConfig& c) { return Json(c.analytics); }},
+        {"backend", "auto, cpu or gpu", [](RunConfig& c, const Json& v, const std::string& w) { c.backend = text(v, w); },
+         [](const RunConfig& c) { return Json(c.backend); }},
+        {"threads", "CPU threads (0: all)",
+         [](RunConfig& c, const Json& v, const std::string& w) {
+             const std::uint64_t t = whole(v, w);
+             if (t > 4096) wrong(w, "at most 4096");
+             c.threads = static_cast<unsigned>(t);
+         },
+         [](const RunConfig& c) { return Json(c.threads); }},
+    };
+    return table;
+}
+
+// Sets every leaf of `object` under `prefix`.
+void apply_object(RunConfig& config, const Json& object, const std::string& prefix, const std::string& source) {
+    for (const auto& [name, value] : object.items()) {
+        const std::string path = prefix.empty() ? name : prefix + "." + name;
+        const std::string where = source + ": '" + path + "'";
+        const auto& table = keys();
+        const auto key = std::find_if(table.begin(), table.end(), [&](const Key& k) { return path == k.path; });
+        if (key != table.end()) {
+            key->set(config, value, where);
+            continue;
+        }
+        const bool is_section = std::any_of(table.begin(), table.end(), [&](const Key& k) { return std::string(k.path).starts_with(path + "."); });
+        if (!is_section) throw UsageError(source + ": unknown key '" + path + "'");
+        if (!value.is_object()) wrong(where, "an object");
+        apply_object(config, value, path, source);
+    }
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> config_keys() {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const Key& k : keys()) out.emplace_back(k.path, k.help);
+    return out;
+}
+
+void apply_json(RunConfig& config, const std::string& text, const std::string& source) {
+    Json json;
+    try {
+        json = Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        throw UsageError(source + ": not JSON (byte " + std::to_string(e.byte) + ")");
+    }
+    if (!json.is_object()) throw UsageError(source + ": a run config is a JSON object");
+    apply_object(config, json, "", source);
+}
+
+void validate(const RunConfig& c) {
+    if (c.input.empty() == c.simulate.empty()) throw UsageError("give a recording or a scenario to simulate (one of them)");
+    if (c.duration_s && !(*c.duration_s > 0)) throw UsageError("the simulation's duration must be positive");
+    if (!(c.window_s > 0) || !(c.step_s > 0)) throw UsageError("the co-firing window and step must be positive");
+    const double steps = c.window_s / c.step_s;
+    if (std::fabs(steps - std::round(steps)) > 1e-9 * steps) throw UsageError("the co-firing window must be a whole number of steps");
+    if (!(c.q > 0)) throw UsageError("q must be above 0");
+    if (c.min_size < 2) throw UsageError("an assembly has at least 2 neurons");
+    if (!(c.jaccard > 0 && c.jaccard <= 1)) throw UsageError("the tracking's Jaccard similarity must lie in (0, 1]");
+    if (c.max_level < 1) throw UsageError("the longest episode has at least 1 neuron");
+    if (c.chance != "baseline" && c.chance != "independent") throw UsageError("chance: choose baseline or independent");
+    if (c.correction != "bh" && c.correction != "bonferroni") throw UsageError("correction: choose bh or bonferroni");
+    if (c.duplicates != "keep" && c.duplicates != "merge") throw UsageError("duplicates: choose keep or merge");
+    (void)parse_backend(c.backend);
+}
+
+std::string to_json(const RunConfig& config) {
+    Json out = Json::object();
+    for (const Key& k : keys()) {
+        Json* at = &out;
+        std::string path = k.path;
+        for (auto dot = path.find('.'); dot != std::string::npos; dot = path.find('.')) {
+            at = &(*at)[path.substr(0, dot)];
+            path = path.substr(dot + 1);
+        }
+        (*at)[path] = k.get(config);
+    }
+    return out.dump(1);
+}
+
+}  // namespace spikeminer::pipeline
