@@ -83,7 +83,10 @@ NetworkConfig scenario(const std::string& name) {
         config.duration_s = 240.0;
         const ActivePeriod all{0, 240}, first_half{0, 120}, second_half{120, 240}, middle{60, 180};
         const std::vector<std::vector<ActivePeriod>> periods = {{all}, {first_half}, {second_half}, {middle}, {{30, 90}, {150, 210}}, {all}};
-        for (std::size_t a = 0; a < config.assemblies.size(); ++a) config.assemblies[a].active = periods[a];
+        for (std::size_t a = 0; a < config.assemblies.size(); ++a) {
+            config.assemblies[a].active = periods[a];
+            config.assemblies[a].activation_rate_hz = 1.0;  // strong enough to stand out in windows of 30 s
+        }
         return config;
     }
     if (name == "large") {

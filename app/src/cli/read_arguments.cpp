@@ -1,7 +1,5 @@
 #include "read_arguments.hpp"
 
-#include "spikeminer/core/error.hpp"
-
 namespace spikeminer::cli {
 
 void ReadArguments::add_to(CLI::App& command) {
@@ -13,13 +11,6 @@ void ReadArguments::add_to(CLI::App& command) {
         ->check(CLI::IsMember({"keep", "merge"}));
 }
 
-io::ReadOptions ReadArguments::options(Progress* progress) const {
-    io::ReadOptions options;
-    if (!format.empty()) options.format = io::parse_spike_format(format);
-    if (!tick.empty()) options.time_base = parse_time_base(tick);
-    options.duplicates = duplicates == "merge" ? DuplicatePolicy::Merge : DuplicatePolicy::Keep;
-    options.progress = progress;
-    return options;
-}
+io::ReadOptions ReadArguments::options(Progress* progress) const { return io::read_options(format, tick, duplicates, progress); }
 
 }  // namespace spikeminer::cli

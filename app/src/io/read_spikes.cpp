@@ -4,9 +4,21 @@
 
 #include "spikeminer/app/io/simulation_io.hpp"
 
+#include "spikeminer/core/error.hpp"
+
 #include <filesystem>
 
 namespace spikeminer::io {
+
+ReadOptions read_options(const std::string& format, const std::string& tick, const std::string& duplicates, Progress* progress) {
+    ReadOptions options;
+    if (!format.empty()) options.format = parse_spike_format(format);
+    if (!tick.empty()) options.time_base = parse_time_base(tick);
+    if (duplicates != "keep" && duplicates != "merge") throw UsageError("duplicates: choose keep or merge, not '" + duplicates + "'");
+    options.duplicates = duplicates == "merge" ? DuplicatePolicy::Merge : DuplicatePolicy::Keep;
+    options.progress = progress;
+    return options;
+}
 
 SpikeTrains read_spikes(const std::string& path, const ReadOptions& options) {
     const SpikeFormat format = options.format ? *options.format : detect_spike_format(path);

@@ -2,6 +2,7 @@
 #include "spikeminer/app/pipeline/tracking.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <tuple>
 
@@ -78,11 +79,21 @@ void AssemblyTracker::add_window(std::size_t window, const std::vector<std::vect
         a.windows.push_back(window);
         a.members.push_back(cliques[c]);
     }
-    // Cliques left: split from the assembly they match best, or new.
+    // Cliques left: another view of the assembly they match best, when they are also like
+    // the clique it went on with (an edge missing in this window cuts one group into two
+    // overlapping cliques); else split from it; else new.
     std::vector<std::uint32_t> opened;
     for (std::size_t c = 0; c < cliques.size(); ++c) {
         if (clique_to[c] != kNone) continue;
         const auto parent = std::find_if(matches.begin(), matches.end(), [c](const Match& m) { return m.clique == c; });
+        if (parent != matches.end() && jaccard(cliques[c], cliques[assembly_to[parent->assembly]]) >= options_.jaccard) {
+            std::vector<NeuronId>& seen = assemblies_[parent->assembly].members.back();
+            std::vector<NeuronId> both;
+            std::set_union(seen.begin(), seen.end(), cliques[c].begin(), cliques[c].end(), std::back_inserter(both));
+            seen = std::move(both);
+            clique_to[c] = parent->assembly;
+            continue;
+        }
         const auto id = static_cast<std::uint32_t>(assemblies_.size());
         assemblies_.push_back({id, {window}, {cliques[c]}});
         opened.push_back(id);
@@ -120,6 +131,8 @@ void AssemblyTracker::add_window(std::size_t window, const std::vector<std::vect
 void AssemblyTracker::finish() {
     for (const std::uint32_t id : open_) events_.push_back({assemblies_[id].windows.back(), EventKind::Ends, id, 0});
     open_.clear();
+    // In window order (an end is found only when the gap has passed).
+    std::stable_sort(events_.begin(), events_.end(), [](const AssemblyEvent& x, const AssemblyEvent& y) { return x.window < y.window; });
 }
 
 }  // namespace spikeminer::pipeline

@@ -23,6 +23,10 @@ struct ReadOptions {
     Progress* progress = nullptr;
 };
 
+/// The options the reading flags (or settings) name: a format ("" to detect), a tick (""
+/// for the file's own or 1 us), "keep" or "merge". Throws UsageError on a bad value.
+ReadOptions read_options(const std::string& format, const std::string& tick, const std::string& duplicates, Progress* progress);
+
 /// Reads a spike file of any supported format. Throws Error naming the file and the
 /// line or dataset at fault; Cancelled when the progress token is set.
 SpikeTrains read_spikes(const std::string& path, const ReadOptions& options = {});

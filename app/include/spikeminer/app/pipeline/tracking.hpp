@@ -35,7 +35,7 @@ struct AssemblyEvent {
 struct TrackedAssembly {
     std::uint32_t id = 0;
     std::vector<std::size_t> windows;                ///< where it was active, ascending
-    std::vector<std::vector<NeuronId>> members;      ///< its clique in each of those windows
+    std::vector<std::vector<NeuronId>> members;      ///< its members in each of those windows (its clique, or cliques)
     /// The neurons in at least half of its windows (sorted): the assembly's members.
     [[nodiscard]] std::vector<NeuronId> core() const;
 };
@@ -47,9 +47,11 @@ struct TrackingOptions {
 
 /// Follows cliques window by window. Matching: every (assembly, clique) pair whose
 /// Jaccard similarity reaches the threshold; taken best first, each assembly goes on with
-/// at most one clique and each clique continues at most one assembly; a clique left that
-/// matches a taken assembly splits from it, an assembly left that matches a taken clique
-/// merges into the assembly that took it.
+/// at most one clique and each clique continues at most one assembly. A clique left that
+/// matches a taken assembly is the same group seen through a missing edge when it is also
+/// like the clique the assembly took (its members join the assembly's for that window),
+/// else it splits from it; an assembly left that matches a taken clique merges into the
+/// assembly that took it.
 class AssemblyTracker {
 public:
     explicit AssemblyTracker(TrackingOptions options = {});
@@ -60,6 +62,7 @@ public:
     void finish();
 
     [[nodiscard]] const std::vector<TrackedAssembly>& assemblies() const { return assemblies_; }
+    /// What happened, in window order once finish() is called.
     [[nodiscard]] const std::vector<AssemblyEvent>& events() const { return events_; }
     /// The assembly id given to each clique of the last window added, in its order.
     [[nodiscard]] const std::vector<std::uint32_t>& last_ids() const { return last_ids_; }

@@ -1,0 +1,100 @@
+// Stages 1 and 2: the input, read or simulated, and its episodes.
+#include "spikeminer/app/pipeline/pipeline.hpp"
+
+#include "spikeminer/core/error.hpp"
+#include "spikeminer/simulator/simulate.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace spikeminer::pipeline {
+namespace {
+
+// "crc32:xxxxxxxx" of the file's bytes.
+std::string checksum(const std::string& path, Progress* progress) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw Error(path + ": cannot be opened to take its checksum");
+    std::vector<char> block(std::size_t{1} << 20);
+    uLong crc = crc32(0L, Z_NULL, 0);
+    while (file) {
+        file.read(block.data(), static_cast<std::streamsize>(block.size()));
+        crc = crc32(crc, reinterpret_cast<const Bytef*>(block.data()), static_cast<uInt>(file.gcount()));
+        if (progress != nullptr) progress->check_cancelled();
+    }
+    char text[16];
+    std::snprintf(text, sizeof text, "%08lx", static_cast<unsigned long>(crc));
+    return std::string("crc32:") + text;
+}
+
+// "auto": three times what two neurons at the mean rate give by chance in the widest
+// interval over the whole recording, at least 10.
+std::uint64_t automatic_count(const SpikeTrains& trains, const std::vector<mining::Interval>& intervals) {
+    std::size_t firing = 0;
+    for (NeuronId n = 0; n < trains.num_neurons(); ++n) firing += trains.spike_count(n) > 0 ? 1 : 0;
+    const double seconds = trains.time_base().to_seconds(trains.span().length());
+    if (firing == 0 || !(seconds > 0)) return 10;
+    const double rate = static_cast<double>(trains.num_spikes()) / static_cast<double>(firing) / seconds;
+    Tick widest = 0;
+    for (const mining::Interval& i : intervals) widest = std::max(widest, i.hi - i.lo);
+    const double chance = rate * rate * trains.time_base().to_seconds(widest) * seconds;
+    return std::max<std::uint64_t>(10, static_cast<std::uint64_t>(std::ceil(3 * chance)));
+}
+
+std::vector<std::uint64_t> min_counts(const std::string& text, const SpikeTrains& trains, const std::vector<mining::Interval>& intervals) {
+    if (text == "auto") return {automatic_count(trains, intervals)};
+    std::vector<std::uint64_t> counts;
+    std::stringstream items(text);
+    std::string item;
+    while (std::getline(items, item, ',')) {
+        try {
+            std::size_t used = 0;
+            const long long value = std::stoll(item, &used);
+            if (used != item.size() || value < 1) throw std::invalid_argument(item);
+            counts.push_back(static_cast<std::uint64_t>(value));
+        } catch (const std::exception&) {
+            throw UsageError("mining min count '" + text + "': give auto, a count of 1 or more, or one per level");
+        }
+    }
+    if (counts.empty()) throw UsageError("mining min count: give auto, a count, or one per level");
+    return counts;
+}
+
+}  // namespace
+
+Input load_input(const RunConfig& config, Progress* progress) {
+    Input input;
+    if (!config.simulate.empty()) {
+        simulator::NetworkConfig network = simulator::scenario(config.simulate);
+        network.seed = config.seed;
+        if (config.duration_s) network.duration_s = *config.duration_s;
+        simulator::Simulation simulation = simulator::simulate(network, progress);
+        simulation.truth.config_json = simulator::to_json(network);
+        simulation.trains.set_metadata("simulator.scenario", config.simulate);
+        input.source = "simulated scenario " + config.simulate + ", seed " + std::to_string(config.seed);
+        input.recording = {std::move(simulation.trains), std::move(simulation.truth)};
+        return input;
+    }
+    input.recording = io::read_recording(config.input, io::read_options(config.format, config.tick, config.duplicates, progress));
+    input.source = std::filesystem::path(config.input).filename().string();
+    input.checksum = checksum(config.input, progress);
+    return input;
+}
+
+mining::MiningResult mine_episodes(const SpikeTrains& trains, const RunConfig& config, Progress* progress) {
+    mining::MiningOptions options;
+    options.intervals = mining::parse_intervals(config.mining_intervals_ms, trains.time_base(), "ms");
+    options.min_counts = min_counts(config.mining_min_count, trains, options.intervals);
+    options.max_level = config.max_level;
+    options.count.backend = parse_backend(config.backend);
+    options.count.threads = config.threads;
+    options.count.progress = progress;
+    return mining::mine(trains, options);
+}
+
+}  // namespace spikeminer::pipeline

@@ -1,0 +1,268 @@
+// Stages 3-7: co-firing windows, the dynamic graph and its analytics, the cliques,
+// tracking, activation times and recovery (run_pipeline).
+#include "spikeminer/app/pipeline/pipeline.hpp"
+
+#include "activations.hpp"
+
+#include "spikeminer/app/window_graph.hpp"
+#include "spikeminer/core/error.hpp"
+#include "spikeminer/graph/cliques.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace spikeminer::pipeline {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// A joined pair of a window's graph, a < b, weighted by its best test.
+struct WeightedPair {
+    NeuronId a = 0;
+    NeuronId b = 0;
+    float weight = 0;
+};
+
+// -log10 of the corrected p-value, at most 300 (0 when the test is off).
+float strength(const mining::CofiringEdge& e) {
+    if (!(e.p_adjusted < 1)) return 0.0F;
+    return static_cast<float>(std::min(300.0, -std::log10(std::max(e.p_adjusted, 1e-300))));
+}
+
+std::vector<WeightedPair> weighted_pairs(const mining::CofiringWindow& window) {
+    std::vector<WeightedPair> pairs;
+    for (const mining::CofiringEdge& e : window.edges) {
+        const auto [a, b] = std::minmax(e.a, e.b);
+        pairs.push_back({a, b, strength(e)});
+    }
+    std::sort(pairs.begin(), pairs.end(), [](const WeightedPair& x, const WeightedPair& y) {
+        return std::tuple(x.a, x.b, -x.weight) < std::tuple(y.a, y.b, -y.weight);
+    });
+    // The strongest test of each pair (first after the sort).
+    pairs.erase(std::unique(pairs.begin(), pairs.end(), [](const WeightedPair& x, const WeightedPair& y) { return x.a == y.a && x.b == y.b; }),
+                pairs.end());
+    return pairs;
+}
+
+// The batches (both directions of each pair: the graph is undirected) and the changes that
+// move the graph from `before` to `after`.
+void diff(const std::vector<WeightedPair>& before, const std::vector<WeightedPair>& after, WindowSummary& summary,
+          app::WindowBatches& batches, std::vector<EdgeChange>& changes) {
+    batches = {};
+    const auto window = static_cast<std::uint32_t>(summary.index);
+    const auto insert = [&](const WeightedPair& p) {
+        batches.insert.push_back({p.a, p.b, p.weight});
+        batches.insert.push_back({p.b, p.a, p.weight});
+        changes.push_back({window, p.a, p.b, EdgeChange::Kind::Inserted, p.weight});
+        ++summary.inserted;
+    };
+    const auto erase = [&](const WeightedPair& p) {
+        batches.erase.push_back({p.a, p.b});
+        batches.erase.push_back({p.b, p.a});
+        changes.push_back({window, p.a, p.b, EdgeChange::Kind::Erased, 0.0F});
+        ++summary.erased;
+    };
+    std::size_t i = 0;
+    std::size_t j = 0;
+    while (i < before.size() || j < after.size()) {
+        const bool take_before = j == after.size() || (i < before.size() && std::pair(before[i].a, before[i].b) < std::pair(after[j].a, after[j].b));
+        const bool take_after = i == before.size() || (j < after.size() && std::pair(after[j].a, after[j].b) < std::pair(before[i].a, before[i].b));
+        if (take_before) {
+            erase(before[i++]);
+        } else if (take_after) {
+            insert(after[j++]);
+        } else {
+            if (before[i].weight != after[j].weight) {
+                const WeightedPair& p = after[j];
+                batches.update.push_back({p.a, p.b, p.weight});
+                batches.update.push_back({p.b, p.a, p.weight});
+                changes.push_back({window, p.a, p.b, EdgeChange::Kind::Updated, p.weight});
+                ++summary.updated;
+            }
+            ++i;
+            ++j;
+        }
+    }
+}
+
+// What a window's graph gives: components of two or more neurons, the largest, the neuron
+// of highest PageRank (with analytics), and a compact copy for the cliques.
+struct GraphReading {
+    std::size_t components = 0;
+    std::size_t largest_component = 0;
+    std::optional<NeuronId> most_central;
+    graph::WeightedCsr csr;
+    double analytics_s = 0;
+};
+
+GraphReading read_graph(const app::WindowGraph& graph, bool analytics) {
+    GraphReading out;
+    if (analytics) {
+        const auto start = Clock::now();
+        const std::vector<graph::Vertex> label = graph.components();
+        std::vector<std::size_t> size(label.size(), 0);
+        for (const graph::Vertex l : label) ++size[l];
+        for (const std::size_t s : size) {
+            if (s < 2) continue;
+            ++out.components;
+            out.largest_component = std::max(out.largest_component, s);
+        }
+        if (graph.num_edges() != 0) {
+            const graph::PageRankResult rank = graph.pagerank();
+            out.most_central = static_cast<NeuronId>(std::max_element(rank.rank.begin(), rank.rank.end()) - rank.rank.begin());
+        }
+        out.analytics_s = seconds_since(start);
+    }
+    out.csr = graph.to_csr();
+    return out;
+}
+
+// The maximal cliques of at least `min_size` of the window's graph, as the dynamic graph
+// holds it.
+std::vector<std::vector<NeuronId>> cliques_of(const graph::WeightedCsr& csr, const RunConfig& config, std::string& note) {
+    std::vector<std::pair<graph::Vertex, graph::Vertex>> edges;
+    for (graph::Vertex v = 0; v < csr.num_vertices(); ++v) {
+        csr.for_each_neighbor(v, [&](graph::Vertex t, float) {
+            if (v < t) edges.emplace_back(v, t);
+        });
+    }
+    graph::CliqueOptions options;
+    options.min_size = config.min_size;
+    options.backend = parse_backend(config.backend);
+    options.threads = config.threads;
+    std::vector<std::vector<NeuronId>> cliques;
+    const graph::CliqueSummary summary =
+        graph::enumerate_maximal_cliques(graph::Graph::from_edges(csr.num_vertices(), edges), options,
+                                         [&](std::span<const graph::Vertex> c) { cliques.emplace_back(c.begin(), c.end()); });
+    if (!summary.note.empty()) note = summary.note;
+    std::sort(cliques.begin(), cliques.end());
+    return cliques;
+}
+
+mining::CofiringOptions cofiring_options(const RunConfig& config, const TimeBase& time_base) {
+    mining::CofiringOptions options;
+    options.lags = mining::parse_lags(config.sync_ms, config.intervals_ms, config.baseline_ms, time_base);
+    options.test.chance = config.chance == "independent" ? mining::Chance::Independent : mining::Chance::Baseline;
+    options.test.correction = config.correction == "bonferroni" ? mining::Correction::Bonferroni : mining::Correction::BenjaminiHochberg;
+    options.test.q = config.q;
+    try {
+        options.window = parse_ticks(std::to_string(config.window_s), "s", time_base);
+        options.step = parse_ticks(std::to_string(config.step_s), "s", time_base);
+    } catch (const Error& e) {
+        throw UsageError(std::string("co-firing window and step: ") + e.what());
+    }
+    options.backend = parse_backend(config.backend);
+    options.threads = config.threads;
+    return options;
+}
+
+// The window graphs' structure: GPMA+ when the GPU is in use and the graph could grow
+// past what the CPU keeps faster (100,000 edges, as dyngraph judges).
+BackendChoice graph_backend(const RunConfig& config, std::size_t neurons) {
+    const std::size_t most = neurons < 2 ? 0 : neurons * (neurons - 1) / 2;
+    return choose_backend(parse_backend(config.backend),
+                          most < 100'000 ? "window graphs of at most " + std::to_string(most) + " edges, which the CPU keeps faster" : "");
+}
+
+}  // namespace
+
+PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progress* progress) {
+    validate(config);
+    const SpikeTrains& trains = input.recording.trains;
+    PipelineResult result;
+    auto start = Clock::now();
+    result.episodes = mine_episodes(trains, config, progress);
+    result.stages.push_back({"episodes", seconds_since(start), result.episodes.levels.empty() ? "" : backend_name(result.episodes.levels.back().backend)});
+
+    result.cofiring = cofiring_options(config, trains.time_base());
+    mining::CofiringOptions counting = result.cofiring;
+    counting.progress = progress;
+    mining::CofiringWindows windows(trains, counting);
+    if (!windows.note().empty()) result.notes.push_back(windows.note());
+    BackendChoice graph_choice = graph_backend(config, trains.num_neurons());
+    std::optional<app::WindowGraph> dynamic;
+    Backend dynamic_on = Backend::Cpu;
+    std::vector<WeightedPair> before;
+    AssemblyTracker tracker({config.jaccard, config.max_gap});
+    double counting_s = 0, graph_s = 0, analytics_s = 0, cliques_s = 0, tracking_s = 0;
+    std::string clique_note;
+    mining::CofiringWindow window;
+    for (;;) {
+        start = Clock::now();
+        if (!windows.next(window)) break;
+        counting_s += seconds_since(start);
+        WindowSummary summary;
+        summary.index = window.index;
+        summary.span = window.span;
+        std::vector<WeightedPair> after = weighted_pairs(window);
+        summary.edges = after.size();
+        app::WindowBatches batches;
+        diff(before, after, summary, batches, result.changes);
+        // The window's batches, or, for a new structure (the first window, or the CPU's after
+        // the GPU ran out of memory), the whole window's graph.
+        const auto update_and_read = [&](Backend backend) {
+            const auto started = Clock::now();
+            if (!dynamic || dynamic_on != backend) {
+                dynamic.emplace(static_cast<graph::Vertex>(trains.num_neurons()), app::GraphStructure::Pma, backend);
+                dynamic_on = backend;
+                app::WindowBatches whole;
+                std::vector<EdgeChange> unused;
+                WindowSummary counts;
+                diff({}, after, counts, whole, unused);
+                dynamic->apply(whole);
+            } else {
+                dynamic->apply(batches);
+            }
+            GraphReading reading = read_graph(*dynamic, config.analytics);
+            graph_s += seconds_since(started) - reading.analytics_s;
+            return reading;
+        };
+        const GraphReading reading =
+            run_with_fallback(graph_choice, [&] { return update_and_read(Backend::Cuda); }, [&] { return update_and_read(Backend::Cpu); });
+        analytics_s += reading.analytics_s;
+        summary.components = reading.components;
+        summary.largest_component = reading.largest_component;
+        summary.most_central = reading.most_central;
+        start = Clock::now();
+        summary.cliques = cliques_of(reading.csr, config, clique_note);
+        cliques_s += seconds_since(start);
+        start = Clock::now();
+        tracker.add_window(summary.index, summary.cliques);
+        summary.assemblies = tracker.last_ids();
+        tracking_s += seconds_since(start);
+        result.windows.push_back(std::move(summary));
+        before = std::move(after);
+    }
+    tracker.finish();
+    const std::string counted_on = backend_name(windows.backend().backend);
+    result.stages.push_back({"co-firing", counting_s, counted_on});
+    result.stages.push_back({"graph updates", graph_s, dynamic ? dynamic->describe() : ""});
+    if (config.analytics) result.stages.push_back({"components and PageRank", analytics_s, dynamic ? dynamic->describe() : ""});
+    result.stages.push_back({"cliques", cliques_s, ""});
+    if (!windows.backend().note.empty()) result.notes.push_back("co-firing: " + windows.backend().note);
+    if (!graph_choice.note.empty()) result.notes.push_back("window graphs: " + graph_choice.note);
+    if (!clique_note.empty()) result.notes.push_back("cliques: " + clique_note);
+
+    start = Clock::now();
+    const Tick sync = std::max<Tick>(result.cofiring.lags.sync, 0);
+    for (const TrackedAssembly& track : tracker.assemblies()) {
+        Assembly a;
+        a.track = track;
+        a.members = track.core();
+        const TimeSpan windows_span{result.windows[track.windows.front()].span.start, result.windows[track.windows.back()].span.end};
+        a.activations = activation_times(trains, a.members, windows_span, sync);
+        // Active from its first activation to its last (windows are coarser than that).
+        a.span = a.activations.empty() ? windows_span : TimeSpan{a.activations.front(), a.activations.back() + 1};
+        result.assemblies.push_back(std::move(a));
+    }
+    result.events = tracker.events();
+    tracking_s += seconds_since(start);
+    result.stages.push_back({"tracking and activations", tracking_s, "cpu"});
+    if (input.recording.truth) result.recovery = recover(*input.recording.truth, result, trains.time_base());
+    return result;
+}
+
+}  // namespace spikeminer::pipeline
