@@ -5,6 +5,8 @@
 namespace spikeminer::cli {
 
 /// Each subcommand registers its flags and its action on the top-level parser.
+void add_run_command(CLI::App& app);
+void add_demo_command(CLI::App& app);
 void add_info_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);

@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
     CLI::App app{"spikeminer: repeating firing sequences and neuron assemblies in spike trains"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "spikeminer " SPIKEMINER_VERSION);
+    spikeminer::cli::add_demo_command(app);
+    spikeminer::cli::add_run_command(app);
     spikeminer::cli::add_info_command(app);
     spikeminer::cli::add_convert_command(app);
     spikeminer::cli::add_simulate_command(app);

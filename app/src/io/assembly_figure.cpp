@@ -1,6 +1,8 @@
 // See assembly_figure.hpp.
 #include "spikeminer/app/io/assembly_figure.hpp"
 
+#include "svg_text.hpp"
+
 #include "spikeminer/app/assembly_palette.hpp"
 #include "spikeminer/app/io/atomic_output.hpp"
 #include "spikeminer/core/error.hpp"
@@ -59,7 +61,7 @@ void write_assembly_figure(const std::string& path, const SpikeTrains& trains, s
             const char* colour = group[v] == -1 ? kOtherNeuronColour : assembly_colour(static_cast<std::size_t>(group[v]));
             if (group[v] != -1) {
                 out << "<text x=\"" << number(kLeft - 4) << "\" y=\"" << number(y + kRow - 1) << "\" text-anchor=\"end\" font-size=\"6\">"
-                    << trains.label(v) << "</text>\n";
+                    << detail::xml_escaped(trains.label(v)) << "</text>\n";
             }
             out << "<path stroke=\"" << colour << "\" stroke-width=\"1\" d=\"";
             const auto times = trains.times();

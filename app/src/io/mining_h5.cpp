@@ -24,6 +24,11 @@ void write_mining_h5(const std::string& path, const std::string& name, const Spi
     file.set_attribute("/", "spikeminer_format", std::string("mining-results"));
     file.set_attribute("/", "spikeminer_format_version", kVersion);
     file.set_attribute("/", "ticks_per_second", trains.time_base().ticks_per_second);
+    write_mining_group(file, trains, result);
+    file.close();
+}
+
+void write_mining_group(H5Writer& file, const SpikeTrains& trains, const mining::MiningResult& result) {
     file.create_group("/neurons");
     file.write_strings("/neurons/labels", trains.neuron_table().labels);
     file.create_group("/mining");
@@ -56,7 +61,6 @@ void write_mining_h5(const std::string& path, const std::string& name, const Spi
     file.write_pairs("/mining/levels", levels);
     file.write("/mining/level_thresholds", std::span<const std::int64_t>(thresholds));
     file.write("/mining/level_seconds", std::span<const double>(seconds));
-    file.close();
 }
 
 mining::MiningResult read_mining_h5(const std::string& path) {

@@ -248,7 +248,12 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
 
     start = Clock::now();
     const Tick sync = std::max<Tick>(result.cofiring.lags.sync, 0);
+    const auto reported = [&](std::uint32_t id) { return tracker.assemblies()[id].windows.size() >= config.min_windows; };
+    for (WindowSummary& w : result.windows) {
+        for (std::uint32_t& id : w.assemblies) id = reported(id) ? id : kNoAssembly;
+    }
     for (const TrackedAssembly& track : tracker.assemblies()) {
+        if (!reported(track.id)) continue;
         Assembly a;
         a.track = track;
         a.members = track.core();
@@ -258,7 +263,13 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
         a.span = a.activations.empty() ? windows_span : TimeSpan{a.activations.front(), a.activations.back() + 1};
         result.assemblies.push_back(std::move(a));
     }
-    result.events = tracker.events();
+    // The events of reported assemblies; one from or into a flicker is its appearing or end.
+    for (AssemblyEvent e : tracker.events()) {
+        if (!reported(e.assembly)) continue;
+        if (e.kind == EventKind::Splits && !reported(e.other)) e = {e.window, EventKind::Appears, e.assembly, 0};
+        if (e.kind == EventKind::Merges && !reported(e.other)) e = {e.window, EventKind::Ends, e.assembly, 0};
+        result.events.push_back(e);
+    }
     tracking_s += seconds_since(start);
     result.stages.push_back({"tracking and activations", tracking_s, "cpu"});
     if (input.recording.truth) result.recovery = recover(*input.recording.truth, result, trains.time_base());

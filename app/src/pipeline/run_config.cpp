@@ -112,6 +112,9 @@ const std::vector<Key>& keys() {
          [](RunConfig& c, const Json& v, const std::string& w) { c.jaccard = number(v, w); }, [](const RunConfig& c) { return Json(c.jaccard); }},
         {"assemblies.max_gap", "windows an assembly may go unseen and go on", [](RunConfig& c, const Json& v, const std::string& w) { c.max_gap = whole(v, w); },
          [](const RunConfig& c) { return Json(c.max_gap); }},
+        {"assemblies.min_windows", "assemblies seen in fewer windows are left out",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.min_windows = whole(v, w); },
+         [](const RunConfig& c) { return Json(c.min_windows); }},
         {"analytics", "components and PageRank of every window's graph", [](RunConfig& c, const Json& v, const std::string& w) { c.analytics = flag(v, w); },
          [](const RunConfig& c) { return Json(c.analytics); }},
         {"backend", "auto, cpu or gpu", [](RunConfig& c, const Json& v, const std::string& w) { c.backend = text(v, w); },
@@ -174,6 +177,7 @@ void validate(const RunConfig& c) {
     if (c.min_size < 2) throw UsageError("an assembly has at least 2 neurons");
     if (!(c.jaccard > 0 && c.jaccard <= 1)) throw UsageError("the tracking's Jaccard similarity must lie in (0, 1]");
     if (c.max_level < 1) throw UsageError("the longest episode has at least 1 neuron");
+    if (c.min_windows < 1) throw UsageError("an assembly is seen in at least 1 window");
     if (c.chance != "baseline" && c.chance != "independent") throw UsageError("chance: choose baseline or independent");
     if (c.correction != "bh" && c.correction != "bonferroni") throw UsageError("correction: choose bh or bonferroni");
     if (c.duplicates != "keep" && c.duplicates != "merge") throw UsageError("duplicates: choose keep or merge");

@@ -79,20 +79,25 @@ void AssemblyTracker::add_window(std::size_t window, const std::vector<std::vect
         a.windows.push_back(window);
         a.members.push_back(cliques[c]);
     }
-    // Cliques left: another view of the assembly they match best, when they are also like
-    // the clique it went on with (an edge missing in this window cuts one group into two
-    // overlapping cliques); else split from it; else new.
+    // Cliques left: another view of the assembly they match best when all their neurons are
+    // its own, in the window before or in this one (edges missing in this window cut one
+    // group into overlapping cliques); else split from it; else new.
     std::vector<std::uint32_t> opened;
     for (std::size_t c = 0; c < cliques.size(); ++c) {
         if (clique_to[c] != kNone) continue;
         const auto parent = std::find_if(matches.begin(), matches.end(), [c](const Match& m) { return m.clique == c; });
-        if (parent != matches.end() && jaccard(cliques[c], cliques[assembly_to[parent->assembly]]) >= options_.jaccard) {
-            std::vector<NeuronId>& seen = assemblies_[parent->assembly].members.back();
-            std::vector<NeuronId> both;
-            std::set_union(seen.begin(), seen.end(), cliques[c].begin(), cliques[c].end(), std::back_inserter(both));
-            seen = std::move(both);
-            clique_to[c] = parent->assembly;
-            continue;
+        if (parent != matches.end()) {
+            TrackedAssembly& a = assemblies_[parent->assembly];
+            const std::vector<NeuronId>& before = a.members[a.members.size() - 2];  // it went on in this window: two sets at least
+            std::vector<NeuronId> known;
+            std::set_union(before.begin(), before.end(), a.members.back().begin(), a.members.back().end(), std::back_inserter(known));
+            if (std::includes(known.begin(), known.end(), cliques[c].begin(), cliques[c].end())) {
+                std::vector<NeuronId> both;
+                std::set_union(a.members.back().begin(), a.members.back().end(), cliques[c].begin(), cliques[c].end(), std::back_inserter(both));
+                a.members.back() = std::move(both);
+                clique_to[c] = parent->assembly;
+                continue;
+            }
         }
         const auto id = static_cast<std::uint32_t>(assemblies_.size());
         assemblies_.push_back({id, {window}, {cliques[c]}});

@@ -59,9 +59,12 @@ struct WindowSummary {
     std::size_t largest_component = 0;
     std::optional<NeuronId> most_central;    ///< the highest PageRank (with analytics and edges)
     std::vector<std::vector<NeuronId>> cliques;  ///< maximal cliques of at least min_size, sorted
-    std::vector<std::uint32_t> assemblies;   ///< the tracked assembly of each clique
+    std::vector<std::uint32_t> assemblies;   ///< the tracked assembly of each clique (kNoAssembly: one seen too briefly)
     bool operator==(const WindowSummary&) const = default;
 };
+
+/// A clique's assembly when that one was seen in fewer windows than reported.
+inline constexpr std::uint32_t kNoAssembly = ~std::uint32_t{0};
 
 /// A tracked assembly with what the stages after tracking add.
 struct Assembly {

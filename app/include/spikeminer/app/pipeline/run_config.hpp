@@ -41,6 +41,7 @@ struct RunConfig {
     std::size_t min_size = 3;
     double jaccard = 0.5;
     std::size_t max_gap = 1;
+    std::size_t min_windows = 3;            ///< assemblies seen in fewer windows are left out (flicker)
     bool analytics = true;                  ///< components and PageRank of each window's graph
     // Where.
     std::string backend = "auto";

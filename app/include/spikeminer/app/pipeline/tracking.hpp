@@ -48,10 +48,10 @@ struct TrackingOptions {
 /// Follows cliques window by window. Matching: every (assembly, clique) pair whose
 /// Jaccard similarity reaches the threshold; taken best first, each assembly goes on with
 /// at most one clique and each clique continues at most one assembly. A clique left that
-/// matches a taken assembly is the same group seen through a missing edge when it is also
-/// like the clique the assembly took (its members join the assembly's for that window),
-/// else it splits from it; an assembly left that matches a taken clique merges into the
-/// assembly that took it.
+/// matches a taken assembly is the same group seen through missing edges when all its
+/// neurons are the assembly's (in the window before or in this one; they join its members
+/// for this window), else it splits from it; an assembly left that matches a taken clique
+/// merges into the assembly that took it.
 class AssemblyTracker {
 public:
     explicit AssemblyTracker(TrackingOptions options = {});

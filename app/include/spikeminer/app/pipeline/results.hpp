@@ -1,0 +1,29 @@
+#pragma once
+// The results of a pipeline run, in one folder written all at once.
+
+#include "spikeminer/app/pipeline/pipeline.hpp"
+
+#include <string>
+
+namespace spikeminer::pipeline {
+
+/// Throws UsageError when `dir` is an existing file or a folder that is not empty, or when
+/// it is the run's input; the results never replace anything.
+void check_results_dir(const std::string& dir, const RunConfig& config);
+
+/// Removes `dir` when it holds only what write_results writes (a previous run's results);
+/// does nothing when it does not exist; throws UsageError when it holds anything else.
+void remove_previous_results(const std::string& dir);
+
+/// Writes the run's results into `dir`, all or nothing (into a temporary folder beside it,
+/// renamed into place at the end): results.h5 (episodes, windows, edge changes,
+/// assemblies, events, the run's settings, the program version, the input's name and
+/// checksum; its layout is in the README), summary.json, assemblies.csv, episodes.csv,
+/// windows.csv, and the figures raster.svg (the first `figure_seconds` with the
+/// assemblies' members grouped and coloured), timeline.svg (one row per assembly, bars
+/// where it is active) and graph.svg (the co-firing graph of the busiest window). Throws
+/// Error naming the file that could not be written, Cancelled when `progress` says so.
+void write_results(const std::string& dir, const Input& input, const RunConfig& config, const PipelineResult& result,
+                   Progress* progress, double figure_seconds = 10);
+
+}  // namespace spikeminer::pipeline

@@ -1,0 +1,179 @@
+// `spikeminer run` and `spikeminer demo`: the whole pipeline, from a recording (or a
+// simulation) to assemblies through time, with the results in one folder.
+#include "commands.hpp"
+#include "terminal_progress.hpp"
+
+#include "spikeminer/app/pipeline/pipeline.hpp"
+#include "spikeminer/app/pipeline/results.hpp"
+#include "spikeminer/core/error.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <sstream>
+
+namespace spikeminer::cli {
+namespace {
+
+// The command line's settings, each applied over the config file's when given.
+struct RunArguments {
+    std::string config_file;
+    std::string output;
+    double figure_seconds = 10;
+    std::size_t show = 10;
+    std::vector<std::function<void(pipeline::RunConfig&)>> overrides;
+};
+
+// Registers `--name` so that, when given, it sets `field` of the config.
+template <typename T>
+void setting(CLI::App& command, RunArguments& args, const std::string& name, T pipeline::RunConfig::*field, const std::string& help) {
+    auto value = std::make_shared<T>();
+    CLI::Option* option = command.add_option(name, *value, help);
+    args.overrides.push_back([option, value, field](pipeline::RunConfig& config) {
+        if (option->count() > 0) config.*field = *value;
+    });
+}
+
+void print_summary(const pipeline::Input& input, const pipeline::PipelineResult& result, std::size_t show) {
+    const SpikeTrains& trains = input.recording.trains;
+    const TimeBase& tb = trains.time_base();
+    std::printf("%s: %zu neurons, %zu spikes, %.1f s\n", input.source.c_str(), trains.num_neurons(), trains.num_spikes(),
+                tb.to_seconds(trains.span().length()));
+    std::size_t longest = 0;
+    for (const auto& f : result.episodes.episodes) longest = std::max(longest, f.episode.size());
+    std::printf("episodes: %zu frequent, the longest of %zu neurons\n", result.episodes.episodes.size(), longest);
+    std::size_t edges = 0;
+    for (const auto& w : result.windows) edges = std::max(edges, w.edges);
+    std::printf("co-firing: %zu windows, up to %zu edges in one\n", result.windows.size(), edges);
+    std::printf("assemblies: %zu through time (%zu events)\n", result.assemblies.size(), result.events.size());
+    std::vector<const pipeline::Assembly*> longest_lived;
+    for (const auto& a : result.assemblies) longest_lived.push_back(&a);
+    std::stable_sort(longest_lived.begin(), longest_lived.end(),
+                     [](const auto* x, const auto* y) { return x->track.windows.size() > y->track.windows.size(); });
+    for (std::size_t i = 0; i < std::min(show, longest_lived.size()); ++i) {
+        const pipeline::Assembly& a = *longest_lived[i];
+        std::string members;
+        for (const NeuronId n : a.members) members += " " + trains.label(n);
+        std::printf("  %3u: %.1f s to %.1f s, %zu windows, %zu activations:%s\n", a.track.id, tb.to_seconds(a.span.start),
+                    tb.to_seconds(a.span.end), a.track.windows.size(), a.activations.size(), members.c_str());
+    }
+    if (result.recovery) {
+        const pipeline::Recovery& r = *result.recovery;
+        std::printf("recovered of the ground truth:\n");
+        std::printf("  chains: %zu of %zu links found as episodes at their delays (recall %.2f); %zu of %zu episodes of 3+ neurons are "
+                    "embedded structure (precision %.2f)\n",
+                    r.chain_links_found, r.chain_links, r.chain_recall(), r.long_episodes_true, r.long_episodes, r.chain_precision());
+        std::printf("  assemblies: %zu of %zu active stretches found (recall %.2f); %zu of %zu tracked assemblies are them (precision "
+                    "%.2f); spans off by %.1f s on average\n",
+                    r.assembly_periods_found, r.assembly_periods, r.assembly_recall(), r.assemblies_true, r.assemblies_tracked,
+                    r.assembly_precision(), r.span_error_s);
+    }
+    std::printf("time:");
+    for (const auto& s : result.stages) std::printf(" %s %.2f s%s;", s.stage.c_str(), s.seconds, s.backend.empty() ? "" : (" (" + s.backend + ")").c_str());
+    std::printf("\n");
+    for (const auto& note : result.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
+}
+
+void run(pipeline::RunConfig config, const RunArguments& args) {
+    if (!args.config_file.empty()) {
+        std::ifstream file(args.config_file);
+        if (!file) throw UsageError(args.config_file + ": cannot be read");
+        std::stringstream text;
+        text << file.rdbuf();
+        pipeline::apply_json(config, text.str(), args.config_file);
+    }
+    for (const auto& override : args.overrides) override(config);
+    pipeline::validate(config);
+    pipeline::check_results_dir(args.output, config);
+    TerminalProgress terminal;
+    const pipeline::Input input = pipeline::load_input(config, &terminal.progress());
+    const pipeline::PipelineResult result = pipeline::run_pipeline(input, config, &terminal.progress());
+    pipeline::write_results(args.output, input, config, result, &terminal.progress(), args.figure_seconds);
+    print_summary(input, result, args.show);
+    std::printf("wrote %s: results.h5, summary.json, assemblies.csv, episodes.csv, windows.csv, raster.svg, timeline.svg, graph.svg\n",
+                args.output.c_str());
+}
+
+void add_settings(CLI::App& command, RunArguments& args) {
+    using C = pipeline::RunConfig;
+    setting(command, args, "--seed", &C::seed, "the simulation's seed");
+    auto duration = std::make_shared<double>(0);
+    CLI::Option* duration_option =
+        command.add_option("--duration", *duration, "the simulation's length in s (default: the scenario's)")->check(CLI::PositiveNumber);
+    args.overrides.push_back([duration, duration_option](pipeline::RunConfig& config) {
+        if (duration_option->count() > 0) config.duration_s = *duration;
+    });
+    setting(command, args, "--format", &C::format, "the recording's format: csv, text, nwb, spikeminer, waverepo (default: detect)");
+    setting(command, args, "--tick", &C::tick, "tick for files in seconds, e.g. 1us, 30000/s");
+    setting(command, args, "--duplicates", &C::duplicates, "two spikes of one neuron at one tick: keep (default) or merge");
+    setting(command, args, "--mining-intervals", &C::mining_intervals_ms, "the episodes' delays in ms (default 0-5,5-10)");
+    setting(command, args, "--min-count", &C::mining_min_count, "episodes' threshold: auto (default), a count, or one per level");
+    setting(command, args, "--max-level", &C::max_level, "the longest episode (default 5)");
+    setting(command, args, "--window", &C::window_s, "co-firing windows this many s wide (default 10)");
+    setting(command, args, "--step", &C::step_s, "... every this many s (default 1)");
+    setting(command, args, "--sync", &C::sync_ms, "synchrony within this many ms, either way (default 2)");
+    setting(command, args, "--intervals", &C::intervals_ms, "directed lags that also join neurons, in ms (default none)");
+    setting(command, args, "--baseline", &C::baseline_ms, "lags that give chance, in ms (default 20-40)");
+    setting(command, args, "--chance", &C::chance, "baseline (default) or independent");
+    setting(command, args, "--correction", &C::correction, "bh (default) or bonferroni");
+    setting(command, args, "--q", &C::q, "the correction's rate (default 0.01)");
+    setting(command, args, "--min-size", &C::min_size, "the smallest assembly (default 3)");
+    setting(command, args, "--jaccard", &C::jaccard, "cliques of consecutive windows this alike are one assembly (default 0.5)");
+    setting(command, args, "--max-gap", &C::max_gap, "windows an assembly may go unseen (default 1)");
+    setting(command, args, "--min-windows", &C::min_windows, "assemblies seen in fewer windows are left out (default 3)");
+    setting(command, args, "--backend", &C::backend, "auto (default), cpu or gpu");
+    setting(command, args, "--threads", &C::threads, "CPU threads (default: all)");
+    auto no_analytics = std::make_shared<bool>(false);
+    command.add_flag("--no-analytics", *no_analytics, "skip the components and PageRank of each window");
+    args.overrides.push_back([no_analytics](pipeline::RunConfig& config) {
+        if (*no_analytics) config.analytics = false;
+    });
+    command.add_option("--figure-seconds", args.figure_seconds, "seconds the raster figure shows (default 10)")->check(CLI::PositiveNumber);
+    command.add_option("--show", args.show, "assemblies listed (default 10)");
+}
+
+std::string config_help() {
+    std::string text = "A run config file is a JSON object with any of these keys (the command line wins):";
+    for (const auto& [key, help] : pipeline::config_keys()) text += "\n  " + key + ": " + help;
+    return text;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+    auto args = std::make_shared<RunArguments>();
+    CLI::App* command = app.add_subcommand(
+        "run", "The whole pipeline: episodes, co-firing windows, their graph kept in a dynamic graph, cliques, assemblies through "
+               "time; results in one folder");
+    command->footer(config_help());
+    using C = pipeline::RunConfig;
+    setting(*command, *args, "INPUT", &C::input, "a recording (or give --simulate)");
+    setting(*command, *args, "--simulate", &C::simulate, "simulate this scenario instead: demo, assemblies, paper, large");
+    command->add_option("--config", args->config_file, "settings from a JSON file (see below)");
+    command->add_option("-o,--output", args->output, "a new or empty folder for the results")->required();
+    add_settings(*command, *args);
+    command->callback([args] { run(pipeline::RunConfig{}, *args); });
+}
+
+void add_demo_command(CLI::App& app) {
+    auto args = std::make_shared<RunArguments>();
+    args->output = "spikeminer-demo";
+    CLI::App* command = app.add_subcommand(
+        "demo", "The main job on a built-in example: simulate four minutes of 100 neurons with firing chains and assemblies that come "
+                "and go, run the whole pipeline, say what it found, write everything to ./spikeminer-demo/");
+    command->add_option("-o,--output", args->output, "where the results go (default spikeminer-demo; a previous demo's results there are replaced)");
+    add_settings(*command, *args);
+    command->callback([args] {
+        pipeline::RunConfig config;
+        config.simulate = "demo";
+        config.window_s = 30;
+        config.step_s = 5;
+        config.mining_min_count = "400";  // the chains' links fire ~900 times; chance pairs of these rates, ~30-200
+        pipeline::remove_previous_results(args->output);
+        run(config, *args);
+    });
+}
+
+}  // namespace spikeminer::cli

@@ -1,0 +1,196 @@
+// See results.hpp: the results folder, written whole or not at all.
+#include "spikeminer/app/pipeline/results.hpp"
+
+#include "figures.hpp"
+#include "results_h5.hpp"
+
+#include "spikeminer/app/io/assembly_figure.hpp"
+#include "spikeminer/app/io/atomic_output.hpp"
+#include "spikeminer/app/io/mining_output.hpp"
+#include "spikeminer/core/error.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+namespace spikeminer::pipeline {
+namespace {
+
+namespace fs = std::filesystem;
+
+// What write_results writes.
+const std::vector<std::string> kResultFiles = {"results.h5",  "summary.json", "assemblies.csv", "episodes.csv",
+                                               "windows.csv", "raster.svg",   "timeline.svg",   "graph.svg"};
+
+// A folder beside the target that becomes the target at commit(), or is removed.
+class PartialFolder {
+public:
+    explicit PartialFolder(const fs::path& target) : target_(fs::absolute(target)) {
+        std::string pattern = (target_.parent_path() / (target_.filename().string() + ".partial-XXXXXX")).string();
+        if (mkdtemp(pattern.data()) == nullptr) throw Error(target_.string() + ": cannot make a folder beside it for the results");
+        temp_ = pattern;
+    }
+    ~PartialFolder() {
+        std::error_code ignored;
+        if (!committed_) fs::remove_all(temp_, ignored);
+    }
+    PartialFolder(const PartialFolder&) = delete;
+    PartialFolder& operator=(const PartialFolder&) = delete;
+
+    [[nodiscard]] std::string file(const std::string& name) const { return (temp_ / name).string(); }
+
+    void commit() {
+        std::error_code error;
+        if (fs::exists(target_)) fs::remove(target_, error);  // an empty folder (check_results_dir allowed no other)
+        fs::rename(temp_, target_, error);
+        if (error) throw Error(target_.string() + ": the results could not be moved into place: " + error.message());
+        committed_ = true;
+    }
+
+private:
+    fs::path target_;
+    fs::path temp_;
+    bool committed_ = false;
+};
+
+std::string seconds(Tick t, const TimeBase& tb) { return format_ticks(t, tb, "s"); }
+
+std::string labels(const SpikeTrains& trains, const std::vector<NeuronId>& neurons, const char* separator) {
+    std::string text;
+    for (const NeuronId n : neurons) text += (text.empty() ? "" : separator) + trains.label(n);
+    return text;
+}
+
+nlohmann::json summary_json(const Input& input, const RunConfig& config, const PipelineResult& result) {
+    const SpikeTrains& trains = input.recording.trains;
+    const TimeBase& tb = trains.time_base();
+    nlohmann::json out{{"input", input.source},
+                       {"input_checksum", input.checksum},
+                       {"neurons", trains.num_neurons()},
+                       {"spikes", trains.num_spikes()},
+                       {"duration_s", tb.to_seconds(trains.span().length())},
+                       {"tick", tb.describe()},
+                       {"config", nlohmann::json::parse(to_json(config))},
+                       {"windows", result.windows.size()},
+                       {"notes", result.notes}};
+    nlohmann::json levels = nlohmann::json::array();
+    for (const auto& level : result.episodes.levels) {
+        levels.push_back({{"level", level.level}, {"candidates", level.candidates}, {"frequent", level.frequent}, {"threshold", level.threshold}});
+    }
+    out["episode_levels"] = levels;
+    nlohmann::json assemblies = nlohmann::json::array();
+    for (const Assembly& a : result.assemblies) {
+        nlohmann::json members = nlohmann::json::array();
+        for (const NeuronId n : a.members) members.push_back(trains.label(n));
+        assemblies.push_back({{"id", a.track.id},
+                              {"members", members},
+                              {"start_s", tb.to_seconds(a.span.start)},
+                              {"end_s", tb.to_seconds(a.span.end)},
+                              {"windows", a.track.windows.size()},
+                              {"activations", a.activations.size()}});
+    }
+    out["assemblies"] = assemblies;
+    std::map<std::string, std::size_t> events;
+    for (const AssemblyEvent& e : result.events) ++events[event_name(e.kind)];
+    out["events"] = events;
+    nlohmann::json stages = nlohmann::json::array();
+    for (const StageTime& s : result.stages) stages.push_back({{"stage", s.stage}, {"seconds", s.seconds}, {"where", s.backend}});
+    out["stages"] = stages;
+    if (result.recovery) {
+        const Recovery& r = *result.recovery;
+        out["recovery"] = {{"chain_recall", r.chain_recall()},
+                           {"chain_links", r.chain_links},
+                           {"chain_links_found", r.chain_links_found},
+                           {"chain_precision", r.chain_precision()},
+                           {"long_episodes", r.long_episodes},
+                           {"long_episodes_true", r.long_episodes_true},
+                           {"assembly_recall", r.assembly_recall()},
+                           {"assembly_periods", r.assembly_periods},
+                           {"assembly_periods_found", r.assembly_periods_found},
+                           {"assembly_precision", r.assembly_precision()},
+                           {"assemblies_tracked", r.assemblies_tracked},
+                           {"assemblies_true", r.assemblies_true},
+                           {"span_error_s", r.span_error_s}};
+    }
+    return out;
+}
+
+void write_tables(const PartialFolder& folder, const SpikeTrains& trains, const PipelineResult& result) {
+    const TimeBase& tb = trains.time_base();
+    io::write_atomically(folder.file("assemblies.csv"), [&](std::ostream& out) {
+        out << "id,start_s,end_s,first_window,last_window,windows,activations,members\n";
+        for (const Assembly& a : result.assemblies) {
+            out << a.track.id << ',' << seconds(a.span.start, tb) << ',' << seconds(a.span.end, tb) << ',' << a.track.windows.front() << ','
+                << a.track.windows.back() << ',' << a.track.windows.size() << ',' << a.activations.size() << ',' << labels(trains, a.members, " ")
+                << '\n';
+        }
+    });
+    io::write_atomically(folder.file("windows.csv"), [&](std::ostream& out) {
+        out << "window,start_s,end_s,edges,inserted,erased,updated,components,largest_component,most_central,cliques,assemblies\n";
+        for (const WindowSummary& w : result.windows) {
+            std::string ids;
+            for (const std::uint32_t id : w.assemblies) ids += (ids.empty() ? "" : " ") + (id == kNoAssembly ? std::string("-") : std::to_string(id));
+            out << w.index << ',' << seconds(w.span.start, tb) << ',' << seconds(w.span.end, tb) << ',' << w.edges << ',' << w.inserted << ','
+                << w.erased << ',' << w.updated << ',' << w.components << ',' << w.largest_component << ','
+                << (w.most_central ? trains.label(*w.most_central) : "") << ',' << w.cliques.size() << ',' << ids << '\n';
+        }
+    });
+    io::write_mining_results(folder.file("episodes.csv"), trains, result.episodes, "ms", false);
+}
+
+}  // namespace
+
+void remove_previous_results(const std::string& dir) {
+    std::error_code error;
+    if (!fs::exists(dir, error)) return;
+    if (!fs::is_directory(dir, error)) throw UsageError(dir + ": is a file, not a folder of results");
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        const std::string name = entry.path().filename().string();
+        if (std::find(kResultFiles.begin(), kResultFiles.end(), name) == kResultFiles.end()) {
+            throw UsageError(dir + ": holds " + name + ", which is not a result of spikeminer; give another folder");
+        }
+    }
+    fs::remove_all(dir, error);
+    if (error) throw Error(dir + ": the previous results could not be removed: " + error.message());
+}
+
+void check_results_dir(const std::string& dir, const RunConfig& config) {
+    if (dir.empty()) throw UsageError("give a folder for the results (-o DIR)");
+    const fs::path target(dir);
+    std::error_code error;
+    if (fs::exists(target, error)) {
+        if (!fs::is_directory(target, error)) throw UsageError(dir + ": is a file; the results go in a new or empty folder");
+        if (!fs::is_empty(target, error)) throw UsageError(dir + ": is not empty; the results go in a new or empty folder");
+        if (!config.input.empty() && fs::equivalent(target, config.input, error)) throw UsageError(dir + ": is the input");
+    }
+    const fs::path parent = fs::absolute(target).parent_path();
+    if (!fs::is_directory(parent, error)) throw UsageError(dir + ": its folder " + parent.string() + " does not exist");
+}
+
+void write_results(const std::string& dir, const Input& input, const RunConfig& config, const PipelineResult& result, Progress* progress,
+                   double figure_seconds) {
+    const SpikeTrains& trains = input.recording.trains;
+    PartialFolder folder(dir);
+    if (progress != nullptr) progress->begin("writing the results", 0);
+    const std::string config_json = to_json(config);
+    detail::write_results_h5(folder.file("results.h5"), input, config_json, result, SPIKEMINER_VERSION);
+    const std::string summary = summary_json(input, config, result).dump(1);
+    io::write_atomically(folder.file("summary.json"), [&](std::ostream& out) { out << summary << '\n'; });
+    write_tables(folder, trains, result);
+    if (progress != nullptr) progress->check_cancelled();
+    std::vector<std::vector<NeuronId>> members;
+    for (const Assembly& a : result.assemblies) members.push_back(a.members);
+    const TimeSpan span = trains.span();
+    const Tick shown = std::min(span.length(), trains.time_base().from_seconds(figure_seconds));
+    io::write_assembly_figure(folder.file("raster.svg"), trains, members, {span.start, span.start + std::max<Tick>(shown, 1)});
+    detail::write_timeline_figure(folder.file("timeline.svg"), trains, result);
+    detail::write_graph_figure(folder.file("graph.svg"), trains, result);
+    if (progress != nullptr) progress->check_cancelled();
+    folder.commit();
+    if (progress != nullptr) progress->finish();
+}
+
+}  // namespace spikeminer::pipeline
