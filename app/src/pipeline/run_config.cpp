@@ -71,8 +71,10 @@ const std::vector<Key>& keys() {
          [](RunConfig& c, const Json& v, const std::string& w) { c.simulate = text(v, w); }, [](const RunConfig& c) { return Json(c.simulate); }},
         {"simulate.seed", "the simulation's seed", [](RunConfig& c, const Json& v, const std::string& w) { c.seed = whole(v, w); },
          [](const RunConfig& c) { return Json(c.seed); }},
-        {"simulate.duration_s", "the simulation's length in s (default: the scenario's)",
-         [](RunConfig& c, const Json& v, const std::string& w) { c.duration_s = number(v, w); },
+        {"simulate.duration_s", "the simulation's length in s (null, the default: the scenario's)",
+         [](RunConfig& c, const Json& v, const std::string& w) {
+             if (v.is_null()) c.duration_s.reset(); else c.duration_s = number(v, w);
+         },
          [](const RunConfig& c) { return c.duration_s ? Json(*c.duration_s) : Json(nullptr); }},
         {"read.format", "the recording's format: csv, text, nwb, spikeminer, waverepo (default: detected)",
          [](RunConfig& c, const Json& v, const std::string& w) { c.format = text(v, w); }, [](const RunConfig& c) { return Json(c.format); }},

@@ -71,11 +71,10 @@ void AssemblyTracker::add_window(std::size_t window, const std::vector<std::vect
         assembly_to[m.assembly] = m.clique;
     }
     std::vector<AssemblyEvent> events;
+    std::map<std::uint32_t, std::size_t> size_before;
     for (const auto& [id, c] : assembly_to) {
         TrackedAssembly& a = assemblies_[id];
-        const std::size_t before = a.members.back().size();
-        if (cliques[c].size() > before) events.push_back({window, EventKind::Grows, id, 0});
-        if (cliques[c].size() < before) events.push_back({window, EventKind::Shrinks, id, 0});
+        size_before[id] = a.members.back().size();
         a.windows.push_back(window);
         a.members.push_back(cliques[c]);
     }
@@ -108,6 +107,11 @@ void AssemblyTracker::add_window(std::size_t window, const std::vector<std::vect
         } else {
             events.push_back({window, EventKind::Appears, id, 0});
         }
+    }
+    for (const auto& [id, before] : size_before) {
+        const std::size_t now = assemblies_[id].members.back().size();
+        if (now > before) events.push_back({window, EventKind::Grows, id, 0});
+        if (now < before) events.push_back({window, EventKind::Shrinks, id, 0});
     }
     // Assemblies left: merged into the one that took the clique they match best, or
     // unseen (ended once the gap is too long).

@@ -30,7 +30,8 @@ struct Input {
 };
 
 /// Stage 1: the recording named by config.input (read once: spikes and ground truth), or
-/// the simulation of config.simulate.
+/// the simulation of config.simulate (its assemblies' active stretches scaled with the
+/// length when config.duration_s changes it).
 Input load_input(const RunConfig& config, Progress* progress);
 
 /// Stage 2: frequent episodes over the whole recording.

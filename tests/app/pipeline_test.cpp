@@ -1,0 +1,170 @@
+// The pipeline end to end on the demo simulation: what it embedded is found (chains and
+// every active stretch of every assembly); each window's cliques are those of a graph
+// built from scratch from that window's co-firing edges (so the dynamic graph, moved by
+// batches, holds exactly the window's graph); the edge changes replay to each window's
+// edges; the results folder is written whole, or not at all when cancelled; run configs
+// refuse unknown keys and wrong types.
+#include "catch.hpp"
+
+#include "app_test_helpers.hpp"
+#include "test_paths.hpp"
+
+#include "spikeminer/app/pipeline/pipeline.hpp"
+#include "spikeminer/app/pipeline/results.hpp"
+#include "spikeminer/core/error.hpp"
+#include "spikeminer/graph/cliques.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <set>
+
+using namespace spikeminer;
+
+namespace {
+
+pipeline::RunConfig demo_config() {
+    pipeline::RunConfig config;
+    config.simulate = "demo";
+    config.window_s = 30;
+    config.step_s = 5;
+    config.mining_min_count = "400";
+    config.backend = "cpu";
+    return config;
+}
+
+struct Demo {
+    pipeline::RunConfig config = demo_config();
+    pipeline::Input input = pipeline::load_input(config, nullptr);
+    pipeline::PipelineResult result = pipeline::run_pipeline(input, config, nullptr);
+};
+
+const Demo& demo() {
+    static const Demo run;
+    return run;
+}
+
+}  // namespace
+
+TEST_CASE("pipeline: the demo's chains and the active stretches of its assemblies are found", "[pipeline]") {
+    const Demo& d = demo();
+    REQUIRE(d.result.recovery);
+    const pipeline::Recovery& r = *d.result.recovery;
+    CHECK(r.chain_links == 10);
+    CHECK(r.chain_recall() == 1.0);
+    CHECK(r.assembly_periods == 7);
+    CHECK(r.assembly_recall() == 1.0);
+    CHECK(r.assembly_precision() >= 0.8);
+    CHECK(r.span_error_s < 15);  // windows are 30 s wide, 5 s apart
+    CHECK(d.result.windows.size() == 43);
+}
+
+TEST_CASE("pipeline: each window's cliques are those of its co-firing edges, built from scratch", "[pipeline]") {
+    const Demo& d = demo();
+    const SpikeTrains& trains = d.input.recording.trains;
+    mining::CofiringWindows windows(trains, d.result.cofiring);
+    mining::CofiringWindow window;
+    std::set<std::pair<NeuronId, NeuronId>> replayed;
+    std::size_t change = 0;
+    std::size_t with_cliques = 0;
+    while (windows.next(window)) {
+        const auto pairs = mining::joined_pairs(window);
+        graph::CliqueOptions options;
+        options.min_size = d.config.min_size;
+        options.backend = Backend::Cpu;
+        std::vector<std::vector<NeuronId>> expected;
+        graph::enumerate_maximal_cliques(graph::Graph::from_edges(static_cast<graph::Vertex>(trains.num_neurons()), pairs), options,
+                                         [&](std::span<const graph::Vertex> c) { expected.emplace_back(c.begin(), c.end()); });
+        std::sort(expected.begin(), expected.end());
+        INFO("window " << window.index);
+        REQUIRE(window.index < d.result.windows.size());
+        CHECK(d.result.windows[window.index].cliques == expected);
+        CHECK(d.result.windows[window.index].edges == pairs.size());
+        with_cliques += expected.empty() ? 0 : 1;
+        // The changes up to this window rebuild its edges.
+        for (; change < d.result.changes.size() && d.result.changes[change].window == window.index; ++change) {
+            const auto& c = d.result.changes[change];
+            if (c.kind == pipeline::EdgeChange::Kind::Inserted) CHECK(replayed.emplace(c.a, c.b).second);
+            if (c.kind == pipeline::EdgeChange::Kind::Erased) CHECK(replayed.erase({c.a, c.b}) == 1);
+        }
+        CHECK(std::vector<std::pair<NeuronId, NeuronId>>(replayed.begin(), replayed.end()) == pairs);
+    }
+    CHECK(with_cliques > 30);
+}
+
+TEST_CASE("pipeline: the results folder holds every file, and a bad folder is refused", "[pipeline]") {
+    const Demo& d = demo();
+    const test::TempDir dir;
+    const std::string out = dir.file("results");
+    pipeline::write_results(out, d.input, d.config, d.result, nullptr);
+    for (const char* name : {"results.h5", "summary.json", "assemblies.csv", "episodes.csv", "windows.csv", "raster.svg", "timeline.svg", "graph.svg"}) {
+        INFO(name);
+        CHECK(std::filesystem::file_size(std::filesystem::path(out) / name) > 0);
+    }
+    const auto summary = nlohmann::json::parse(test::read_file(out + "/summary.json"));
+    CHECK(summary["recovery"]["assembly_recall"] == 1.0);
+    CHECK(summary["assemblies"].size() == d.result.assemblies.size());
+    CHECK(summary["config"]["cofiring"]["window_s"] == 30.0);
+    CHECK_THROWS_AS(pipeline::check_results_dir(out, d.config), UsageError);  // not empty
+    CHECK_THROWS_AS(pipeline::check_results_dir(out + "/summary.json", d.config), UsageError);  // a file
+    CHECK_THROWS_AS(pipeline::check_results_dir(dir.file("missing/results"), d.config), UsageError);
+    CHECK_NOTHROW(pipeline::check_results_dir(dir.file("new"), d.config));
+    pipeline::remove_previous_results(out);  // only results there: removed
+    CHECK(!std::filesystem::exists(out));
+    test::write_file(dir.file("mine.txt"), "keep me");
+    CHECK_THROWS_AS(pipeline::remove_previous_results(dir.path()), UsageError);
+    CHECK(std::filesystem::exists(dir.file("mine.txt")));
+}
+
+TEST_CASE("pipeline: a cancelled run leaves no results and no partial folder", "[pipeline]") {
+    const Demo& d = demo();
+    const test::TempDir dir;
+    CancelToken cancel;
+    cancel.request();
+    Progress progress([](const std::string&, std::uint64_t, std::uint64_t) {}, &cancel);
+    CHECK_THROWS_AS(pipeline::write_results(dir.file("results"), d.input, d.config, d.result, &progress), Cancelled);
+    CHECK(std::filesystem::is_empty(dir.path()));
+    CHECK_THROWS_AS(pipeline::run_pipeline(d.input, d.config, &progress), Cancelled);
+}
+
+TEST_CASE("run config: keys from JSON, checked by name and type, and back", "[pipeline][config]") {
+    pipeline::RunConfig config;
+    pipeline::apply_json(config, R"({"simulate": {"scenario": "demo", "seed": 7}, "cofiring": {"window_s": 20, "step_s": 2, "sync_ms": 1.5},
+                                   "mining": {"min_count": [300, 200]}, "assemblies": {"min_size": 4}, "analytics": false})",
+                         "run.json");
+    CHECK(config.simulate == "demo");
+    CHECK(config.seed == 7);
+    CHECK(config.window_s == 20);
+    CHECK(config.sync_ms == "1.5");
+    CHECK(config.mining_min_count == "300,200");
+    CHECK(config.min_size == 4);
+    CHECK_FALSE(config.analytics);
+    pipeline::RunConfig again;
+    pipeline::apply_json(again, pipeline::to_json(config), "again");
+    CHECK(pipeline::to_json(again) == pipeline::to_json(config));
+    const auto refused = [](const std::string& json, const std::string& words) {
+        pipeline::RunConfig c;
+        INFO(json);
+        CHECK_THROWS_WITH(pipeline::apply_json(c, json, "run.json"), Catch::Matchers::Contains(words));
+    };
+    refused(R"({"cofiring": {"windw_s": 20}})", "unknown key 'cofiring.windw_s'");
+    refused(R"({"cofiring": {"window_s": "20"}})", "'cofiring.window_s' must be a number");
+    refused(R"({"assemblies": {"min_size": -3}})", "'assemblies.min_size' must be a whole number");
+    refused(R"({"analytics": 1})", "'analytics' must be true or false");
+    refused(R"({"cofiring": 3})", "'cofiring' must be an object");
+    refused(R"([1, 2])", "a JSON object");
+    refused(R"({"input": )", "not JSON");
+    const auto invalid = [](const std::function<void(pipeline::RunConfig&)>& change) {
+        pipeline::RunConfig c;
+        c.simulate = "demo";
+        change(c);
+        CHECK_THROWS_AS(pipeline::validate(c), UsageError);
+    };
+    invalid([](pipeline::RunConfig& c) { c.input = "x.h5"; });  // both an input and a scenario
+    invalid([](pipeline::RunConfig& c) { c.window_s = 10; c.step_s = 3; });
+    invalid([](pipeline::RunConfig& c) { c.step_s = 0; });
+    invalid([](pipeline::RunConfig& c) { c.q = 0; });
+    invalid([](pipeline::RunConfig& c) { c.min_size = 1; });
+    invalid([](pipeline::RunConfig& c) { c.jaccard = 1.5; });
+    invalid([](pipeline::RunConfig& c) { c.backend = "tpu"; });
+}
