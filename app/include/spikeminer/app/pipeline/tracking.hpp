@@ -38,6 +38,7 @@ struct TrackedAssembly {
     std::vector<std::vector<NeuronId>> members;      ///< its members in each of those windows (its clique, or cliques)
     /// The neurons in at least half of its windows (sorted): the assembly's members.
     [[nodiscard]] std::vector<NeuronId> core() const;
+    bool operator==(const TrackedAssembly&) const = default;
 };
 
 struct TrackingOptions {
