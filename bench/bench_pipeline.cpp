@@ -1,0 +1,150 @@
+// Benchmark of the whole pipeline (`spikeminer run`): the same recording on the GPU and on
+// the CPU (each thread count asked for) in one run, the time of every stage (reading the
+// file included), the peak memory, and a check that the backends found the same windows,
+// assemblies and events. Simulated recordings are written to a file first, so that
+// reading is timed as a user's run reads it.
+#include "spikeminer/app/io/simulation_io.hpp"
+#include "spikeminer/app/pipeline/pipeline.hpp"
+#include "spikeminer/core/device_query.hpp"
+#include "spikeminer/core/error.hpp"
+
+#include "bench_timing.hpp"
+
+#include <CLI/CLI.hpp>
+#include <omp.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+using namespace spikeminer;
+
+namespace {
+
+using bench::cell;
+using bench::seconds_of;
+
+double peak_mib() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+struct Run {
+    double read_s = 0;
+    pipeline::PipelineResult result;
+    double total_s = 0;
+};
+
+Run run(const pipeline::RunConfig& config) {
+    Run out;
+    pipeline::Input input;
+    out.read_s = seconds_of([&] { input = pipeline::load_input(config, nullptr); });
+    const double work = seconds_of([&] { out.result = pipeline::run_pipeline(input, config, nullptr); });
+    out.total_s = out.read_s + work;
+    return out;
+}
+
+bool same(const pipeline::PipelineResult& a, const pipeline::PipelineResult& b) {
+    return a.windows == b.windows && a.changes == b.changes && a.assemblies == b.assemblies && a.events == b.events &&
+           a.episodes.episodes.size() == b.episodes.episodes.size();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"bench_pipeline: the whole pipeline, stage by stage, on the GPU and the CPU"};
+    std::vector<std::string> files;
+    std::vector<double> minutes;
+    std::string scenario = "large";
+    double window_s = 10;
+    double step_s = 1;
+    std::string min_count = "auto";
+    std::vector<unsigned> threads;
+    bool no_cpu = false;
+    bool gpu_check = false;
+    app.add_option("FILES", files, "recordings");
+    app.add_option("--minutes", minutes, "simulated recordings of the scenario, this long")->check(CLI::PositiveNumber);
+    app.add_option("--scenario", scenario, "the simulated scenario (default large)");
+    app.add_option("--window", window_s, "co-firing window, s");
+    app.add_option("--step", step_s, "co-firing step, s");
+    app.add_option("--min-count", min_count, "the episodes' threshold (auto, or counts)");
+    app.add_option("--threads", threads, "CPU thread counts (default: all)");
+    app.add_flag("--no-cpu", no_cpu, "GPU only");
+    app.add_flag("--gpu-check", gpu_check, "the GPU machine's run: the large scenario at 60 minutes and the recordings in .bench-data/recordings/");
+    CLI11_PARSE(app, argc, argv);
+    if (gpu_check) {
+        minutes = {60};
+        if (std::filesystem::is_directory(".bench-data/recordings")) {
+            for (const auto& entry : std::filesystem::directory_iterator(".bench-data/recordings")) files.push_back(entry.path().string());
+            std::sort(files.begin(), files.end());
+        }
+    }
+    if (threads.empty()) threads.push_back(static_cast<unsigned>(omp_get_max_threads()));
+    const bool gpu = !query_devices().devices.empty();
+    try {
+        const std::filesystem::path scratch = std::filesystem::temp_directory_path() / "bench_pipeline";
+        std::filesystem::create_directories(scratch);
+        for (const double m : minutes) {
+            simulator::NetworkConfig config = simulator::scenario(scenario);
+            config.duration_s = 60 * m;
+            const std::string path = (scratch / (scenario + "-" + std::to_string(static_cast<int>(m)) + "min.h5")).string();
+            if (!std::filesystem::exists(path)) {
+                simulator::Simulation simulation = simulator::simulate(config);
+                simulation.truth.config_json = simulator::to_json(config);
+                io::write_simulation(path, simulation, io::SpikeFormat::Spikeminer);
+            }
+            files.insert(files.begin(), path);
+        }
+        std::printf("| input | backend | threads | read s | episodes s | co-firing s | graph updates s | components and PageRank s | "
+                    "cliques s | tracking s | total s | windows | assemblies | peak MiB | same |\n");
+        std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        for (const std::string& file : files) {
+            pipeline::RunConfig config;
+            config.input = file;
+            config.window_s = window_s;
+            config.step_s = step_s;
+            config.mining_min_count = min_count;
+            std::vector<pipeline::PipelineResult> results;
+            const auto row = [&](const Run& r, const std::string& backend, unsigned team) {
+                std::map<std::string, double> stage;
+                for (const auto& s : r.result.stages) stage[s.stage] = s.seconds;
+                const bool agree = results.empty() || same(results.front(), r.result);
+                std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %zu | %zu | %.0f | %s |\n",
+                            std::filesystem::path(file).filename().string().c_str(), backend.c_str(), team == 0 ? "-" : std::to_string(team).c_str(),
+                            cell(r.read_s, "%.2f").c_str(), cell(stage["episodes"], "%.2f").c_str(), cell(stage["co-firing"], "%.2f").c_str(),
+                            cell(stage["graph updates"], "%.3f").c_str(), cell(stage["components and PageRank"], "%.3f").c_str(),
+                            cell(stage["cliques"], "%.3f").c_str(), cell(stage["tracking and activations"], "%.3f").c_str(),
+                            cell(r.total_s, "%.2f").c_str(), r.result.windows.size(), r.result.assemblies.size(), peak_mib(), agree ? "yes" : "NO");
+                std::fflush(stdout);
+                if (!agree) throw Error(file + ": the backends differ");
+                results.push_back(r.result);
+            };
+            if (gpu) {
+                config.backend = "gpu";
+                (void)run(config);  // the first run pays for the device's start
+                row(run(config), "gpu", 0);
+            }
+            if (!no_cpu) {
+                for (const unsigned team : threads) {
+                    config.backend = "cpu";
+                    config.threads = team;
+                    row(run(config), "cpu", team);
+                }
+            }
+            if (!results.empty() && results.front().recovery) {
+                const pipeline::Recovery& r = *results.front().recovery;
+                std::printf("|   recovery | chains recall %.2f, precision %.2f; assemblies recall %.2f (%zu of %zu stretches), precision %.2f (%zu "
+                            "of %zu); span error %.1f s |||||||||||||\n",
+                            r.chain_recall(), r.chain_precision(), r.assembly_recall(), r.assembly_periods_found, r.assembly_periods,
+                            r.assembly_precision(), r.assemblies_true, r.assemblies_tracked, r.span_error_s);
+            }
+        }
+    } catch (const Error& e) {
+        std::fprintf(stderr, "bench_pipeline: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
