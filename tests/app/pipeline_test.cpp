@@ -127,6 +127,34 @@ TEST_CASE("pipeline: a cancelled run leaves no results and no partial folder", "
     CHECK_THROWS_AS(pipeline::run_pipeline(d.input, d.config, &progress), Cancelled);
 }
 
+TEST_CASE("pipeline: the automatic episode threshold is twice the chance count at the 90th percentile rate", "[pipeline]") {
+    // Ten neurons firing 1, 2, ..., 10 Hz (evenly spread) over 100 s: the 90th percentile
+    // rate is 9 Hz, the widest interval of 0-5,5-10 ms is 5 ms, so two 9 Hz neurons meet
+    // 81 * 0.005 * 100 = 40.5 times by chance; twice that is 81.
+    std::vector<Spike> spikes;
+    NeuronTable table;
+    for (NeuronId n = 0; n < 10; ++n) {
+        table.labels.push_back("n" + std::to_string(n));
+        const Tick count = 100 * (n + 1);
+        for (Tick k = 0; k < count; ++k) spikes.push_back({k * 100'000 / count, n});
+    }
+    SpikeTrains trains = SpikeTrains::from_spikes(std::move(spikes), std::move(table), TimeBase{1000});
+    trains.set_span(TimeSpan{0, 100'000});
+    pipeline::RunConfig config;
+    config.max_level = 1;
+    config.backend = "cpu";
+    const mining::MiningResult mined = pipeline::mine_episodes(trains, config, nullptr);
+    REQUIRE(mined.levels.size() == 1);
+    CHECK(mined.levels[0].threshold == 81);
+
+    // Too quiet for chance to reach 10: the floor.
+    NeuronTable two;
+    two.labels = {"a", "b"};
+    SpikeTrains quiet = SpikeTrains::from_spikes({{0, 0}, {50'000, 1}}, std::move(two), TimeBase{1000});
+    quiet.set_span(TimeSpan{0, 100'000});
+    CHECK(pipeline::mine_episodes(quiet, config, nullptr).levels[0].threshold == 10);
+}
+
 TEST_CASE("run config: keys from JSON, checked by name and type, and back", "[pipeline][config]") {
     pipeline::RunConfig config;
     pipeline::apply_json(config, R"({"simulate": {"scenario": "demo", "seed": 7}, "cofiring": {"window_s": 20, "step_s": 2, "sync_ms": 1.5},

@@ -24,8 +24,8 @@ struct RunConfig {
     std::string duplicates = "keep";        ///< keep or merge two spikes of one neuron at one tick
     // Episodes over the whole recording.
     std::string mining_intervals_ms = "0-5,5-10";
-    /// "auto" (three times the count of a pair of neurons at the mean rate by chance, in
-    /// the widest interval, at least 10), one count, or one per level ("300,200,100").
+    /// "auto" (twice the count of a pair of neurons at the 90th percentile of the rates by
+    /// chance, in the widest interval, at least 10), one count, or one per level ("300,200,100").
     std::string mining_min_count = "auto";
     std::size_t max_level = 5;
     // Co-firing windows.
