@@ -11,13 +11,15 @@
 #include "bench_timing.hpp"
 
 #include <CLI/CLI.hpp>
+#include <malloc.h>
 #include <omp.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <string>
 
 using namespace spikeminer;
 
@@ -26,10 +28,21 @@ namespace {
 using bench::cell;
 using bench::seconds_of;
 
+// The peak resident memory since the last reset_peak(), from Linux's VmHWM.
 double peak_mib() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // "VmHWM:  123456 kB"
+    }
+    return 0;
+}
+
+// Writing 5 to clear_refs sets VmHWM back to the present resident size (Linux 4.0 on), so
+// each run's peak is its own, once malloc has given back what earlier runs freed.
+void reset_peak() {
+    malloc_trim(0);
+    std::ofstream("/proc/self/clear_refs") << "5";
 }
 
 struct Run {
@@ -40,6 +53,7 @@ struct Run {
 
 Run run(const pipeline::RunConfig& config) {
     Run out;
+    reset_peak();
     pipeline::Input input;
     out.read_s = seconds_of([&] { input = pipeline::load_input(config, nullptr); });
     const double work = seconds_of([&] { out.result = pipeline::run_pipeline(input, config, nullptr); });
