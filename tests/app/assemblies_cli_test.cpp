@@ -71,7 +71,7 @@ TEST_CASE("assemblies cli: bad options exit 2 and write nothing", "[cli][assembl
     // (A figure that cannot be written is refused before the JSON is.)
     for (const std::vector<std::string>& bad :
          {std::vector<std::string>{"--sync", "-1"}, {"--baseline", "1"}, {"--baseline", "1-2"}, {"--min-size", "1"}, {"--sync", "two"},
-          {"--q", "0"}, {"--intervals", "0-5,3-8"}, {"--chance", "maybe"}, {"--figure", dir.file("raster.png")}}) {
+          {"--q", "0"}, {"--intervals", "0-5,3-8"}, {"--chance", "maybe"}, {"--figure", dir.file("raster.pdf")}}) {
         std::vector<std::string> args = {"assemblies", spikes, "-o", out};
         args.insert(args.end(), bad.begin(), bad.end());
         const CliResult result = run_cli(args);

@@ -9,6 +9,7 @@
 #include "app_test_helpers.hpp"
 #include "test_paths.hpp"
 
+#include "spikeminer/app/figures/figure.hpp"
 #include "spikeminer/app/pipeline/pipeline.hpp"
 #include "spikeminer/app/pipeline/results.hpp"
 #include "spikeminer/core/error.hpp"
@@ -16,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -96,11 +98,22 @@ TEST_CASE("pipeline: the results folder holds every file, and a bad folder is re
     const Demo& d = demo();
     const test::TempDir dir;
     const std::string out = dir.file("results");
-    pipeline::write_results(out, d.input, d.config, d.result, nullptr);
-    for (const char* name : {"results.h5", "summary.json", "assemblies.csv", "episodes.csv", "windows.csv", "raster.svg", "timeline.svg", "graph.svg"}) {
-        INFO(name);
-        CHECK(std::filesystem::file_size(std::filesystem::path(out) / name) > 0);
+    const std::vector<std::string> written = pipeline::write_results(out, d.input, d.config, d.result, nullptr);
+    std::vector<std::string> expected = {"results.h5", "summary.json", "assemblies.csv", "episodes.csv", "windows.csv"};
+    if (figures::figures_available()) {
+        for (const char* name : {"raster.svg", "raster.png", "timeline.svg", "timeline.png", "graph.svg", "graph.png"}) expected.push_back(name);
     }
+    CHECK(written == expected);
+    std::size_t files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(out)) {
+        INFO(entry.path());
+        CHECK(std::find(expected.begin(), expected.end(), entry.path().filename().string()) != expected.end());
+        CHECK(entry.file_size() > 0);
+        ++files;
+    }
+    CHECK(files == expected.size());
+    std::filesystem::create_directory(dir.file("fresh"));  // the results folder has a new folder's rights
+    CHECK(std::filesystem::status(out).permissions() == std::filesystem::status(dir.file("fresh")).permissions());
     const auto summary = nlohmann::json::parse(test::read_file(out + "/summary.json"));
     CHECK(summary["recovery"]["assembly_recall"] == 1.0);
     CHECK(summary["assemblies"].size() == d.result.assemblies.size());
@@ -109,6 +122,7 @@ TEST_CASE("pipeline: the results folder holds every file, and a bad folder is re
     CHECK_THROWS_AS(pipeline::check_results_dir(out + "/summary.json", d.config), UsageError);  // a file
     CHECK_THROWS_AS(pipeline::check_results_dir(dir.file("missing/results"), d.config), UsageError);
     CHECK_NOTHROW(pipeline::check_results_dir(dir.file("new"), d.config));
+    std::filesystem::remove(dir.file("fresh"));
     pipeline::remove_previous_results(out);  // only results there: removed
     CHECK(!std::filesystem::exists(out));
     test::write_file(dir.file("mine.txt"), "keep me");

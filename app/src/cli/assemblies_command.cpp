@@ -7,7 +7,7 @@
 
 #include "spikeminer/app/assembly_recovery.hpp"
 #include "spikeminer/app/find_assemblies.hpp"
-#include "spikeminer/app/io/assembly_figure.hpp"
+#include "spikeminer/app/figures/raster_figure.hpp"
 #include "spikeminer/app/io/assembly_output.hpp"
 #include "spikeminer/core/backend.hpp"
 #include "spikeminer/core/error.hpp"
@@ -59,7 +59,7 @@ AssemblySearch search_from(const AssembliesArguments& args, const TimeBase& time
 void run_assemblies(const AssembliesArguments& args) {
     // Refused before the work rather than after it (and after writing the other).
     if (!args.output.empty()) io::check_assemblies_path(args.output);
-    if (!args.figure.empty()) io::check_figure_path(args.figure);
+    if (!args.figure.empty()) figures::check_figure_path(args.figure);
     TerminalProgress terminal;
     const io::SpikeRecording recording = io::read_recording(args.file, args.read.options(&terminal.progress()));
     const SpikeTrains& trains = recording.trains;
@@ -76,7 +76,7 @@ void run_assemblies(const AssembliesArguments& args) {
     if (!args.figure.empty()) {
         const TimeSpan span = trains.span();
         const Tick length = trains.time_base().from_seconds(args.figure_seconds);
-        io::write_assembly_figure(args.figure, trains, found, {span.start, std::min(span.end, span.start + length)});
+        figures::write_figure(args.figure, figures::raster_figure(trains, found, {span.start, std::min(span.end, span.start + length)}));
     }
 
     if (!summary.note.empty()) std::fprintf(stderr, "note: %s\n", summary.note.c_str());
@@ -102,7 +102,7 @@ void add_assemblies_command(CLI::App& app) {
     args->cofiring.add_to(*command, "");
     command->add_option("--min-size", args->min_size, "smallest assembly (default 3)");
     command->add_option("-o,--output", args->output, "write the assemblies and the co-firing edges (.json)");
-    command->add_option("--figure", args->figure, "draw the recording's start as a raster, assemblies in colour (.svg)");
+    command->add_option("--figure", args->figure, "draw the recording's start as a raster, assemblies in colour (.svg or .png)");
     command->add_option("--figure-seconds", args->figure_seconds, "seconds the figure shows (default 5)")
         ->check(CLI::PositiveNumber);
     command->add_option("--show", args->show, "assemblies listed (default 10)");

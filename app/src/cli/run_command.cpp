@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "terminal_progress.hpp"
 
+#include "spikeminer/app/figures/figure.hpp"
 #include "spikeminer/app/pipeline/pipeline.hpp"
 #include "spikeminer/app/pipeline/results.hpp"
 #include "spikeminer/core/error.hpp"
@@ -90,10 +91,14 @@ void run(pipeline::RunConfig config, const RunArguments& args) {
     TerminalProgress terminal;
     const pipeline::Input input = pipeline::load_input(config, &terminal.progress());
     const pipeline::PipelineResult result = pipeline::run_pipeline(input, config, &terminal.progress());
-    pipeline::write_results(args.output, input, config, result, &terminal.progress(), args.figure_seconds);
+    const std::vector<std::string> written = pipeline::write_results(args.output, input, config, result, &terminal.progress(), args.figure_seconds);
     print_summary(input, result, args.show);
-    std::printf("wrote %s: results.h5, summary.json, assemblies.csv, episodes.csv, windows.csv, raster.svg, timeline.svg, graph.svg\n",
-                args.output.c_str());
+    std::string names;
+    for (const std::string& name : written) names += (names.empty() ? "" : ", ") + name;
+    std::printf("wrote %s: %s\n", args.output.c_str(), names.c_str());
+    if (!figures::figures_available()) {
+        std::fprintf(stderr, "note: no figures: this build has no Cairo and Graphviz (install libcairo2-dev and libgraphviz-dev and build again)\n");
+    }
 }
 
 void add_settings(CLI::App& command, RunArguments& args) {

@@ -1,31 +1,27 @@
 // See figures.hpp.
 #include "figures.hpp"
 
-#include "../io/svg_text.hpp"
-
 #include "spikeminer/app/assembly_palette.hpp"
-#include "spikeminer/app/io/atomic_output.hpp"
+#include "spikeminer/app/figures/graph_layout.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <numbers>
-#include <ostream>
+#include <map>
 #include <set>
 
 namespace spikeminer::pipeline::detail {
 namespace {
 
-std::string number(double x) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f", x);
-    return text;
-}
+using figures::Anchor;
+using figures::Canvas;
+using figures::Colour;
 
-void open_svg(std::ostream& out, double width, double height, const std::string& title) {
-    out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << number(width) << "\" height=\"" << number(height)
-        << "\" font-family=\"sans-serif\" font-size=\"10\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        << "<text x=\"10\" y=\"18\" font-size=\"13\">" << io::detail::xml_escaped(title) << "</text>\n";
+const Colour kBlack{0, 0, 0};
+
+std::string format(const char* pattern, double x) {
+    char text[64];
+    std::snprintf(text, sizeof text, pattern, x);
+    return text;
 }
 
 // The neuron pairs joined in window `w`: the edge changes replayed up to it.
@@ -41,106 +37,101 @@ std::set<std::pair<NeuronId, NeuronId>> edges_at(const PipelineResult& result, s
 
 }  // namespace
 
-void write_timeline_figure(const std::string& path, const SpikeTrains& trains, const PipelineResult& result) {
+figures::Figure timeline_figure(const SpikeTrains& trains, const PipelineResult& result) {
     constexpr double kLeft = 110, kTop = 40, kWidth = 860, kRow = 16;
-    const TimeBase& tb = trains.time_base();
-    const Tick from = result.windows.empty() ? 0 : result.windows.front().span.start;
-    const Tick to = result.windows.empty() ? 1 : std::max(result.windows.back().span.end, from + 1);
-    const auto x = [&](Tick t) { return kLeft + kWidth * static_cast<double>(t - from) / static_cast<double>(to - from); };
-    const auto centre = [&](std::size_t w) { return (result.windows[w].span.start + result.windows[w].span.end) / 2; };
-    const Tick half_step = result.windows.size() > 1 ? (centre(1) - centre(0)) / 2 : (to - from) / 2;
-    const double height = kTop + kRow * static_cast<double>(result.assemblies.size()) + 40;
-    io::write_atomically(path, [&](std::ostream& out) {
-        open_svg(out, kLeft + kWidth + 20, height,
-                 std::to_string(result.assemblies.size()) + " assemblies through time (bars: windows where each is a clique; ticks: its activations)");
-        for (std::size_t a = 0; a < result.assemblies.size(); ++a) {
+    constexpr std::size_t kMostRows = 200;  // the first assemblies to appear, so that a PNG stays drawable
+    const std::size_t shown = std::min(result.assemblies.size(), kMostRows);
+    figures::Figure figure;
+    figure.width = kLeft + kWidth + 20;
+    figure.height = kTop + kRow * static_cast<double>(shown) + 40;
+    figure.draw = [&trains, &result, shown](Canvas& canvas) {
+        const TimeBase& tb = trains.time_base();
+        const Tick from = result.windows.empty() ? 0 : result.windows.front().span.start;
+        const Tick to = result.windows.empty() ? 1 : std::max(result.windows.back().span.end, from + 1);
+        const auto x = [&](Tick t) { return kLeft + kWidth * static_cast<double>(t - from) / static_cast<double>(to - from); };
+        const auto centre = [&](std::size_t w) { return (result.windows[w].span.start + result.windows[w].span.end) / 2; };
+        const Tick half_step = result.windows.size() > 1 ? (centre(1) - centre(0)) / 2 : (to - from) / 2;
+        const std::string count = shown < result.assemblies.size()
+                                      ? "the first " + std::to_string(shown) + " of " + std::to_string(result.assemblies.size()) + " assemblies"
+                                      : std::to_string(shown) + " assemblies";
+        canvas.text({10, 18}, count + " through time (bars: windows where each is a clique; ticks: its activations)", 13, kBlack, Anchor::Start);
+        for (std::size_t a = 0; a < shown; ++a) {
             const Assembly& assembly = result.assemblies[a];
             const double y = kTop + kRow * static_cast<double>(a);
-            const char* colour = assembly_colour(a);
-            out << "<text x=\"" << number(kLeft - 6) << "\" y=\"" << number(y + 10) << "\" text-anchor=\"end\">assembly " << assembly.track.id
-                << " (" << assembly.members.size() << ")</text>\n";
+            canvas.text({kLeft - 6, y + 10}, "assembly " + std::to_string(assembly.track.id) + " (" + std::to_string(assembly.members.size()) + ")", 10,
+                        kBlack, Anchor::End);
             const auto& windows = assembly.track.windows;
             for (std::size_t i = 0; i < windows.size();) {
                 std::size_t j = i;
                 while (j + 1 < windows.size() && windows[j + 1] == windows[j] + 1) ++j;
                 const double x0 = x(centre(windows[i]) - half_step);
                 const double x1 = x(centre(windows[j]) + half_step);
-                out << "<rect x=\"" << number(x0) << "\" y=\"" << number(y + 2) << "\" width=\"" << number(std::max(1.0, x1 - x0))
-                    << "\" height=\"8\" fill=\"" << colour << "\" fill-opacity=\"0.6\"/>\n";
+                canvas.rect({x0, y + 2}, std::max(1.0, x1 - x0), 8, Colour::hex(assembly_colour(a), 0.6));
                 i = j + 1;
             }
-            out << "<path stroke=\"" << colour << "\" stroke-width=\"0.6\" d=\"";
-            for (const Tick t : assembly.activations) out << "M" << number(x(t)) << " " << number(y + 10) << "v4";
-            out << "\"/>\n";
+            for (const Tick t : assembly.activations) canvas.line({x(t), y + 10}, {x(t), y + 14}, Colour::hex(assembly_colour(a)), 0.6);
         }
-        const double axis = kTop + kRow * static_cast<double>(result.assemblies.size()) + 6;
-        out << "<line x1=\"" << number(kLeft) << "\" x2=\"" << number(kLeft + kWidth) << "\" y1=\"" << number(axis) << "\" y2=\""
-            << number(axis) << "\" stroke=\"black\"/>\n";
-        out << "<text x=\"" << number(kLeft) << "\" y=\"" << number(axis + 14) << "\">" << number(tb.to_seconds(from)) << " s</text>\n";
-        out << "<text x=\"" << number(kLeft + kWidth) << "\" y=\"" << number(axis + 14) << "\" text-anchor=\"end\">" << number(tb.to_seconds(to))
-            << " s</text>\n</svg>\n";
-    });
+        const double axis = kTop + kRow * static_cast<double>(shown) + 6;
+        canvas.line({kLeft, axis}, {kLeft + kWidth, axis}, kBlack, 1);
+        canvas.text({kLeft, axis + 14}, format("%.1f s", tb.to_seconds(from)), 10, kBlack, Anchor::Start);
+        canvas.text({kLeft + kWidth, axis + 14}, format("%.1f s", tb.to_seconds(to)), 10, kBlack, Anchor::End);
+    };
+    return figure;
 }
 
-void write_graph_figure(const std::string& path, const SpikeTrains& trains, const PipelineResult& result) {
-    constexpr double kSize = 700, kRadius = 280;
+figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& result) {
+    constexpr double kSize = 700, kMargin = 30, kTop = 40;
     std::size_t busiest = 0;
     for (std::size_t w = 0; w < result.windows.size(); ++w) {
         if (result.windows[w].edges > result.windows[busiest].edges) busiest = w;
     }
     const auto edges = result.windows.empty() ? std::set<std::pair<NeuronId, NeuronId>>{} : edges_at(result, busiest);
-    // The neurons of the graph: the window's cliques in their assemblies' colours (as in the
-    // timeline; grey for cliques of no reported assembly), each together, then the rest.
+    // Each neuron's colour: that of the first of the window's cliques holding it (the
+    // clique's assembly's, grey for a clique of no reported assembly), else light grey.
     std::vector<std::vector<NeuronId>> cliques;
-    std::vector<int> colour_of;  // per clique: its assembly's place in result.assemblies, or -1
+    std::vector<Colour> clique_colour;
     if (!result.windows.empty()) {
         const WindowSummary& w = result.windows[busiest];
         for (std::size_t c = 0; c < w.cliques.size(); ++c) {
             cliques.push_back(w.cliques[c]);
             const auto at = std::find_if(result.assemblies.begin(), result.assemblies.end(),
                                          [&](const Assembly& a) { return a.track.id == w.assemblies[c]; });
-            colour_of.push_back(at == result.assemblies.end() ? -1 : static_cast<int>(at - result.assemblies.begin()));
+            clique_colour.push_back(Colour::hex(at == result.assemblies.end() ? "#707070" : assembly_colour(static_cast<std::size_t>(at - result.assemblies.begin()))));
         }
     }
-    const std::vector<int> group = first_assembly_of(trains.num_neurons(), cliques);
-    std::vector<NeuronId> order;
-    for (std::size_t a = 0; a < cliques.size(); ++a) {
-        for (const NeuronId n : cliques[a]) {
-            if (group[n] == static_cast<int>(a)) order.push_back(n);
-        }
+    std::vector<int> group = first_assembly_of(trains.num_neurons(), cliques);
+    // The drawn neurons, numbered 0.. for the layout.
+    std::map<NeuronId, std::uint32_t> index;
+    for (const auto& [a, b] : edges) index.emplace(a, 0), index.emplace(b, 0);
+    std::vector<NeuronId> neurons;
+    for (auto& [neuron, i] : index) i = static_cast<std::uint32_t>(neurons.size()), neurons.push_back(neuron);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> local;
+    for (const auto& [a, b] : edges) local.emplace_back(index[a], index[b]);
+    std::vector<figures::Point> at = figures::spring_layout(neurons.size(), local);
+    for (figures::Point& p : at) p = {kMargin + p.x * (kSize - 2 * kMargin), kTop + kMargin + p.y * (kSize - 2 * kMargin)};
+
+    std::string title = "no windows";
+    if (!result.windows.empty()) {
+        const TimeBase& tb = trains.time_base();
+        title = "co-firing graph of window " + std::to_string(busiest) + " (" + format("%.1f", tb.to_seconds(result.windows[busiest].span.start)) + "-" +
+                format("%.1f s): ", tb.to_seconds(result.windows[busiest].span.end)) + std::to_string(edges.size()) +
+                " edges, cliques in their assemblies' colours";
     }
-    std::set<NeuronId> rest;
-    for (const auto& [a, b] : edges) {
-        for (const NeuronId n : {a, b}) {
-            if (group[n] == -1) rest.insert(n);
+    figures::Figure figure;
+    figure.width = kSize;
+    figure.height = kSize + kTop;
+    figure.draw = [&trains, title = std::move(title), group = std::move(group), clique_colour = std::move(clique_colour), neurons = std::move(neurons),
+                   local = std::move(local), at = std::move(at)](Canvas& canvas) {
+        canvas.text({10, 18}, title, 13, kBlack, Anchor::Start);
+        const Colour edge{0.55, 0.55, 0.55, 0.7};
+        for (const auto& [a, b] : local) canvas.line(at[a], at[b], edge, 0.5);
+        for (std::size_t i = 0; i < neurons.size(); ++i) {
+            const int g = group[neurons[i]];
+            canvas.circle(at[i], 4, g == -1 ? Colour::hex(kOtherNeuronColour) : clique_colour[static_cast<std::size_t>(g)]);
+            canvas.text({at[i].x + 5, at[i].y - 5}, trains.label(neurons[i]), 7, kBlack, Anchor::Start);
         }
-    }
-    order.insert(order.end(), rest.begin(), rest.end());
-    std::vector<std::pair<double, double>> at(trains.num_neurons());
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        const double angle = 2 * std::numbers::pi * static_cast<double>(i) / static_cast<double>(std::max<std::size_t>(order.size(), 1));
-        at[order[i]] = {kSize / 2 + kRadius * std::cos(angle), kSize / 2 + 20 + kRadius * std::sin(angle)};
-    }
-    const TimeBase& tb = trains.time_base();
-    const std::string title = result.windows.empty()
-                                  ? std::string("no windows")
-                                  : "co-firing graph of window " + std::to_string(busiest) + " (" + number(tb.to_seconds(result.windows[busiest].span.start)) +
-                                        "-" + number(tb.to_seconds(result.windows[busiest].span.end)) + " s): " + std::to_string(edges.size()) +
-                                        " edges, cliques in their assemblies' colours";
-    io::write_atomically(path, [&](std::ostream& out) {
-        open_svg(out, kSize, kSize + 40, title);
-        out << "<path stroke=\"#888888\" stroke-width=\"0.5\" d=\"";
-        for (const auto& [a, b] : edges) out << "M" << number(at[a].first) << " " << number(at[a].second) << "L" << number(at[b].first) << " " << number(at[b].second);
-        out << "\"/>\n";
-        for (const NeuronId n : order) {
-            const int assembly = group[n] == -1 ? -1 : colour_of[static_cast<std::size_t>(group[n])];
-            const char* colour = assembly == -1 ? kOtherNeuronColour : assembly_colour(static_cast<std::size_t>(assembly));
-            out << "<circle cx=\"" << number(at[n].first) << "\" cy=\"" << number(at[n].second) << "\" r=\"4\" fill=\"" << colour << "\"/>\n";
-            out << "<text x=\"" << number(at[n].first + 5) << "\" y=\"" << number(at[n].second - 5) << "\" font-size=\"7\">"
-                << io::detail::xml_escaped(trains.label(n)) << "</text>\n";
-        }
-        out << "</svg>\n";
-    });
+    };
+    return figure;
 }
 
 }  // namespace spikeminer::pipeline::detail

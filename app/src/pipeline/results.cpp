@@ -4,12 +4,13 @@
 #include "figures.hpp"
 #include "results_h5.hpp"
 
-#include "spikeminer/app/io/assembly_figure.hpp"
+#include "spikeminer/app/figures/raster_figure.hpp"
 #include "spikeminer/app/io/atomic_output.hpp"
 #include "spikeminer/app/io/mining_output.hpp"
 #include "spikeminer/core/error.hpp"
 
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -21,9 +22,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// What write_results writes.
-const std::vector<std::string> kResultFiles = {"results.h5",  "summary.json", "assemblies.csv", "episodes.csv",
-                                               "windows.csv", "raster.svg",   "timeline.svg",   "graph.svg"};
+// What write_results writes: these files, and each figure as .svg and .png.
+const std::vector<std::string> kTableFiles = {"results.h5", "summary.json", "assemblies.csv", "episodes.csv", "windows.csv"};
+const std::vector<std::string> kFigureNames = {"raster", "timeline", "graph"};
+
+bool is_result_file(const std::string& name) {
+    if (std::find(kTableFiles.begin(), kTableFiles.end(), name) != kTableFiles.end()) return true;
+    const std::string stem = fs::path(name).stem().string();
+    return (name.ends_with(".svg") || name.ends_with(".png")) && std::find(kFigureNames.begin(), kFigureNames.end(), stem) != kFigureNames.end();
+}
 
 // A folder beside the target that becomes the target at commit(), or is removed.
 class PartialFolder {
@@ -43,6 +50,10 @@ public:
     [[nodiscard]] std::string file(const std::string& name) const { return (temp_ / name).string(); }
 
     void commit() {
+        // mkdtemp made it for the owner alone; the results folder gets a new folder's rights.
+        const mode_t mask = umask(0);
+        umask(mask);
+        chmod(temp_.c_str(), 0777 & ~mask);
         std::error_code error;
         if (fs::exists(target_)) fs::remove(target_, error);  // an empty folder (check_results_dir allowed no other)
         fs::rename(temp_, target_, error);
@@ -149,7 +160,7 @@ void remove_previous_results(const std::string& dir) {
     if (!fs::is_directory(dir, error)) throw UsageError(dir + ": is a file, not a folder of results");
     for (const auto& entry : fs::directory_iterator(dir)) {
         const std::string name = entry.path().filename().string();
-        if (std::find(kResultFiles.begin(), kResultFiles.end(), name) == kResultFiles.end()) {
+        if (!is_result_file(name)) {
             throw UsageError(dir + ": holds " + name + ", which is not a result of spikeminer; give another folder");
         }
     }
@@ -170,8 +181,8 @@ void check_results_dir(const std::string& dir, const RunConfig& config) {
     if (!fs::is_directory(parent, error)) throw UsageError(dir + ": its folder " + parent.string() + " does not exist");
 }
 
-void write_results(const std::string& dir, const Input& input, const RunConfig& config, const PipelineResult& result, Progress* progress,
-                   double figure_seconds) {
+std::vector<std::string> write_results(const std::string& dir, const Input& input, const RunConfig& config, const PipelineResult& result,
+                                       Progress* progress, double figure_seconds) {
     const SpikeTrains& trains = input.recording.trains;
     PartialFolder folder(dir);
     if (progress != nullptr) progress->begin("writing the results", 0);
@@ -180,17 +191,26 @@ void write_results(const std::string& dir, const Input& input, const RunConfig& 
     const std::string summary = summary_json(input, config, result).dump(1);
     io::write_atomically(folder.file("summary.json"), [&](std::ostream& out) { out << summary << '\n'; });
     write_tables(folder, trains, result);
-    if (progress != nullptr) progress->check_cancelled();
-    std::vector<std::vector<NeuronId>> members;
-    for (const Assembly& a : result.assemblies) members.push_back(a.members);
-    const TimeSpan span = trains.span();
-    const Tick shown = std::min(span.length(), trains.time_base().from_seconds(figure_seconds));
-    io::write_assembly_figure(folder.file("raster.svg"), trains, members, {span.start, span.start + std::max<Tick>(shown, 1)});
-    detail::write_timeline_figure(folder.file("timeline.svg"), trains, result);
-    detail::write_graph_figure(folder.file("graph.svg"), trains, result);
+    std::vector<std::string> written = kTableFiles;
+    if (figures::figures_available()) {
+        std::vector<std::vector<NeuronId>> members;
+        for (const Assembly& a : result.assemblies) members.push_back(a.members);
+        const TimeSpan span = trains.span();
+        const Tick shown = std::min(span.length(), trains.time_base().from_seconds(figure_seconds));
+        const figures::Figure drawn[] = {figures::raster_figure(trains, members, {span.start, span.start + std::max<Tick>(shown, 1)}),
+                                         detail::timeline_figure(trains, result), detail::graph_figure(trains, result)};
+        for (std::size_t f = 0; f < kFigureNames.size(); ++f) {
+            for (const char* extension : {".svg", ".png"}) {
+                if (progress != nullptr) progress->check_cancelled();
+                figures::write_figure(folder.file(kFigureNames[f] + extension), drawn[f]);
+                written.push_back(kFigureNames[f] + extension);
+            }
+        }
+    }
     if (progress != nullptr) progress->check_cancelled();
     folder.commit();
     if (progress != nullptr) progress->finish();
+    return written;
 }
 
 }  // namespace spikeminer::pipeline

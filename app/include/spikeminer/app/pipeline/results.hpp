@@ -4,6 +4,7 @@
 #include "spikeminer/app/pipeline/pipeline.hpp"
 
 #include <string>
+#include <vector>
 
 namespace spikeminer::pipeline {
 
@@ -19,11 +20,12 @@ void remove_previous_results(const std::string& dir);
 /// renamed into place at the end): results.h5 (episodes, windows, edge changes,
 /// assemblies, events, the run's settings, the program version, the input's name and
 /// checksum; its layout is in the README), summary.json, assemblies.csv, episodes.csv,
-/// windows.csv, and the figures raster.svg (the first `figure_seconds` with the
-/// assemblies' members grouped and coloured), timeline.svg (one row per assembly, bars
-/// where it is active) and graph.svg (the co-firing graph of the busiest window). Throws
-/// Error naming the file that could not be written, Cancelled when `progress` says so.
-void write_results(const std::string& dir, const Input& input, const RunConfig& config, const PipelineResult& result,
-                   Progress* progress, double figure_seconds = 10);
+/// windows.csv, and, in a build with figures, three figures as SVG and PNG: raster (the
+/// first `figure_seconds` with the assemblies' members grouped and coloured), timeline
+/// (one row per assembly, bars where it is active) and graph (the co-firing graph of the
+/// busiest window). Returns the names of the files written. Throws Error naming the file
+/// that could not be written, Cancelled when `progress` says so.
+std::vector<std::string> write_results(const std::string& dir, const Input& input, const RunConfig& config, const PipelineResult& result,
+                                       Progress* progress, double figure_seconds = 10);
 
 }  // namespace spikeminer::pipeline

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "spikeminer/app/figures/figure.hpp"
+#include "spikeminer/core/spike_trains.hpp"
+
+#include <span>
+#include <vector>
+
+namespace spikeminer::figures {
+
+/// A raster plot of `excerpt` (ticks): one row per neuron, the members of each assembly
+/// together at the top with their spikes in that assembly's colour and their labels, the
+/// other neurons below in grey. A neuron in several assemblies is drawn with the first.
+/// The figure draws from `trains` and `assemblies`, which must outlive it; throws
+/// UsageError for an empty excerpt.
+Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<NeuronId>> assemblies, TimeSpan excerpt);
+
+}  // namespace spikeminer::figures

@@ -1,0 +1,74 @@
+// See raster_figure.hpp.
+#include "spikeminer/app/figures/raster_figure.hpp"
+
+#include "spikeminer/app/assembly_palette.hpp"
+#include "spikeminer/core/error.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace spikeminer::figures {
+namespace {
+
+constexpr double kLeft = 70;   // room for the labels
+constexpr double kTop = 40;    // room for the title
+constexpr double kWidth = 900;
+constexpr double kRow = 6;          // a row's height, down to what fits in kRows
+constexpr double kRows = 3000;      // the rows' height at most, so that a PNG stays drawable
+constexpr double kLabelledRow = 4;  // members' labels only in rows this high
+
+std::string seconds_text(double s) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f s", s);
+    return text;
+}
+
+}  // namespace
+
+Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<NeuronId>> assemblies, TimeSpan excerpt) {
+    if (excerpt.length() <= 0) throw UsageError("the figure's time excerpt is empty");
+    // Rows: assembly members first, in assembly order; then everyone else.
+    const std::size_t n = trains.num_neurons();
+    std::vector<int> group = first_assembly_of(n, assemblies);
+    std::vector<NeuronId> rows;
+    for (std::size_t a = 0; a < assemblies.size(); ++a) {
+        for (const NeuronId member : assemblies[a]) {
+            if (group[member] == static_cast<int>(a)) rows.push_back(member);
+        }
+    }
+    for (NeuronId v = 0; v < n; ++v) {
+        if (group[v] == -1) rows.push_back(v);
+    }
+    const double row_height = std::min(kRow, kRows / static_cast<double>(std::max<std::size_t>(rows.size(), 1)));
+    Figure figure;
+    figure.width = kLeft + kWidth + 10;
+    figure.height = kTop + row_height * static_cast<double>(rows.size()) + 30;
+    figure.draw = [&trains, assemblies, excerpt, row_height, group = std::move(group), rows = std::move(rows)](Canvas& canvas) {
+        const TimeBase& time_base = trains.time_base();
+        const Colour black{0, 0, 0};
+        char title[160];
+        std::snprintf(title, sizeof title, "%zu assemblies; %.1f s of %zu neurons (assembly members at the top, in colour)",
+                      assemblies.size(), time_base.to_seconds(excerpt.length()), trains.num_neurons());
+        canvas.text({kLeft, 18}, title, 13, black, Anchor::Start);
+        const auto times = trains.times();
+        for (std::size_t row = 0; row < rows.size(); ++row) {
+            const NeuronId v = rows[row];
+            const double y = kTop + row_height * static_cast<double>(row);
+            const Colour colour = Colour::hex(group[v] == -1 ? kOtherNeuronColour : assembly_colour(static_cast<std::size_t>(group[v])));
+            if (group[v] != -1 && row_height >= kLabelledRow) canvas.text({kLeft - 4, y + row_height - 1}, trains.label(v), 6, black, Anchor::End);
+            for (const std::uint32_t at : trains.spikes_of(v)) {
+                const Tick t = times[at];
+                if (t < excerpt.start || t >= excerpt.end) continue;
+                const double x = kLeft + kWidth * static_cast<double>(t - excerpt.start) / static_cast<double>(excerpt.length());
+                canvas.line({x, y}, {x, y + row_height * 5 / 6}, colour, 1);
+            }
+        }
+        const double axis = kTop + row_height * static_cast<double>(rows.size()) + 4;
+        canvas.line({kLeft, axis}, {kLeft + kWidth, axis}, black, 1);
+        canvas.text({kLeft, axis + 14}, seconds_text(time_base.to_seconds(excerpt.start)), 10, black, Anchor::Start);
+        canvas.text({kLeft + kWidth, axis + 14}, seconds_text(time_base.to_seconds(excerpt.end)), 10, black, Anchor::End);
+    };
+    return figure;
+}
+
+}  // namespace spikeminer::figures
