@@ -49,13 +49,27 @@ TEST_CASE("raster figure: rows, colours and the spikes of the excerpt", "[figure
     const SpikeTrains trains = test::make_trains({"a", "b", "c", "d", "e"}, {{0, 50},    {0, 150}, {1, 200}, {1, 300}, {1, 999},
                                                                              {2, 1000}, {3, 400}, {4, 500}, {4, 600}, {2, 700}});
     const std::vector<std::vector<NeuronId>> assemblies = {{1, 4}, {0, 4}};  // e is in both: drawn with the first
-    const figures::Figure figure = figures::raster_figure(trains, assemblies, {100, 1000});
+    // Spikes in time order: a@50 is spike 0, b@200 spike 2, d@400 spike 4, c@700 spike 7.
+    const std::vector<mining::Occurrence> occurrences = {{{2, 4, 7}}, {{0, 2}}};  // the second starts before the excerpt
+    const figures::Figure figure = figures::raster_figure(trains, assemblies, {100, 1000}, occurrences);
     RecordingCanvas canvas;
     figure.draw(canvas);
-    // The spike ticks by row (their top), in drawing order; the black axis last.
-    REQUIRE(!canvas.lines.empty());
-    CHECK(canvas.lines.back().colour == Colour{0, 0, 0});
+    // The spike ticks by row (their top), in drawing order; then the occurrence b -> d -> c
+    // in black; the black axis last.
+    REQUIRE(canvas.lines.size() > 3);
+    const Colour black{0, 0, 0};
+    CHECK(canvas.lines.back().colour == black);
     canvas.lines.pop_back();
+    const auto to_d = canvas.lines[canvas.lines.size() - 2], to_c = canvas.lines.back();
+    CHECK(to_d.colour == black);
+    CHECK(to_c.colour == black);
+    CHECK(to_d.from.x < to_d.to.x);
+    CHECK(to_d.to.x == to_c.from.x);
+    CHECK(to_d.to.y == to_c.from.y);
+    CHECK(to_c.from.x < to_c.to.x);
+    CHECK(to_d.from.y < to_c.to.y);  // row b above row c above row d
+    CHECK(to_c.to.y < to_d.to.y);
+    canvas.lines.resize(canvas.lines.size() - 2);
     std::map<double, std::pair<Colour, std::size_t>> rows;
     for (const auto& line : canvas.lines) {
         CHECK(line.from.x == line.to.x);

@@ -25,7 +25,8 @@ std::string seconds_text(double s) {
 
 }  // namespace
 
-Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<NeuronId>> assemblies, TimeSpan excerpt) {
+Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<NeuronId>> assemblies, TimeSpan excerpt,
+                     std::span<const mining::Occurrence> occurrences) {
     if (excerpt.length() <= 0) throw UsageError("the figure's time excerpt is empty");
     // Rows: assembly members first, in assembly order; then everyone else.
     const std::size_t n = trains.num_neurons();
@@ -39,18 +40,23 @@ Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<Neur
     for (NeuronId v = 0; v < n; ++v) {
         if (group[v] == -1) rows.push_back(v);
     }
+    std::vector<std::size_t> row_of(n);
+    for (std::size_t row = 0; row < rows.size(); ++row) row_of[rows[row]] = row;
     const double row_height = std::min(kRow, kRows / static_cast<double>(std::max<std::size_t>(rows.size(), 1)));
     Figure figure;
     figure.width = kLeft + kWidth + 10;
     figure.height = kTop + row_height * static_cast<double>(rows.size()) + 30;
-    figure.draw = [&trains, assemblies, excerpt, row_height, group = std::move(group), rows = std::move(rows)](Canvas& canvas) {
+    figure.draw = [&trains, assemblies, excerpt, occurrences, row_height, group = std::move(group), rows = std::move(rows),
+                   row_of = std::move(row_of)](Canvas& canvas) {
         const TimeBase& time_base = trains.time_base();
         const Colour black{0, 0, 0};
-        char title[160];
-        std::snprintf(title, sizeof title, "%zu assemblies; %.1f s of %zu neurons (assembly members at the top, in colour)",
-                      assemblies.size(), time_base.to_seconds(excerpt.length()), trains.num_neurons());
+        char title[200];
+        std::snprintf(title, sizeof title, "%zu assemblies; %.1f s of %zu neurons (assembly members at the top, in colour)%s",
+                      assemblies.size(), time_base.to_seconds(excerpt.length()), trains.num_neurons(),
+                      occurrences.empty() ? "" : "; black: the top episodes' occurrences");
         canvas.text({kLeft, 18}, title, 13, black, Anchor::Start);
         const auto times = trains.times();
+        const auto x_of = [&](Tick t) { return kLeft + kWidth * static_cast<double>(t - excerpt.start) / static_cast<double>(excerpt.length()); };
         for (std::size_t row = 0; row < rows.size(); ++row) {
             const NeuronId v = rows[row];
             const double y = kTop + row_height * static_cast<double>(row);
@@ -59,8 +65,18 @@ Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<Neur
             for (const std::uint32_t at : trains.spikes_of(v)) {
                 const Tick t = times[at];
                 if (t < excerpt.start || t >= excerpt.end) continue;
-                const double x = kLeft + kWidth * static_cast<double>(t - excerpt.start) / static_cast<double>(excerpt.length());
-                canvas.line({x, y}, {x, y + row_height * 5 / 6}, colour, 1);
+                canvas.line({x_of(t), y}, {x_of(t), y + row_height * 5 / 6}, colour, 1);
+            }
+        }
+        // Each occurrence inside the excerpt as a line through its spikes' ticks.
+        const auto neurons = trains.neurons();
+        for (const mining::Occurrence& occurrence : occurrences) {
+            const auto outside = [&](std::uint32_t e) { return times[e] < excerpt.start || times[e] >= excerpt.end; };
+            if (occurrence.events.empty() || std::any_of(occurrence.events.begin(), occurrence.events.end(), outside)) continue;
+            for (std::size_t i = 1; i < occurrence.events.size(); ++i) {
+                const std::uint32_t from = occurrence.events[i - 1], to = occurrence.events[i];
+                const auto middle = [&](std::uint32_t e) { return kTop + row_height * (static_cast<double>(row_of[neurons[e]]) + 0.4); };
+                canvas.line({x_of(times[from]), middle(from)}, {x_of(times[to]), middle(to)}, black, 0.7);
             }
         }
         const double axis = kTop + row_height * static_cast<double>(rows.size()) + 4;

@@ -152,6 +152,24 @@ void write_tables(const PartialFolder& folder, const SpikeTrains& trains, const 
     io::write_mining_results(folder.file("episodes.csv"), trains, result.episodes, "ms", false);
 }
 
+// The occurrences of the raster's episodes: the three most frequent of the longest.
+std::vector<mining::Occurrence> top_occurrences(const SpikeTrains& trains, const mining::MiningResult& mined) {
+    constexpr std::size_t kShown = 3;
+    std::vector<const mining::FrequentEpisode*> longest;
+    for (const mining::FrequentEpisode& e : mined.episodes) {
+        if (!longest.empty() && e.episode.size() > longest.front()->episode.size()) longest.clear();
+        if (longest.empty() || e.episode.size() == longest.front()->episode.size()) longest.push_back(&e);
+    }
+    std::stable_sort(longest.begin(), longest.end(), [](const auto* a, const auto* b) { return a->count > b->count; });
+    longest.resize(std::min(longest.size(), kShown));
+    std::vector<mining::Occurrence> occurrences;
+    for (const mining::FrequentEpisode* e : longest) {
+        if (e->episode.size() < 2) continue;
+        for (mining::Occurrence& o : mining::find_occurrences(trains, e->episode)) occurrences.push_back(std::move(o));
+    }
+    return occurrences;
+}
+
 }  // namespace
 
 void remove_previous_results(const std::string& dir) {
@@ -197,7 +215,8 @@ std::vector<std::string> write_results(const std::string& dir, const Input& inpu
         for (const Assembly& a : result.assemblies) members.push_back(a.members);
         const TimeSpan span = trains.span();
         const Tick shown = std::min(span.length(), trains.time_base().from_seconds(figure_seconds));
-        const figures::Figure drawn[] = {figures::raster_figure(trains, members, {span.start, span.start + std::max<Tick>(shown, 1)}),
+        const std::vector<mining::Occurrence> occurrences = top_occurrences(trains, result.episodes);
+        const figures::Figure drawn[] = {figures::raster_figure(trains, members, {span.start, span.start + std::max<Tick>(shown, 1)}, occurrences),
                                          detail::timeline_figure(trains, result), detail::graph_figure(trains, result)};
         for (std::size_t f = 0; f < kFigureNames.size(); ++f) {
             for (const char* extension : {".svg", ".png"}) {

@@ -2,6 +2,7 @@
 
 #include "spikeminer/app/figures/figure.hpp"
 #include "spikeminer/core/spike_trains.hpp"
+#include "spikeminer/mining/count.hpp"
 
 #include <span>
 #include <vector>
@@ -11,8 +12,10 @@ namespace spikeminer::figures {
 /// A raster plot of `excerpt` (ticks): one row per neuron, the members of each assembly
 /// together at the top with their spikes in that assembly's colour and their labels, the
 /// other neurons below in grey. A neuron in several assemblies is drawn with the first.
-/// The figure draws from `trains` and `assemblies`, which must outlive it; throws
-/// UsageError for an empty excerpt.
-Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<NeuronId>> assemblies, TimeSpan excerpt);
+/// Each of `occurrences` (episodes' occurrences: spike indices) wholly inside the excerpt
+/// is a black line through its spikes. The figure draws from `trains`, `assemblies` and
+/// `occurrences`, which must outlive it; throws UsageError for an empty excerpt.
+Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<NeuronId>> assemblies, TimeSpan excerpt,
+                     std::span<const mining::Occurrence> occurrences = {});
 
 }  // namespace spikeminer::figures
