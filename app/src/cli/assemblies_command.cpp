@@ -5,6 +5,7 @@
 #include "read_arguments.hpp"
 #include "terminal_progress.hpp"
 
+#include "spikeminer/app/io/atomic_output.hpp"
 #include "spikeminer/app/assembly_recovery.hpp"
 #include "spikeminer/app/find_assemblies.hpp"
 #include "spikeminer/app/figures/raster_figure.hpp"
@@ -60,6 +61,7 @@ void run_assemblies(const AssembliesArguments& args) {
     // Refused before the work rather than after it (and after writing the other).
     if (!args.output.empty()) io::check_assemblies_path(args.output);
     if (!args.figure.empty()) figures::check_figure_path(args.figure);
+    io::OutputSet outputs({args.output, args.figure}, {args.file});
     TerminalProgress terminal;
     const io::SpikeRecording recording = io::read_recording(args.file, args.read.options(&terminal.progress()));
     const SpikeTrains& trains = recording.trains;
@@ -79,6 +81,7 @@ void run_assemblies(const AssembliesArguments& args) {
         figures::write_figure(args.figure, figures::raster_figure(trains, found, {span.start, std::min(span.end, span.start + length)}));
     }
 
+    outputs.commit();
     if (!summary.note.empty()) std::fprintf(stderr, "note: %s\n", summary.note.c_str());
     std::printf("%zu assemblies of at least %zu neurons (maximal cliques, %s)\n", found.size(), search.min_size,
                 backend_name(summary.backend).c_str());

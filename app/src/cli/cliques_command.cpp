@@ -49,6 +49,7 @@ graph::InducedSubgraph parse_induced(const std::string& name) {
 
 void run_cliques(const CliquesArguments& args) {
     if (args.count_only && !args.output.empty()) throw UsageError("cliques: --count-only writes no file; drop -o or --count-only");
+    io::OutputSet outputs({args.output, args.graph_out}, {args.file});
     const io::EdgeListGraph input = io::read_graph(args.file);
     if (!args.graph_out.empty()) io::write_graph_h5(args.graph_out, input.graph);
     std::fprintf(stderr, "%s: %u vertices, %zu edges (%zu self loops and %zu repeated edges dropped)\n", args.file.c_str(),
@@ -86,6 +87,7 @@ void run_cliques(const CliquesArguments& args) {
         });
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    outputs.commit();
     if (!summary.note.empty()) std::fprintf(stderr, "%s\n", summary.note.c_str());
     std::printf("%llu maximal cliques%s%s (%s, degeneracy %zu, %.3f s)\n", static_cast<unsigned long long>(summary.count),
                 args.min_size > 1 ? (" of at least " + std::to_string(args.min_size) + " vertices").c_str() : "",

@@ -52,6 +52,7 @@ void write_rows(std::ostream& out, const mining::CofiringWindow& window, const S
 
 void run_cofiring(const CofiringCommandArguments& args) {
     if (!args.output.empty() && !args.output.ends_with(".csv")) throw UsageError(args.output + ": co-firing edges are written as .csv");
+    io::OutputSet outputs({args.output}, {args.file});
     TerminalProgress terminal;
     const SpikeTrains trains = io::read_spikes(args.file, args.read.options(&terminal.progress()));
     mining::CofiringOptions options = args.cofiring.options(trains.time_base());
@@ -78,6 +79,7 @@ void run_cofiring(const CofiringCommandArguments& args) {
             each_window(&out);
         });
     }
+    outputs.commit();
     const BackendChoice& backend = windows.backend();
     if (!backend.note.empty()) std::fprintf(stderr, "note: %s\n", backend.note.c_str());
     if (!windows.note().empty()) std::fprintf(stderr, "note: %s\n", windows.note().c_str());

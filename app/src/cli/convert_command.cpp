@@ -3,6 +3,7 @@
 #include "read_arguments.hpp"
 #include "terminal_progress.hpp"
 
+#include "spikeminer/app/io/atomic_output.hpp"
 #include "spikeminer/app/io/write_spikes.hpp"
 #include "spikeminer/core/error.hpp"
 
@@ -29,9 +30,11 @@ void run_convert(const ConvertArguments& args) {
         throw UsageError("convert: cannot tell the output format from '" + args.output +
                          "': use an extension (.csv, .csv.gz, .txt, .h5, .nwb) or --to");
     }
+    io::OutputSet outputs({args.output}, {args.input});
     TerminalProgress terminal;
     const SpikeTrains trains = io::read_spikes(args.input, args.read.options(&terminal.progress()));
     io::write_spikes(args.output, trains, out_format);
+    outputs.commit();
     std::fprintf(stderr, "wrote %s (%s): %zu neurons, %zu spikes\n", args.output.c_str(),
                  io::format_name(out_format).c_str(), trains.num_neurons(), trains.num_spikes());
 }

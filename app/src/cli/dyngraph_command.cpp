@@ -150,6 +150,7 @@ void run_dyngraph(const DyngraphArguments& args) {
     options.columns = io::parse_stream_columns(args.columns);
     options.signed_weights = args.signed_weights;
     options.vertices = args.vertices;
+    io::OutputSet outputs({args.output}, {args.file});
     io::EdgeStream stream = io::read_edge_stream(args.file, options);
     if (args.root >= stream.vertices) throw UsageError("--root " + std::to_string(args.root) + " is not a vertex of the stream");
     DyngraphArguments run = args;
@@ -192,6 +193,7 @@ void run_dyngraph(const DyngraphArguments& args) {
     if (analytics.pagerank) std::printf("pagerank: %.3f ms a slide; %u iterations at the end\n", 1e3 * sum.pagerank_s / n, last.iterations);
     if (!args.output.empty()) {
         write_steps(args.output, rows);
+        outputs.commit();
         std::printf("wrote %s\n", args.output.c_str());
     }
 }

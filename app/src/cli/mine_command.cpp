@@ -4,6 +4,7 @@
 #include "read_arguments.hpp"
 #include "terminal_progress.hpp"
 
+#include "spikeminer/app/io/atomic_output.hpp"
 #include "spikeminer/app/chain_recovery.hpp"
 #include "spikeminer/app/io/mining_output.hpp"
 #include "spikeminer/app/io/read_spikes.hpp"
@@ -96,6 +97,7 @@ void print_recovery(const simulator::GroundTruth& truth, const mining::MiningRes
 }
 
 void run_mine(const MineArguments& args) {
+    io::OutputSet outputs({args.output}, {args.file});
     TerminalProgress terminal;
     const io::SpikeRecording recording = io::read_recording(args.file, args.read.options(&terminal.progress()));
     const SpikeTrains& trains = recording.trains;
@@ -112,6 +114,7 @@ void run_mine(const MineArguments& args) {
     const mining::MiningResult result =
         mining::mine(trains, options, [&](const mining::LevelReport& level) { print_level(level, last_note); });
     if (!args.output.empty()) io::write_mining_results(args.output, trains, result, args.unit, args.occurrences);
+    outputs.commit();
     print_summary(trains, result, args);
     if (recording.truth && !recording.truth->chains.empty()) print_recovery(*recording.truth, result);
     if (!args.output.empty()) std::printf("\nwrote %s\n", args.output.c_str());

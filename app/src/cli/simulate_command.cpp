@@ -2,6 +2,7 @@
 #include "commands.hpp"
 #include "terminal_progress.hpp"
 
+#include "spikeminer/app/io/atomic_output.hpp"
 #include "spikeminer/app/io/simulation_io.hpp"
 #include "spikeminer/app/network_spec.hpp"
 #include "spikeminer/app/recording_summary.hpp"
@@ -58,12 +59,14 @@ void run_simulate(const SimulateArguments& args) {
     const io::SpikeFormat format = !args.to.empty() ? io::parse_spike_format(args.to)
                                                     : io::format_from_extension(args.output).value_or(io::SpikeFormat::Spikeminer);
     const simulator::NetworkConfig config = build_config(args);
+    io::OutputSet outputs({args.output}, {});
     TerminalProgress terminal;
     simulator::Simulation simulation = simulator::simulate(config, &terminal.progress());
     simulation.truth.config_json = simulator::to_json(config);
     simulation.trains.set_metadata("simulator.scenario", args.scenario);
     simulation.trains.set_metadata("simulator.config", simulation.truth.config_json);
     const bool with_truth = io::write_simulation(args.output, simulation, format);
+    outputs.commit();
 
     const RecordingSummary summary = summarize(simulation.trains);
     std::printf("simulated %zu neurons for %.6g s (scenario %s, seed %llu): %zu spikes, %.3g Hz mean per neuron\n",

@@ -11,9 +11,16 @@
 #include <random>
 
 namespace spikeminer::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The innermost OutputSet of this thread, if any.
+thread_local OutputSet* current_set = nullptr;
+
+}  // namespace
 
 AtomicOutput::AtomicOutput(std::string target) : target_(std::move(target)) {
-    namespace fs = std::filesystem;
     const fs::path path(target_);
     const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
     std::error_code ec;
@@ -38,6 +45,11 @@ AtomicOutput::~AtomicOutput() {
 }
 
 void AtomicOutput::commit() {
+    if (current_set != nullptr) {
+        current_set->waiting_.emplace_back(temp_, target_);
+        committed_ = true;  // the set owns the temporary file now
+        return;
+    }
     std::error_code ec;
     std::filesystem::rename(temp_, target_, ec);
     if (ec) throw Error(target_ + ": cannot be put in place: " + ec.message());
@@ -54,6 +66,46 @@ void write_atomically(const std::string& target, const std::function<void(std::o
         if (!file) throw Error(target + ": write failed (disk full?)");
     }
     output.commit();
+}
+
+OutputSet::OutputSet(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs) : outer_(current_set) {
+    std::vector<std::string> seen;
+    for (const std::string& output : outputs) {
+        if (output.empty()) continue;
+        std::error_code ec;
+        for (const std::string& input : inputs) {
+            if (!input.empty() && (output == input || fs::equivalent(output, input, ec))) {
+                throw UsageError(output + ": is the input " + input + "; give another output so that the input is kept");
+            }
+        }
+        for (const std::string& other : seen) {
+            if (output == other || fs::equivalent(output, other, ec)) throw UsageError(output + ": named as two outputs");
+        }
+        const fs::path path(output);
+        const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+        if (!fs::is_directory(folder, ec)) throw Error(output + ": folder '" + folder.string() + "' does not exist");
+        if (fs::is_directory(path, ec)) throw Error(output + ": is a folder, not a file");
+        seen.push_back(output);
+    }
+    current_set = this;
+}
+
+OutputSet::~OutputSet() {
+    current_set = outer_;
+    if (committed_) return;
+    for (const auto& [temp, target] : waiting_) {
+        std::error_code ec;
+        fs::remove(temp, ec);
+    }
+}
+
+void OutputSet::commit() {
+    for (const auto& [temp, target] : waiting_) {
+        std::error_code ec;
+        fs::rename(temp, target, ec);
+        if (ec) throw Error(target + ": cannot be put in place: " + ec.message());
+    }
+    committed_ = true;
 }
 
 }  // namespace spikeminer::io

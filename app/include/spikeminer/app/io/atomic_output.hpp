@@ -3,11 +3,14 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace spikeminer::io {
 
 /// A file written under a temporary name in the target's folder and renamed into place
-/// by commit(): a failure or a cancel never leaves a half-written result behind.
+/// by commit() (or by the thread's OutputSet's commit, when there is one): a failure or a
+/// cancel never leaves a half-written result behind.
 class AtomicOutput {
 public:
     /// Chooses the temporary path; throws Error when the folder does not exist.
@@ -24,6 +27,30 @@ public:
 private:
     std::string target_;
     std::string temp_;
+    bool committed_ = false;
+};
+
+/// The files one command writes, put in place all together or not at all. While an
+/// OutputSet lives on a thread, each AtomicOutput committed on that thread waits, under its
+/// temporary name, for the set's commit(), which moves them all into place; a set
+/// destroyed without commit() removes them. Made before the work, it refuses an output
+/// that is one of `inputs` (the same file by any path, a hard link or a symlink) and an
+/// output named twice (UsageError), and an output that is a folder or whose folder does not
+/// exist (Error, as when writing it). Empty names are skipped.
+class OutputSet {
+public:
+    OutputSet(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs);
+    ~OutputSet();
+    OutputSet(const OutputSet&) = delete;
+    OutputSet& operator=(const OutputSet&) = delete;
+
+    /// Moves every file written since the set was made into place.
+    void commit();
+
+private:
+    friend class AtomicOutput;
+    std::vector<std::pair<std::string, std::string>> waiting_;  // (temporary, target)
+    OutputSet* outer_;
     bool committed_ = false;
 };
 
