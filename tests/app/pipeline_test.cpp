@@ -187,7 +187,7 @@ TEST_CASE("run config: keys from JSON, checked by name and type, and back", "[pi
     const auto refused = [](const std::string& json, const std::string& words) {
         pipeline::RunConfig c;
         INFO(json);
-        CHECK_THROWS_WITH(pipeline::apply_json(c, json, "run.json"), Catch::Matchers::Contains(words));
+        CHECK_THROWS_WITH(pipeline::apply_json(c, json, "run.json"), spikeminer::test::contains(words));
     };
     refused(R"({"cofiring": {"windw_s": 20}})", "unknown key 'cofiring.windw_s'");
     refused(R"({"cofiring": {"window_s": "20"}})", "'cofiring.window_s' must be a number");

@@ -218,7 +218,7 @@ TEST_CASE("a bin whose counts could pass 32 bits is counted in pieces, or refuse
     options.window = 500'000;  // two windows: each bin must be kept, and the second reaches all 100,000 spikes
     CofiringWindows halves(trains, options);
     REQUIRE(halves.next(window));
-    CHECK_THROWS_WITH(halves.next(window), Catch::Matchers::Contains("too many for its counts"));
+    CHECK_THROWS_WITH(halves.next(window), spikeminer::test::contains("too many for its counts"));
 }
 
 TEST_CASE("a recording shorter than one window is one window, with a note", "[mining][cofiring]") {
@@ -240,7 +240,7 @@ TEST_CASE("co-firing refuses impossible lags, windows and tests", "[mining][cofi
     const auto refused = [&](CofiringOptions options, const std::string& words) {
         options.backend = Backend::Cpu;
         REQUIRE_THROWS_AS(CofiringWindows(trains, options), UsageError);
-        REQUIRE_THROWS_WITH(CofiringWindows(trains, options), Catch::Matchers::Contains(words));
+        REQUIRE_THROWS_WITH(CofiringWindows(trains, options), spikeminer::test::contains(words));
     };
     CofiringOptions options = cpu_options();
     options.lags = mining::parse_lags("2", "0-2,2-5", "20-40", us, "us");
