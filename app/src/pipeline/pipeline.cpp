@@ -88,6 +88,15 @@ void diff(const std::vector<WeightedPair>& before, const std::vector<WeightedPai
     }
 }
 
+// The neuron of highest PageRank; of those within a millionth of the highest, the lowest
+// id. Members of a clique tie exactly, and the backends add their shares in different
+// orders (the GPU's atomics in any order), so the last bits alone must not choose.
+NeuronId most_central(const std::vector<double>& rank) {
+    const double highest = *std::max_element(rank.begin(), rank.end());
+    const auto first = std::find_if(rank.begin(), rank.end(), [&](double r) { return r >= highest * (1 - 1e-6); });
+    return static_cast<NeuronId>(first - rank.begin());
+}
+
 // What a window's graph gives: components of two or more neurons, the largest, the neuron
 // of highest PageRank (with analytics), and a compact copy for the cliques.
 struct GraphReading {
@@ -110,10 +119,7 @@ GraphReading read_graph(const app::WindowGraph& graph, bool analytics) {
             ++out.components;
             out.largest_component = std::max(out.largest_component, s);
         }
-        if (graph.num_edges() != 0) {
-            const graph::PageRankResult rank = graph.pagerank();
-            out.most_central = static_cast<NeuronId>(std::max_element(rank.rank.begin(), rank.rank.end()) - rank.rank.begin());
-        }
+        if (graph.num_edges() != 0) out.most_central = most_central(graph.pagerank().rank);
         out.analytics_s = seconds_since(start);
     }
     out.csr = graph.to_csr();
