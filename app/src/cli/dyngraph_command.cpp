@@ -130,12 +130,11 @@ void write_steps(const std::string& path, const std::vector<Step>& rows) {
 }
 
 // GPMA+ is the GPU's packed memory array; the adjacency sets exist on the CPU only. Left
-// to choose, the GPU takes windows of at least 100,000 edges when analytics run after
-// each slide or a slide takes at least 1,024 edges: below that the CPU is faster (a GPU
-// slide costs about 0.1-0.5 ms of launches whatever its size; bench/RESULTS.md).
+// to choose, the GPU takes windows of at least kGpuWindowEdges when analytics run after
+// each slide or a slide takes at least 1,024 edges: below that the CPU is faster.
 std::string cpu_quicker(const DyngraphArguments& run, const Analytics& analytics) {
     const bool any_analytics = analytics.bfs || analytics.cc || analytics.pagerank;
-    if (run.window < 100'000) return "a window of " + std::to_string(run.window) + " edges, which the CPU updates faster";
+    if (run.window < app::kGpuWindowEdges) return "a window of " + std::to_string(run.window) + " edges, which the CPU updates faster";
     if (!any_analytics && run.batch < 1024) return "slides of " + std::to_string(run.batch) + " edges and no analytics, which the CPU does faster";
     return {};
 }

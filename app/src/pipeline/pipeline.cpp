@@ -165,12 +165,9 @@ mining::CofiringOptions cofiring_options(const RunConfig& config, const TimeBase
     return options;
 }
 
-// The window graphs' structure: GPMA+ when the GPU is in use and the graph could grow
-// past what the CPU keeps faster (100,000 edges, as dyngraph judges).
-BackendChoice graph_backend(const RunConfig& config, std::size_t neurons) {
-    const std::size_t most = neurons < 2 ? 0 : neurons * (neurons - 1) / 2;
-    return choose_backend(parse_backend(config.backend),
-                          most < 100'000 ? "window graphs of at most " + std::to_string(most) + " edges, which the CPU keeps faster" : "");
+// Auto's reason to keep the window graphs on the CPU while they stay small.
+std::string small_graphs() {
+    return "window graphs under " + std::to_string(app::kGpuWindowEdges) + " edges, which the CPU keeps faster";
 }
 
 }  // namespace
@@ -188,7 +185,12 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
     counting.progress = progress;
     mining::CofiringWindows windows(trains, counting);
     if (!windows.note().empty()) result.notes.push_back(windows.note());
-    BackendChoice graph_choice = graph_backend(config, trains.num_neurons());
+    // The window graphs' structure: GPMA+ when the GPU is asked for; under auto, the CPU's
+    // PMA while the windows' graphs stay small, and GPMA+ from the first window of
+    // kGpuWindowEdges or more on (when a GPU can be used).
+    const Backend graph_requested = parse_backend(config.backend);
+    BackendChoice graph_choice = choose_backend(graph_requested, graph_requested == Backend::Auto ? small_graphs() : "");
+    bool may_move_to_gpu = graph_requested == Backend::Auto && choose_backend(Backend::Auto).backend == Backend::Cuda;
     std::optional<app::WindowGraph> dynamic;
     Backend dynamic_on = Backend::Cpu;
     std::vector<WeightedPair> before;
@@ -207,6 +209,10 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
         summary.edges = after.size();
         app::WindowBatches batches;
         diff(before, after, summary, batches, result.changes);
+        if (may_move_to_gpu && after.size() >= app::kGpuWindowEdges) {
+            may_move_to_gpu = false;
+            graph_choice = choose_backend(Backend::Auto);
+        }
         // The window's batches, or, for a new structure (the first window, or the CPU's after
         // the GPU ran out of memory), the whole window's graph.
         const auto update_and_read = [&](Backend backend) {

@@ -21,6 +21,11 @@ enum class GraphStructure { Pma, Sets };
 /// "pma" or "sets"; throws UsageError for another name.
 GraphStructure parse_structure(const std::string& name);
 
+/// The edges from which auto keeps a window's graph in GPMA+: below them the CPU updates
+/// and reads it sooner than a GPU call returns (a GPU slide costs about 0.1-0.5 ms of
+/// launches whatever its size; bench/RESULTS.md).
+inline constexpr std::size_t kGpuWindowEdges = 100'000;
+
 /// A window's graph. Its analytics run where the graph is: on the GPU for GPMA+, on the
 /// CPU otherwise; the results are the same (PageRank to the order of its sums).
 class WindowGraph {
