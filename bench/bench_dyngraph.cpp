@@ -149,7 +149,7 @@ std::string ms_and_rate(const Row& r) {
 // The window slides once per step; every structure gets the same batches.
 void run(const Dataset& d, const Setup& setup) {
     const bool cpu = setup.cpu;
-    const bool gpu = setup.gpu;
+    [[maybe_unused]] const bool gpu = setup.gpu;  // read by the CUDA builds only
     const std::size_t window_size = d.stream.edges.size() / 2;
     std::printf("\n### %s: %zu stream edges, %u vertices, window %zu\n\n", d.name.c_str(), d.stream.edges.size(),
                 d.stream.vertices, window_size);
