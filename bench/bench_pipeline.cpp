@@ -87,8 +87,8 @@ std::string levels(const mining::MiningResult& episodes) {
     std::string out;
     char text[160];
     for (const mining::LevelReport& l : episodes.levels) {
-        std::snprintf(text, sizeof text, "%slevel %zu: %zu candidates, %zu frequent, %.2f s (%s, %s)", out.empty() ? "" : "; ", l.level,
-                      l.candidates, l.frequent, l.seconds, mining::counter_name(l.counter).c_str(), backend_name(l.backend).c_str());
+        std::snprintf(text, sizeof text, "%slevel %zu: %zu candidates (%zu counted), %zu frequent, %.2f s (%s, %s)", out.empty() ? "" : "; ",
+                      l.level, l.candidates, l.candidates - l.bounded_out, l.frequent, l.seconds, mining::counter_name(l.counter).c_str(), backend_name(l.backend).c_str());
         out += text;
     }
     return out;

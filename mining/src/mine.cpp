@@ -1,6 +1,8 @@
 // Level-wise mining: count a level's candidates, keep the frequent, join them.
 #include "spikeminer/mining/mine.hpp"
 
+#include "pair_bound.hpp"
+
 #include "spikeminer/core/error.hpp"
 
 #include <algorithm>
@@ -58,6 +60,12 @@ MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
         report.level = level;
         report.candidates = candidates.size();
         report.threshold = level_threshold(options, level);
+        if (level == 2) {
+            if (auto kept = detail::pairs_that_can_reach(trains, candidates, report.threshold, options.intervals, options.count)) {
+                report.bounded_out = candidates.size() - kept->size();
+                candidates = std::move(*kept);
+            }
+        }
         // The frequent episodes' end lists stay with the counter: the next level extends them.
         const CountResult counted = counter.count(candidates, report.threshold);
         report.counter = counted.counter;

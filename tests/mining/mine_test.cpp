@@ -293,3 +293,44 @@ TEST_CASE("count_for_rate gives the exact count when rate x duration is whole", 
     trains.set_span(TimeSpan{0, 10'000});
     CHECK(mining::count_for_rate(0.7, trains) == 7);
 }
+
+TEST_CASE("level 2 counts only the pairs with enough spike pairs at their gap, and finds what counting every pair finds",
+          "[mining][mine]") {
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+        const SpikeTrains trains = test::random_stream(seed, 25, 4000, 20'000, seed % 2 == 0);
+        // Disjoint intervals are bounded; overlapping ones are counted as they are.
+        const bool overlapping = seed % 3 == 0;
+        mining::MiningOptions options;
+        options.intervals = overlapping ? std::vector<Interval>{{0, 6}, {3, 9}} : std::vector<Interval>{{0, 3}, {3, 9}};
+        options.min_counts = {1, 9 + seed % 4};
+        options.max_level = 2;
+        options.count.backend = Backend::Cpu;
+        const mining::MiningResult result = mining::mine(trains, options);
+        REQUIRE(result.levels.size() == 2);
+        INFO("seed " << seed << ": " << result.levels[1].bounded_out << " of " << result.levels[1].candidates << " left out, "
+                     << result.levels[1].frequent << " frequent");
+
+        // Every pair counted, those at the threshold kept.
+        std::vector<Episode> singles;
+        for (NeuronId n = 0; n < trains.num_neurons(); ++n) singles.push_back(Episode{{n}, {}});
+        const std::vector<Episode> pairs = mining::next_candidates(1, singles, options.intervals);
+        const mining::CountResult all = mining::count_episodes(trains, pairs, options.count);
+        std::vector<test::BruteFrequent> expected;
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            if (all.counts[i] >= options.min_counts[1]) expected.push_back({pairs[i], all.counts[i]});
+        }
+        std::vector<test::BruteFrequent> found;
+        for (const auto& f : result.episodes) {
+            if (f.episode.size() == 2) found.push_back({f.episode, f.count});
+        }
+        std::sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) { return a.episode < b.episode; });
+        std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.episode < b.episode; });
+        CHECK(found == expected);
+        CHECK(!expected.empty());
+        if (overlapping) {
+            CHECK(result.levels[1].bounded_out == 0);
+        } else {
+            CHECK(result.levels[1].bounded_out > 0);
+        }
+    }
+}

@@ -56,6 +56,9 @@ void print_level(const mining::LevelReport& level, std::string& last_note) {
                  isatty(STDERR_FILENO) != 0 ? "\r\033[K" : "", level.level, level.candidates, level.frequent,
                  static_cast<unsigned long long>(level.threshold), mining::counter_name(level.counter).c_str(),
                  backend_name(level.backend).c_str(), level.seconds);
+    if (level.bounded_out != 0) {
+        std::fprintf(stderr, "  %zu of the candidates not counted: fewer pairs of spikes at their gap than the threshold\n", level.bounded_out);
+    }
     if (!level.note.empty() && level.note != last_note) std::fprintf(stderr, "  note: %s\n", level.note.c_str());
     last_note = level.note;
 }

@@ -26,6 +26,7 @@ std::string json_text(const SpikeTrains& trains, const mining::MiningResult& res
     for (const auto& level : result.levels) {
         out["levels"].push_back({{"level", level.level},
                                  {"candidates", level.candidates},
+                                 {"not_counted_by_pair_bound", level.bounded_out},
                                  {"frequent", level.frequent},
                                  {"threshold", level.threshold},
                                  {"counter", mining::counter_name(level.counter)},

@@ -23,6 +23,9 @@ std::uint64_t count_for_rate(double rate_hz, const SpikeTrains& trains);
 struct LevelReport {
     std::size_t level = 0;
     std::size_t candidates = 0;
+    /// Level 2: candidates of two neurons with fewer pairs of spikes at their gap than the
+    /// threshold, left out uncounted (they cannot be frequent; see mine()).
+    std::size_t bounded_out = 0;
     std::size_t frequent = 0;
     std::uint64_t threshold = 0;
     Counter counter = Counter::Auto;
@@ -43,8 +46,11 @@ struct MiningResult {
 
 /// Level-wise (Apriori) mining of frequent serial episodes: level 1 the neurons, level 2
 /// every ordered pair with every interval, level k+1 the joins of level-k episodes a and b
-/// where a without its first node equals b without its last node. `on_level` (optional)
-/// is told after each level.
+/// where a without its first node equals b without its last node. At level 2 a pair is
+/// counted only when its number of spike pairs at the gap, all of them, which the
+/// co-firing engine counts for every pair of neurons at once, reaches the threshold: no
+/// count of its occurrences can pass that number. `on_level` (optional) is told after
+/// each level.
 MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
                   const std::function<void(const LevelReport&)>& on_level = {});
 
