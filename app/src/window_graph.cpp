@@ -25,10 +25,22 @@ struct WindowGraph::Structure {
     [[nodiscard]] virtual std::vector<graph::Vertex> components() const = 0;
     [[nodiscard]] virtual graph::PageRankResult pagerank() const = 0;
     [[nodiscard]] virtual graph::WeightedCsr to_csr() const = 0;
+    virtual graph::CliqueSummary maximal_cliques(const graph::CliqueOptions& options, const graph::CliqueSink& sink) const = 0;
     [[nodiscard]] virtual std::string describe() const = 0;
 };
 
 namespace {
+
+// The undirected graph of a compact copy (each edge once, from its lower end).
+graph::Graph host_graph(const graph::WeightedCsr& csr) {
+    std::vector<std::pair<graph::Vertex, graph::Vertex>> edges;
+    for (graph::Vertex v = 0; v < csr.num_vertices(); ++v) {
+        csr.for_each_neighbor(v, [&](graph::Vertex t, float) {
+            if (v < t) edges.emplace_back(v, t);
+        });
+    }
+    return graph::Graph::from_edges(csr.num_vertices(), edges);
+}
 
 // A CPU structure, read in place by the CPU analytics.
 template <typename Dynamic>
@@ -41,6 +53,9 @@ public:
     [[nodiscard]] std::vector<graph::Vertex> components() const override { return graph::connected_components(graph_); }
     [[nodiscard]] graph::PageRankResult pagerank() const override { return graph::pagerank(graph_); }
     [[nodiscard]] graph::WeightedCsr to_csr() const override { return graph_.to_csr(); }
+    graph::CliqueSummary maximal_cliques(const graph::CliqueOptions& options, const graph::CliqueSink& sink) const override {
+        return graph::enumerate_maximal_cliques(host_graph(graph_.to_csr()), options, sink);
+    }
     [[nodiscard]] std::string describe() const override { return name_; }
 
 private:
@@ -61,6 +76,10 @@ public:
     [[nodiscard]] std::vector<graph::Vertex> components() const override { return graph::connected_components_gpu(graph_.view()); }
     [[nodiscard]] graph::PageRankResult pagerank() const override { return graph::pagerank_gpu(graph_.view()); }
     [[nodiscard]] graph::WeightedCsr to_csr() const override { return graph_.to_csr(); }
+    graph::CliqueSummary maximal_cliques(const graph::CliqueOptions& options, const graph::CliqueSink& sink) const override {
+        return graph::enumerate_maximal_cliques(graph_.view(), graph_.num_edges() / 2, [&] { return host_graph(graph_.to_csr()); }, options,
+                                                sink);
+    }
     [[nodiscard]] std::string describe() const override { return "GPMA+ on the GPU"; }
 
 private:
@@ -97,6 +116,9 @@ std::vector<std::uint32_t> WindowGraph::bfs_levels(graph::Vertex root) const { r
 std::vector<graph::Vertex> WindowGraph::components() const { return structure_->components(); }
 graph::PageRankResult WindowGraph::pagerank() const { return structure_->pagerank(); }
 graph::WeightedCsr WindowGraph::to_csr() const { return structure_->to_csr(); }
+graph::CliqueSummary WindowGraph::maximal_cliques(const graph::CliqueOptions& options, const graph::CliqueSink& sink) const {
+    return structure_->maximal_cliques(options, sink);
+}
 std::string WindowGraph::describe() const { return structure_->describe(); }
 
 }  // namespace spikeminer::app

@@ -3,14 +3,15 @@
 
 #include "spikeminer/core/error.hpp"
 
+#include <optional>
+
 namespace spikeminer::graph {
 namespace {
 
 // Auto's reason to keep a graph on the CPU, if it has one (see CliqueOptions::backend).
-std::string cpu_quicker(const Graph& graph, bool listing) {
-    if (graph.num_edges() < kGpuEdges) {
-        return std::to_string(graph.num_edges()) + " edges < " + std::to_string(kGpuEdges) +
-               ", where the CPU finishes before a GPU starts";
+std::string cpu_quicker(std::size_t edges, bool listing) {
+    if (edges < kGpuEdges) {
+        return std::to_string(edges) + " edges < " + std::to_string(kGpuEdges) + ", where the CPU finishes before a GPU starts";
     }
     if (listing) return "listing, which the CPU's threads do faster than the GPU's one draining thread";
     return {};
@@ -24,13 +25,13 @@ CliqueSummary on_cpu(const Graph& graph, const CliqueOptions& options, const Cli
     return summary;
 }
 
-}  // namespace
-
-CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink) {
-    BackendChoice choice = choose_backend(options.backend, cpu_quicker(graph, static_cast<bool>(sink)));
+// The engine the options and the graph's size choose; the GPU's out of memory falls back
+// to the CPU on `to_host()`'s graph while no clique has reached the sink.
+CliqueSummary enumerate(const detail::CliqueInput& graph, std::size_t edges, const std::function<const Graph&()>& to_host,
+                        const CliqueOptions& options, const CliqueSink& sink) {
+    BackendChoice choice = choose_backend(options.backend, cpu_quicker(edges, static_cast<bool>(sink)));
     const auto on_gpu = [&]() -> CliqueSummary {
 #ifdef SPIKEMINER_HAVE_CUDA
-        // The CPU can take over only while no clique has reached the sink.
         std::uint64_t delivered = 0;
         const CliqueSink counted = sink ? CliqueSink([&](std::span<const Vertex> c) {
             ++delivered;
@@ -45,12 +46,25 @@ CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions&
                         " cliques were delivered; run again on the CPU");
         }
 #else
+        (void)graph;
         throw Error("this build has no GPU engines");
 #endif
     };
-    CliqueSummary summary = run_with_fallback(choice, on_gpu, [&] { return on_cpu(graph, options, sink); });
+    CliqueSummary summary = run_with_fallback(choice, on_gpu, [&] { return on_cpu(to_host(), options, sink); });
     if (!choice.note.empty()) summary.note = summary.note.empty() ? choice.note : choice.note + "; " + summary.note;
     return summary;
+}
+
+}  // namespace
+
+CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink) {
+    return enumerate({&graph, nullptr}, graph.num_edges(), [&]() -> const Graph& { return graph; }, options, sink);
+}
+
+CliqueSummary enumerate_maximal_cliques(const GpmaView& graph, std::size_t edges, const std::function<Graph()>& to_host,
+                                        const CliqueOptions& options, const CliqueSink& sink) {
+    std::optional<Graph> copy;
+    return enumerate({nullptr, &graph}, edges, [&]() -> const Graph& { return copy.emplace(to_host()); }, options, sink);
 }
 
 }  // namespace spikeminer::graph

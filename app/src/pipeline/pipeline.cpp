@@ -98,12 +98,11 @@ NeuronId most_central(const std::vector<double>& rank) {
 }
 
 // What a window's graph gives: components of two or more neurons, the largest, the neuron
-// of highest PageRank (with analytics), and a compact copy for the cliques.
+// of highest PageRank (with analytics).
 struct GraphReading {
     std::size_t components = 0;
     std::size_t largest_component = 0;
     std::optional<NeuronId> most_central;
-    graph::WeightedCsr csr;
     double analytics_s = 0;
 };
 
@@ -122,27 +121,19 @@ GraphReading read_graph(const app::WindowGraph& graph, bool analytics) {
         if (graph.num_edges() != 0) out.most_central = most_central(graph.pagerank().rank);
         out.analytics_s = seconds_since(start);
     }
-    out.csr = graph.to_csr();
     return out;
 }
 
-// The maximal cliques of at least `min_size` of the window's graph, as the dynamic graph
-// holds it.
-std::vector<std::vector<NeuronId>> cliques_of(const graph::WeightedCsr& csr, const RunConfig& config, std::string& note) {
-    std::vector<std::pair<graph::Vertex, graph::Vertex>> edges;
-    for (graph::Vertex v = 0; v < csr.num_vertices(); ++v) {
-        csr.for_each_neighbor(v, [&](graph::Vertex t, float) {
-            if (v < t) edges.emplace_back(v, t);
-        });
-    }
+// The maximal cliques of at least `min_size` of the window's graph, read where the dynamic
+// graph holds it.
+std::vector<std::vector<NeuronId>> cliques_of(const app::WindowGraph& graph, const RunConfig& config, std::string& note) {
     graph::CliqueOptions options;
     options.min_size = config.min_size;
     options.backend = parse_backend(config.backend);
     options.threads = config.threads;
     std::vector<std::vector<NeuronId>> cliques;
     const graph::CliqueSummary summary =
-        graph::enumerate_maximal_cliques(graph::Graph::from_edges(csr.num_vertices(), edges), options,
-                                         [&](std::span<const graph::Vertex> c) { cliques.emplace_back(c.begin(), c.end()); });
+        graph.maximal_cliques(options, [&](std::span<const graph::Vertex> c) { cliques.emplace_back(c.begin(), c.end()); });
     if (!summary.note.empty()) note = summary.note;
     std::sort(cliques.begin(), cliques.end());
     return cliques;
@@ -239,7 +230,7 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
         summary.largest_component = reading.largest_component;
         summary.most_central = reading.most_central;
         start = Clock::now();
-        summary.cliques = cliques_of(reading.csr, config, clique_note);
+        summary.cliques = cliques_of(*dynamic, config, clique_note);
         cliques_s += seconds_since(start);
         start = Clock::now();
         tracker.add_window(summary.index, summary.cliques);

@@ -35,7 +35,7 @@ constexpr int kRingSlots = 1024;         // 16 MiB of pinned host memory
 
 // What the device threads share.
 struct Shared {
-    const Graph& graph;
+    const CliqueInput& graph;
     const CliqueOptions& options;
     const CliqueSink& sink;
     std::vector<Vertex> original;  // search id -> vertex id (when listing)
@@ -45,7 +45,7 @@ struct Shared {
     MappedHost<unsigned long long> progress;  // items finished, per device
     std::atomic<unsigned> total_items{0};
 
-    Shared(const Graph& g, const CliqueOptions& o, const CliqueSink& s, std::size_t device_count)
+    Shared(const CliqueInput& g, const CliqueOptions& o, const CliqueSink& s, std::size_t device_count)
         : graph(g), options(o), sink(s), devices(device_count), progress(device_count) {}
 };
 
@@ -128,13 +128,16 @@ class DeviceRun {
     }
 
 public:
-    // Uploads and relabels the graph on `device` (peeling there when position is empty,
+    // Uploads (or compacts, from a graph already there) and relabels the graph on `device`
+    // (peeling there when position is empty,
     // and storing the order into it when the cliques need their own ids or other devices
     // need the order).
     DeviceRun(int device, Shared& shared, std::vector<Vertex>& position)
         : device_(made_current(device)), shared_(shared), peeled_(position.empty()) {
         began_.record(stream_.get());
-        graph_ = relabel_on_device(shared.graph, position, static_cast<bool>(shared.sink) || shared.devices > 1, stream_.get());
+        const DeviceGraphData lists = shared.graph.on_device != nullptr ? compact_on_device(*shared.graph.on_device, stream_.get())
+                                                                        : upload_graph(*shared.graph.on_host, stream_.get());
+        graph_ = relabel_on_device(lists, position, static_cast<bool>(shared.sink) || shared.devices > 1, stream_.get());
         relabelled_.record(stream_.get());
         items_ = make_items(graph_, shared.options.gpu.level, shared.options.gpu.l2_from, stream_.get());
         itemized_.record(stream_.get());
@@ -401,8 +404,12 @@ private:
 
 }  // namespace
 
-CliqueSummary enumerate_on_gpu(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink) {
+CliqueSummary enumerate_on_gpu(const CliqueInput& graph, const CliqueOptions& options, const CliqueSink& sink) {
     std::vector<int> devices = options.gpu.devices.empty() ? std::vector<int>{0} : options.gpu.devices;
+    if (graph.on_device != nullptr) {  // the device that holds it
+        devices.assign(1, 0);
+        SPIKEMINER_CUDA_CHECK(cudaGetDevice(&devices[0]));
+    }
     int visible = 0;
     SPIKEMINER_CUDA_CHECK(cudaGetDeviceCount(&visible));
     for (const int d : devices) {
@@ -414,7 +421,7 @@ CliqueSummary enumerate_on_gpu(const Graph& graph, const CliqueOptions& options,
     if (options.limit != 0) devices.resize(1);
     CliqueSummary summary;
     summary.backend = Backend::Cuda;
-    if (graph.num_vertices() == 0) return summary;
+    if (graph.vertices() == 0) return summary;
 
     Shared shared(graph, options, sink, devices.size());
     std::vector<Vertex> position;  // found by peeling on the first device, given to the others

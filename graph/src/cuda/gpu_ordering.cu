@@ -318,44 +318,53 @@ __global__ void edge_items(unsigned n, const Vertex* sorted, const unsigned* sta
 
 }  // namespace
 
-DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& position, bool read_back, cudaStream_t stream) {
-    const Vertex n = graph.num_vertices();
-    const std::size_t entries = 2 * graph.num_edges();
+DeviceGraphData upload_graph(const Graph& graph, cudaStream_t stream) {
+    DeviceGraphData out;
+    out.vertices = graph.num_vertices();
+    out.entries = 2 * graph.num_edges();
+    static_assert(sizeof(std::uint64_t) == sizeof(unsigned long long));
+    out.offsets = upload_pooled(reinterpret_cast<const unsigned long long*>(graph.offsets().data()),
+                                static_cast<std::size_t>(out.vertices) + 1, "graph offsets", stream);
+    // The lists lie one after the other in the Graph: one copy.
+    out.neighbors = upload_pooled(out.vertices == 0 ? nullptr : graph.neighbors(0).data(), out.entries, "graph neighbours", stream);
+    for (Vertex v = 0; v < out.vertices; ++v) out.max_degree = std::max(out.max_degree, graph.degree(v));
+    return out;
+}
+
+DeviceGraphData relabel_on_device(const DeviceGraphData& graph, std::vector<Vertex>& position, bool read_back, cudaStream_t stream) {
+    const Vertex n = graph.vertices;
+    const std::size_t entries = graph.entries;
     if (entries > static_cast<std::size_t>(INT_MAX) || n > static_cast<Vertex>(INT_MAX)) {
         throw Error("the GPU clique engine takes graphs of up to " + std::to_string(INT_MAX / 2) + " edges and " +
                     std::to_string(INT_MAX) + " vertices");
     }
-    static_assert(sizeof(std::uint64_t) == sizeof(unsigned long long));
-    auto offsets = upload_pooled(reinterpret_cast<const unsigned long long*>(graph.offsets().data()), static_cast<std::size_t>(n) + 1,
-                          "graph offsets", stream);
-    // The lists lie one after the other in the Graph: one copy.
-    auto neighbors = upload_pooled(n == 0 ? nullptr : graph.neighbors(0).data(), entries, "graph neighbours", stream);
     const bool peel = position.empty();
     DeviceBuffer<Vertex> d_position;
     if (!peel) {
         d_position = upload_pooled(position.data(), position.size(), "degeneracy order", stream);
     } else {
         d_position = allocate_or_oom<Vertex>(n, "degeneracy order", stream);
-        launch_peel(n, offsets.get(), neighbors.get(), d_position.get(), stream);
+        launch_peel(n, graph.offsets.get(), graph.neighbors.get(), d_position.get(), stream);
     }
     DeviceGraphData out;
     out.vertices = n;
+    out.entries = entries;
+    out.max_degree = graph.max_degree;
     auto degree_at = allocate_or_oom<unsigned long long>(static_cast<std::size_t>(n) + 1, "relabelling", stream);
     SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(degree_at.get(), 0, (static_cast<std::size_t>(n) + 1) * sizeof(unsigned long long), stream));
-    relabelled_degrees<<<blocks(n), kThreads, 0, stream>>>(n, offsets.get(), d_position.get(), degree_at.get());
+    relabelled_degrees<<<blocks(n), kThreads, 0, stream>>>(n, graph.offsets.get(), d_position.get(), degree_at.get());
     out.offsets = allocate_or_oom<unsigned long long>(static_cast<std::size_t>(n) + 1, "graph offsets", stream);
     run_cub([&](void* temp, std::size_t& bytes) {
         return cub::DeviceScan::ExclusiveSum(temp, bytes, degree_at.get(), out.offsets.get(), n + 1, stream);
     }, stream);
     auto unsorted = allocate_or_oom<Vertex>(entries, "relabelling", stream);
-    relabel_lists<<<blocks(n, kWarpsPerBlock), kThreads, 0, stream>>>(n, offsets.get(), neighbors.get(), d_position.get(),
+    relabel_lists<<<blocks(n, kWarpsPerBlock), kThreads, 0, stream>>>(n, graph.offsets.get(), graph.neighbors.get(), d_position.get(),
                                                                        out.offsets.get(), unsorted.get());
     out.neighbors = allocate_or_oom<Vertex>(entries, "graph neighbours", stream);
     run_cub([&](void* temp, std::size_t& bytes) {
         return cub::DeviceSegmentedSort::SortKeys(temp, bytes, unsorted.get(), out.neighbors.get(), static_cast<int>(entries),
                                                   static_cast<int>(n), out.offsets.get(), out.offsets.get() + 1, stream);
     }, stream);
-    for (Vertex v = 0; v < n; ++v) out.max_degree = std::max(out.max_degree, graph.degree(v));
     // Last: a copy into pageable memory waits for the work before it, which is all queued
     // by now (read back earlier, it kept the relabelling's launches behind the peeling).
     if (peel && read_back) {

@@ -5,6 +5,7 @@
 #include "device_buffer.hpp"
 
 #include "spikeminer/graph/cliques.hpp"
+#include "spikeminer/graph/gpu_pma.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -16,14 +17,23 @@ struct DeviceGraphData {
     spikeminer::detail::DeviceBuffer<unsigned long long> offsets;  // n + 1
     spikeminer::detail::DeviceBuffer<Vertex> neighbors;            // 2m
     Vertex vertices = 0;
+    std::size_t entries = 0;                                       // 2m
     std::size_t max_degree = 0;
 };
 
-/// Uploads `graph` and relabels it on the device by `position` (position[v] = v's place
-/// in a degeneracy order), or, when `position` is empty, by a degeneracy order found
-/// there by k-core peeling, which is then stored into `position` when `read_back` (the
-/// copy waits for the device; a count on one device needs no order on the host).
-DeviceGraphData relabel_on_device(const Graph& graph, std::vector<Vertex>& position, bool read_back, cudaStream_t stream);
+/// `graph`'s lists on the device, as they are.
+DeviceGraphData upload_graph(const Graph& graph, cudaStream_t stream);
+
+/// A compact copy of the lists of a graph on the device (GPMA+'s view: its gaps dropped),
+/// made there (src/cuda/gpma_compact.cu). The view must hold both directions of every
+/// edge, each list sorted, and stay unchanged until the work queued on `stream` is done.
+DeviceGraphData compact_on_device(const GpmaView& view, cudaStream_t stream);
+
+/// `graph` relabelled on the device by `position` (position[v] = v's place in a
+/// degeneracy order), or, when `position` is empty, by a degeneracy order found there by
+/// k-core peeling, which is then stored into `position` when `read_back` (the copy waits
+/// for the device; a count on one device needs no order on the host).
+DeviceGraphData relabel_on_device(const DeviceGraphData& graph, std::vector<Vertex>& position, bool read_back, cudaStream_t stream);
 
 struct DeviceItems {
     spikeminer::detail::DeviceBuffer<Vertex> first;

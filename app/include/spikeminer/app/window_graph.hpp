@@ -6,6 +6,7 @@
 #include "spikeminer/app/sliding_window.hpp"
 #include "spikeminer/core/backend.hpp"
 #include "spikeminer/graph/analytics.hpp"
+#include "spikeminer/graph/cliques.hpp"
 #include "spikeminer/graph/dynamic_graph.hpp"
 
 #include <memory>
@@ -45,6 +46,10 @@ public:
     [[nodiscard]] graph::PageRankResult pagerank() const;
     /// A compact copy, on the host.
     [[nodiscard]] graph::WeightedCsr to_csr() const;
+    /// The maximal cliques (graph/cliques.hpp) of the graph, which must hold both directions
+    /// of every edge: on the GPU, GPMA+'s graph reaches the search through a compact CSR
+    /// made on the device; on the CPU, through a host copy.
+    graph::CliqueSummary maximal_cliques(const graph::CliqueOptions& options, const graph::CliqueSink& sink) const;
     /// "GPMA+ on the GPU", "packed memory array on the CPU" or "adjacency sets on the CPU".
     [[nodiscard]] std::string describe() const;
 

@@ -94,4 +94,14 @@ using CliqueSink = std::function<void(std::span<const Vertex>)>;
 /// GPU: the same search after Almasri et al. (see src/cuda/clique_search.cuh).
 CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink = {});
 
+struct GpmaView;
+
+/// The same for a graph held on the current GPU by GPMA+ (its view: both directions of
+/// every one of `edges` edges; unchanged until the call returns). Where the GPU is chosen,
+/// as for a host graph of that size, the search reads a compact CSR made from the view on
+/// the device, with no copy through the host; where the CPU is (auto's choice, a build
+/// without CUDA, or the GPU's fallback), `to_host()` gives it the graph.
+CliqueSummary enumerate_maximal_cliques(const GpmaView& graph, std::size_t edges, const std::function<Graph()>& to_host,
+                                        const CliqueOptions& options, const CliqueSink& sink = {});
+
 }  // namespace spikeminer::graph
