@@ -20,6 +20,10 @@ void check_table(const NeuronTable& neurons) {
         throw Error("neuron table: " + std::to_string(neurons.groups.size()) + " electrode groups for " +
                     std::to_string(n) + " neurons");
     }
+    if (!neurons.positions.empty() && neurons.positions.size() != n) {
+        throw Error("neuron table: " + std::to_string(neurons.positions.size()) + " electrode positions for " + std::to_string(n) +
+                    " neurons");
+    }
     if (!neurons.observed.empty() && neurons.observed.size() != n) {
         throw Error("neuron table: observation intervals for " + std::to_string(neurons.observed.size()) +
                     " neurons, but there are " + std::to_string(n));

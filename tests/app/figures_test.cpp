@@ -1,7 +1,7 @@
 // Figures: what the raster draws (on a canvas that records its shapes), how Cairo turns a
 // drawing into PNG (pixels read back) and SVG, and Graphviz's layouts (each connected
-// group together, the same layout for the same graph). A build without Cairo and
-// Graphviz refuses to write figures, and says so.
+// group together, the same layout for the same graph) and the electrodes' positions. A
+// build without Cairo and Graphviz refuses to write figures, and says so.
 #include "catch.hpp"
 #include "app_test_helpers.hpp"
 #include "test_paths.hpp"
@@ -161,4 +161,28 @@ TEST_CASE("graph layout: connected groups together, the same graph the same layo
     const std::vector<Point> again = figures::spring_layout(9, edges);
     for (std::size_t v = 0; v < at.size(); ++v) CHECK(distance(at[v], again[v]) == 0);
     CHECK_THROWS_AS(figures::spring_layout(3, std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 3}}), Error);
+}
+
+TEST_CASE("electrode layout: the array's plane in the square, aspect kept, units of one electrode apart", "[figures]") {
+    // A 400 x 100 um strip; units 1 and 3 on one electrode.
+    const std::vector<Position> sites{{0, 0}, {400, 100}, {200, 50}, {400, 100}};
+    const std::vector<Point> at = figures::electrode_layout(sites);
+    REQUIRE(at.size() == sites.size());
+    for (const Point& p : at) {
+        CHECK(p.x >= 0);
+        CHECK(p.x <= 1);
+        CHECK(p.y >= 0);
+        CHECK(p.y <= 1);
+    }
+    // Aspect kept: the strip is four times as wide as high.
+    const double width = std::abs(at[2].x - at[0].x);
+    const double height = std::abs(at[2].y - at[0].y);
+    CHECK(width == Approx(4 * height));
+    CHECK(width > 0.4);
+    // The two units of one electrode are drawn apart, around its place.
+    CHECK(std::hypot(at[1].x - at[3].x, at[1].y - at[3].y) > 0.01);
+    const Point centre{(at[1].x + at[3].x) / 2, (at[1].y + at[3].y) / 2};
+    CHECK(centre.x == Approx(at[0].x + 2 * width).margin(1e-9));
+    CHECK(centre.y == Approx(at[0].y + 2 * height).margin(1e-9));
+    CHECK(figures::electrode_layout({}).empty());
 }

@@ -571,3 +571,35 @@ TEST_CASE("observation intervals that belong to no unit are refused (spikeminer 
     REQUIRE_THROWS_AS(io::read_spikes(path), Error);
     REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains(dataset) && contains("belong to no entry"));
 }
+
+TEST_CASE("waverepo electrode positions that do not fit its units are refused", "[hdf5][waverepo][bad-input]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("wave.h5");
+    SECTION("three positions for two units") {
+        {
+            H5Fixture file(path);
+            file.doubles("/spikes", {0.1, 0.2, 0.3});
+            file.int64s("/sCount", {2, 1});
+            file.double_rows("/epos", {1, 2, 3, 4, 5, 6}, 2);
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/epos") && contains("3 positions") && contains("2 units"));
+    }
+    SECTION("units as rows instead of columns") {
+        {
+            H5Fixture file(path);
+            file.doubles("/spikes", {0.1, 0.2, 0.3});
+            file.int64s("/sCount", {1, 1, 1});
+            file.double_rows("/epos", {1, 2, 3, 4, 5, 6}, 3);
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/epos") && contains("3 rows, expected 2"));
+    }
+    SECTION("a position that is not a number") {
+        {
+            H5Fixture file(path);
+            file.doubles("/spikes", {0.1, 0.2});
+            file.int64s("/sCount", {1, 1});
+            file.double_rows("/epos", {1, std::nan(""), 3, 4}, 2);
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/epos") && contains("unit 1"));
+    }
+}

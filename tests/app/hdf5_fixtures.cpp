@@ -76,6 +76,10 @@ void H5Fixture::floats(const std::string& path, const std::vector<float>& values
     write(path, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, values.data(), {values.size()});
 }
 
+void H5Fixture::double_rows(const std::string& path, const std::vector<double>& values, std::size_t rows) {
+    write(path, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.data(), {rows, values.size() / rows});
+}
+
 void H5Fixture::int64_pairs(const std::string& path, const std::vector<std::int64_t>& values) {
     write(path, H5T_STD_I64LE, H5T_NATIVE_INT64, values.data(), {values.size() / 2, 2});
 }

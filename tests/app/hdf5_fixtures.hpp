@@ -27,6 +27,8 @@ public:
     void floats(const std::string& path, const std::vector<float>& values);
     /// Variable-length UTF-8 strings.
     void strings(const std::string& path, const std::vector<std::string>& values);
+    /// A (rows, values / rows) float64 table, row-major.
+    void double_rows(const std::string& path, const std::vector<double>& values, std::size_t rows);
     /// A (rows, 2) int64 table, row-major.
     void int64_pairs(const std::string& path, const std::vector<std::int64_t>& values);
     /// A chunked dataset of the given shape whose data is never written: its header

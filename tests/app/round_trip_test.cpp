@@ -296,3 +296,19 @@ TEST_CASE("a recording whose neurons never fire survives the formats that hold s
     CHECK(back.num_neurons() == 2);
     CHECK(back.num_spikes() == 0);
 }
+
+TEST_CASE("the spikeminer and waverepo formats keep the electrodes' positions", "[round-trip][positions]") {
+    NeuronTable table;
+    table.labels = {"0", "1", "2"};
+    table.positions = {{100, 250.5}, {-42, 0}, {100, 250.5}};  // two units on one electrode
+    const SpikeTrains original = SpikeTrains::from_spikes({{10, 0}, {20, 2}}, table, TimeBase{1'000'000});
+    const test::TempDir dir;
+    for (const auto& [name, format] : {std::pair{"trains.h5", io::SpikeFormat::Spikeminer}, std::pair{"trains.waverepo.h5", io::SpikeFormat::Waverepo}}) {
+        INFO(name);
+        const std::string path = dir.file(name);
+        io::write_spikes(path, original, format);
+        const SpikeTrains back = io::read_spikes(path);
+        CHECK(back.neuron_table().positions == table.positions);
+        require_same_spikes(back, original);
+    }
+}

@@ -164,6 +164,16 @@ std::vector<double> H5Reader::read_pairs(const std::string& path) const {
     return values;
 }
 
+std::vector<double> H5Reader::read_rows(const std::string& path, std::size_t rows, std::size_t& columns) const {
+    std::vector<hsize_t> dims;
+    const H5Handle dataset = open_numeric(path, false, 2, dims);
+    if (dims[0] != rows) throw Error(where(path) + " has " + std::to_string(dims[0]) + " rows, expected " + std::to_string(rows));
+    columns = dims[1];
+    std::vector<double> values(dims[0] * dims[1]);
+    read_all(dataset, H5T_NATIVE_DOUBLE, values, path);
+    return values;
+}
+
 std::vector<std::int64_t> H5Reader::read_integer_pairs(const std::string& path) const {
     std::vector<hsize_t> dims;
     const H5Handle dataset = open_numeric(path, true, 2, dims);

@@ -33,6 +33,8 @@ public:
     [[nodiscard]] std::vector<std::int64_t> read_integers(const std::string& path) const;
     /// A 2-D numeric dataset of shape (rows, 2) as pairs, row-major.
     [[nodiscard]] std::vector<double> read_pairs(const std::string& path) const;
+    /// A 2-D numeric dataset of `rows` rows as doubles, row-major; `columns` gets its width.
+    [[nodiscard]] std::vector<double> read_rows(const std::string& path, std::size_t rows, std::size_t& columns) const;
     /// A 2-D integer dataset of shape (rows, 2), row-major.
     [[nodiscard]] std::vector<std::int64_t> read_integer_pairs(const std::string& path) const;
     /// A 1-D (or scalar) string dataset, fixed or variable length.

@@ -64,6 +64,11 @@ void H5Writer::write_pairs(const std::string& path, std::span<const std::int64_t
     write_array(path, H5T_STD_I64LE, H5T_NATIVE_INT64, values.data(), 2, dims);
 }
 
+void H5Writer::write_rows(const std::string& path, std::span<const double> values, std::size_t rows) {
+    const hsize_t dims[2] = {rows, rows == 0 ? 0 : values.size() / rows};
+    write_array(path, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.data(), 2, dims);
+}
+
 void H5Writer::write_strings(const std::string& path, const std::vector<std::string>& values) {
     const H5Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
     H5Tset_size(type.get(), H5T_VARIABLE);

@@ -21,6 +21,8 @@ public:
     void write(const std::string& path, std::span<const double> values);
     /// A (rows, 2) table of int64, row-major.
     void write_pairs(const std::string& path, std::span<const std::int64_t> values);
+    /// A 2-D float64 dataset of `rows` rows, from row-major values.
+    void write_rows(const std::string& path, std::span<const double> values, std::size_t rows);
     void write_strings(const std::string& path, const std::vector<std::string>& values);
     void set_attribute(const std::string& object, const std::string& name, const std::string& value);
     void set_attribute(const std::string& object, const std::string& name, std::int64_t value);

@@ -7,6 +7,7 @@
 //   /spikes/neurons        uint32 [n]  dense neuron index of each spike
 //   /neurons/labels        string [N]  the label of each neuron (from the source file)
 //   /neurons/groups        string [N]  electrode group of each neuron (optional)
+//   /neurons/positions     float64 [N, 2]  x, y of each neuron's electrode in µm (optional)
 //   /neurons/observed_intervals        int64 [m, 2] ticks (optional), with
 //   /neurons/observed_intervals_index  int64 [N] cumulative ends, as in NWB
 //   /metadata              string attributes: provenance (source file, format, ...)
@@ -17,6 +18,7 @@
 
 #include "spikeminer/core/error.hpp"
 
+#include <cmath>
 #include <set>
 
 namespace spikeminer::io::detail {
@@ -45,6 +47,17 @@ Recording read_spikeminer_h5(const std::string& path, Progress* progress) {
         throw Error(file.where("/neurons/labels") + " repeats a label");
     }
     if (file.exists("/neurons/groups")) recording.neurons.groups = file.read_strings("/neurons/groups");
+    if (file.exists("/neurons/positions")) {
+        std::size_t columns = 0;
+        const std::vector<double> xy = file.read_rows("/neurons/positions", num_neurons, columns);
+        if (columns != 2) throw Error(file.where("/neurons/positions") + " has " + std::to_string(columns) + " columns, expected 2 (x, y)");
+        for (std::size_t n = 0; n < num_neurons; ++n) {
+            if (!std::isfinite(xy[2 * n]) || !std::isfinite(xy[2 * n + 1])) {
+                throw Error(file.where("/neurons/positions") + " row " + std::to_string(n) + " is not a finite position");
+            }
+            recording.neurons.positions.push_back({xy[2 * n], xy[2 * n + 1]});
+        }
+    }
 
     if (progress != nullptr) progress->begin("reading " + path, 2);
     const auto times = file.read_integers("/spikes/times");
@@ -101,6 +114,11 @@ void write_spikeminer_h5(const std::string& path, const std::string& name, const
     const NeuronTable& table = trains.neuron_table();
     file.write_strings("/neurons/labels", table.labels);
     if (!table.groups.empty()) file.write_strings("/neurons/groups", table.groups);
+    if (!table.positions.empty()) {
+        std::vector<double> xy;
+        for (const Position& p : table.positions) xy.insert(xy.end(), {p.x, p.y});
+        file.write_rows("/neurons/positions", xy, table.positions.size());
+    }
     if (!table.observed.empty()) {
         std::vector<std::int64_t> rows;
         std::vector<std::int64_t> ends;

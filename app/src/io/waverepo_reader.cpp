@@ -1,10 +1,12 @@
 // Reader for the waverepo lab layout: /spikes (seconds, concatenated unit by unit) and
-// /sCount (spikes per unit), with optional /summary/duration and /meta strings.
+// /sCount (spikes per unit), with optional /epos (electrode positions, 2 x units, µm),
+// /summary/duration and /meta strings.
 #include "hdf5_read.hpp"
 #include "recording.hpp"
 
 #include "spikeminer/core/error.hpp"
 
+#include <cmath>
 #include <numeric>
 
 namespace spikeminer::io::detail {
@@ -30,6 +32,20 @@ Recording read_waverepo(const std::string& path, const TimeBase& time_base, Prog
     for (std::size_t n = 0; n < counts.size(); ++n) recording.neurons.labels.push_back(std::to_string(n));
     spikes_from_ragged(recording, file.read_numbers("/spikes"), ends, ids, path, "/spikes", "/sCount", progress);
 
+    if (file.exists("/epos")) {
+        std::size_t units = 0;
+        const std::vector<double> xy = file.read_rows("/epos", 2, units);
+        if (units != counts.size()) {
+            throw Error(file.where("/epos") + " holds " + std::to_string(units) + " positions, but /sCount has " +
+                        std::to_string(counts.size()) + " units");
+        }
+        for (std::size_t n = 0; n < units; ++n) {
+            if (!std::isfinite(xy[n]) || !std::isfinite(xy[units + n])) {
+                throw Error(file.where("/epos") + " position of unit " + std::to_string(n) + " is not a finite number");
+            }
+            recording.neurons.positions.push_back({xy[n], xy[units + n]});
+        }
+    }
     if (file.exists("/summary/duration")) {
         const auto duration = file.read_numbers("/summary/duration");
         if (duration.size() == 1 && duration[0] > 0) {

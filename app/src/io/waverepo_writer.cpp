@@ -1,4 +1,5 @@
-// Writer for the waverepo lab layout: /spikes (seconds, unit by unit) and /sCount.
+// Writer for the waverepo lab layout: /spikes (seconds, unit by unit), /sCount and, when
+// the neurons have them, /epos (electrode positions, 2 x units).
 #include "hdf5_write.hpp"
 #include "writers.hpp"
 
@@ -19,6 +20,15 @@ void write_waverepo(const std::string& path, const std::string& name, const Spik
     }
     file.write("/spikes", std::span<const double>(seconds));
     file.write("/sCount", std::span<const std::int64_t>(counts));
+    const std::vector<Position>& positions = trains.neuron_table().positions;
+    if (!positions.empty()) {
+        std::vector<double> rows(2 * positions.size());
+        for (std::size_t n = 0; n < positions.size(); ++n) {
+            rows[n] = positions[n].x;
+            rows[positions.size() + n] = positions[n].y;
+        }
+        file.write_rows("/epos", rows, 2);
+    }
     file.create_group("/summary");
     const double duration = trains.time_base().to_seconds(trains.span().end);
     file.write("/summary/duration", std::span<const double>(&duration, 1));

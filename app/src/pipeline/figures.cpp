@@ -107,7 +107,15 @@ figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& re
     for (auto& [neuron, i] : index) i = static_cast<std::uint32_t>(neurons.size()), neurons.push_back(neuron);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> local;
     for (const auto& [a, b] : edges) local.emplace_back(index[a], index[b]);
-    std::vector<figures::Point> at = figures::spring_layout(neurons.size(), local);
+    // At their electrodes when the file places them, else where Graphviz's layout puts them.
+    const std::vector<Position>& sites = trains.neuron_table().positions;
+    std::vector<figures::Point> at;
+    if (sites.empty()) {
+        at = figures::spring_layout(neurons.size(), local);
+    } else {
+        const std::vector<figures::Point> array = figures::electrode_layout(sites);  // the whole array's plane
+        for (const NeuronId n : neurons) at.push_back(array[n]);
+    }
     for (figures::Point& p : at) p = {kMargin + p.x * (kSize - 2 * kMargin), kTop + kMargin + p.y * (kSize - 2 * kMargin)};
 
     std::string title = "no windows";
@@ -115,14 +123,17 @@ figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& re
         const TimeBase& tb = trains.time_base();
         title = "co-firing graph of window " + std::to_string(busiest) + " (" + format("%.1f", tb.to_seconds(result.windows[busiest].span.start)) + "-" +
                 format("%.1f s): ", tb.to_seconds(result.windows[busiest].span.end)) + std::to_string(edges.size()) +
-                " edges, cliques in their assemblies' colours";
+                " edges";
     }
     figures::Figure figure;
     figure.width = kSize;
     figure.height = kSize + kTop;
-    figure.draw = [&trains, title = std::move(title), group = std::move(group), clique_colour = std::move(clique_colour), neurons = std::move(neurons),
+    std::string subtitle = std::string("cliques in their assemblies' colours; ") +
+                           (sites.empty() ? "laid out by Graphviz (neato)" : "neurons at their electrodes");
+    figure.draw = [&trains, title = std::move(title), subtitle = std::move(subtitle), group = std::move(group), clique_colour = std::move(clique_colour), neurons = std::move(neurons),
                    local = std::move(local), at = std::move(at)](Canvas& canvas) {
         canvas.text({10, 18}, title, 13, kBlack, Anchor::Start);
+        canvas.text({10, 34}, subtitle, 10, kBlack, Anchor::Start);
         const Colour edge{0.55, 0.55, 0.55, 0.7};
         for (const auto& [a, b] : local) canvas.line(at[a], at[b], edge, 0.5);
         for (std::size_t i = 0; i < neurons.size(); ++i) {

@@ -34,6 +34,13 @@ struct Spike {
 };
 
 /// Everything a reader learned about the neurons besides their spikes.
+/// A point in the plane of the electrodes, in µm.
+struct Position {
+    double x = 0;
+    double y = 0;
+    bool operator==(const Position&) const = default;
+};
+
 struct NeuronTable {
     /// Label of each neuron as the file names it ("3", "unit_12"); size N.
     std::vector<std::string> labels;
@@ -41,6 +48,8 @@ struct NeuronTable {
     std::vector<std::string> groups;
     /// Observation intervals of each neuron, or empty when the file has none.
     std::vector<std::vector<TimeSpan>> observed;
+    /// Position of each neuron's electrode, or empty when the file has none.
+    std::vector<Position> positions;
 };
 
 /// Spike trains of N neurons in integer ticks: the merged event stream sorted by
