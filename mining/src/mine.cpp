@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace spikeminer::mining {
 namespace {
@@ -30,6 +31,8 @@ std::uint64_t count_for_rate(double rate_hz, const SpikeTrains& trains) {
     // A product within rounding of a whole number (1.1 Hz x 100 s = 110.00000000000001) is that number.
     const double nearest = std::round(product);
     const double count = std::fabs(product - nearest) <= 1e-9 * std::max(1.0, product) ? nearest : std::ceil(product);
+    // A rate no count can reach: the largest threshold (a cast would wrap).
+    if (!(count < 18446744073709551616.0)) return std::numeric_limits<std::uint64_t>::max();
     return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(count));
 }
 

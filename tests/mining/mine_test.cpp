@@ -9,6 +9,7 @@
 #include "spikeminer/mining/mine.hpp"
 
 #include <algorithm>
+#include <limits>
 
 using namespace spikeminer;
 using mining::Counter;
@@ -292,6 +293,14 @@ TEST_CASE("count_for_rate gives the exact count when rate x duration is whole", 
     CHECK(mining::count_for_rate(1.1, trains) == 110);
     trains.set_span(TimeSpan{0, 10'000});
     CHECK(mining::count_for_rate(0.7, trains) == 7);
+}
+
+TEST_CASE("count_for_rate of a rate no count can reach is the largest threshold, not a wrapped one", "[mining][mine][bad-input]") {
+    SpikeTrains trains = test::make_trains({{0, A}}, 1);
+    trains.set_span(TimeSpan{0, 100'000});
+    CHECK(mining::count_for_rate(1e300, trains) == std::numeric_limits<std::uint64_t>::max());
+    CHECK(mining::count_for_rate(1.9e17, trains) == std::numeric_limits<std::uint64_t>::max());  // 1.9e19 > 2^64
+    CHECK(mining::count_for_rate(1e17, trains) == 10'000'000'000'000'000'000ULL);
 }
 
 TEST_CASE("level 2 counts only the pairs with enough spike pairs at their gap, and finds what counting every pair finds",

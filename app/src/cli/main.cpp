@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     spikeminer::cli::add_assemblies_command(app);
     spikeminer::cli::add_cliques_command(app);
     spikeminer::cli::add_dyngraph_command(app);
+    spikeminer::cli::check_option_ranges(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

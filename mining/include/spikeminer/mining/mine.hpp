@@ -16,7 +16,7 @@ struct MiningOptions {
     CountOptions count;                     ///< counter and backend for each level
 };
 
-/// Minimum count from a rate: ceil(rate_hz * duration_s), at least 1.
+/// Minimum count from a rate: ceil(rate_hz * duration_s), at least 1, at most 2^64 - 1.
 std::uint64_t count_for_rate(double rate_hz, const SpikeTrains& trains);
 
 /// One level of the level-wise search.
