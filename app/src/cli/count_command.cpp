@@ -1,6 +1,7 @@
 // `spikeminer count FILE --episode "A -(5,10]-> B"`: counts given episodes.
 #include "commands.hpp"
 #include "count_arguments.hpp"
+#include "../io/json_text.hpp"
 #include "read_arguments.hpp"
 #include "terminal_progress.hpp"
 
@@ -54,7 +55,7 @@ void run_count(const CountCommandArguments& args) {
         }
         out.push_back(entry);
     }
-    if (args.json) std::cout << out.dump(1) << "\n";
+    if (args.json) std::cout << io::json_text(out, 1) << "\n";
     std::fprintf(stderr, "counted with %s on %s\n", mining::counter_name(result.counter).c_str(),
                  backend_name(result.backend).c_str());
 }

@@ -1,5 +1,6 @@
 // `spikeminer info FILE`: what a recording holds; `--devices`: what GPUs can be used.
 #include "commands.hpp"
+#include "../io/json_text.hpp"
 #include "read_arguments.hpp"
 #include "terminal_progress.hpp"
 
@@ -136,7 +137,7 @@ void run_info(const InfoArguments& args) {
             print_recording(args.file, trains, summary, args.per_neuron);
         }
     }
-    if (args.json) std::cout << json_out.dump(2) << "\n";
+    if (args.json) std::cout << io::json_text(json_out, 2) << "\n";
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // See assembly_output.hpp.
 #include "spikeminer/app/io/assembly_output.hpp"
 
+#include "json_text.hpp"
+
 #include "spikeminer/app/io/atomic_output.hpp"
 #include "spikeminer/core/error.hpp"
 
@@ -66,7 +68,7 @@ void write_assemblies(const std::string& path, const SpikeTrains& trains, const 
         for (const NeuronId n : members) labels.push_back(trains.label(n));
         out["assemblies"].push_back({{"size", members.size()}, {"neurons", labels}});
     }
-    const std::string text = out.dump(1);
+    const std::string text = json_text(out, 1);
     write_atomically(path, [&text](std::ostream& file) { file << text << '\n'; });
 }
 

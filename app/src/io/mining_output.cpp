@@ -1,5 +1,6 @@
 #include "spikeminer/app/io/mining_output.hpp"
 
+#include "json_text.hpp"
 #include "mining_h5.hpp"
 #include "spikeminer/app/io/atomic_output.hpp"
 #include "spikeminer/core/error.hpp"
@@ -58,7 +59,7 @@ std::string json_text(const SpikeTrains& trains, const mining::MiningResult& res
         }
         out["episodes"].push_back(entry);
     }
-    return out.dump(1) + "\n";
+    return io::json_text(out, 1) + "\n";
 }
 
 std::string csv_text(const SpikeTrains& trains, const mining::MiningResult& result, const std::string& unit) {

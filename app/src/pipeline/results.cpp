@@ -2,6 +2,7 @@
 #include "spikeminer/app/pipeline/results.hpp"
 
 #include "figures.hpp"
+#include "../io/json_text.hpp"
 #include "results_h5.hpp"
 
 #include "spikeminer/app/figures/raster_figure.hpp"
@@ -206,7 +207,7 @@ std::vector<std::string> write_results(const std::string& dir, const Input& inpu
     if (progress != nullptr) progress->begin("writing the results", 0);
     const std::string config_json = to_json(config);
     detail::write_results_h5(folder.file("results.h5"), input, config_json, result, SPIKEMINER_VERSION);
-    const std::string summary = summary_json(input, config, result).dump(1);
+    const std::string summary = io::json_text(summary_json(input, config, result), 1);
     io::write_atomically(folder.file("summary.json"), [&](std::ostream& out) { out << summary << '\n'; });
     write_tables(folder, trains, result);
     std::vector<std::string> written = kTableFiles;

@@ -1,6 +1,8 @@
 // See run_config.hpp.
 #include "spikeminer/app/pipeline/run_config.hpp"
 
+#include "../io/json_text.hpp"
+
 #include "spikeminer/core/error.hpp"
 
 #include <nlohmann/json.hpp>
@@ -197,7 +199,7 @@ std::string to_json(const RunConfig& config) {
         }
         (*at)[path] = k.get(config);
     }
-    return out.dump(1);
+    return io::json_text(out, 1);
 }
 
 }  // namespace spikeminer::pipeline
