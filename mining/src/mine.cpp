@@ -49,8 +49,12 @@ MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
         for (NeuronId n = 0; n < trains.num_neurons(); ++n) neurons.push_back(n);
     }
     std::vector<Episode> candidates;
+    std::vector<bool> named(trains.num_neurons(), false);
     for (NeuronId n : neurons) {
         if (n >= trains.num_neurons()) throw UsageError("neuron index " + std::to_string(n) + " is out of range");
+        // Twice in the list, every episode through it would be counted and reported twice.
+        if (named[n]) throw UsageError("the neurons to mine name " + trains.label(n) + " twice");
+        named[n] = true;
         candidates.push_back(Episode{{n}, {}});
     }
 

@@ -256,6 +256,30 @@ TEST_CASE("cli: cliques -o writes every maximal clique once, sorted, one per lin
     CHECK(test::partial_files(dir.path()).empty());
 }
 
+TEST_CASE("cli: cliques of an edge list count the ids its lines name, not those between them", "[edge-list][cli][bad-input]") {
+    const test::TempDir dir;
+    const std::string out = dir.file("out.txt");
+    // Ids 2..4 and 8.. appear nowhere: they are not vertices (each was a clique of one).
+    const std::string gaps = dir.file("gaps.txt");
+    test::write_file(gaps, "0 1\n5 6\n6 7\n5 7\n");
+    const CliResult listed = run_cli({"cliques", gaps, "-o", out, "--histogram"});
+    REQUIRE(listed.status == 0);
+    CHECK(has(listed.out, "2 maximal cliques"));
+    CHECK(has(listed.err, "5 vertices, 4 edges"));
+    bool sorted_lines = false;
+    CHECK(parse_cliques(test::read_file(out), &sorted_lines) == test::CliqueSet{{0, 1}, {5, 6, 7}});
+    CHECK(sorted_lines);
+    // A file whose one line is a self loop names one vertex: one clique, {9}.
+    const std::string loop = dir.file("loop.txt");
+    test::write_file(loop, "9 9\n");
+    const CliResult single = run_cli({"cliques", loop, "-o", out});
+    REQUIRE(single.status == 0);
+    CHECK(has(single.out, "1 maximal cliques"));
+    CHECK(test::read_file(out) == "9\n");
+    // Counted, not listed: the same.
+    CHECK(has(run_cli({"cliques", gaps, "--count-only"}).out, "2 maximal cliques"));
+}
+
 TEST_CASE("cli: cliques refusals and their exit codes", "[edge-list][cli]") {
     const test::TempDir dir;
     const std::string path = dir.file("g.txt");

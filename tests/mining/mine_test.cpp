@@ -133,6 +133,11 @@ TEST_CASE("mine rejects impossible options", "[mining][mine]") {
         options.neurons = {0, 2};
         REQUIRE_THROWS_WITH(mining::mine(trains, options), test::contains("out of range"));
     }
+    SECTION("a neuron named twice (its episodes would be reported twice)") {
+        options.neurons = {1, 0, 1};
+        REQUIRE_THROWS_AS(mining::mine(trains, options), UsageError);
+        REQUIRE_THROWS_WITH(mining::mine(trains, options), test::contains("twice"));
+    }
     SECTION("max level 1 lists the frequent neurons only") {
         options.max_level = 1;
         const auto result = mining::mine(trains, options);

@@ -47,13 +47,32 @@ graph::InducedSubgraph parse_induced(const std::string& name) {
     throw UsageError("unknown --induced '" + name + "': choose auto, ip or ipx");
 }
 
+// The graph on the vertices `ids` (ascending) alone, vertex i standing for ids[i].
+graph::Graph named_only(const graph::Graph& graph, const std::vector<graph::Vertex>& ids) {
+    std::vector<graph::Vertex> index(graph.num_vertices(), 0);
+    for (std::size_t i = 0; i < ids.size(); ++i) index[ids[i]] = static_cast<graph::Vertex>(i);
+    std::vector<std::pair<graph::Vertex, graph::Vertex>> edges;
+    for (const graph::Vertex v : ids) {
+        for (const graph::Vertex u : graph.neighbors(v)) {
+            if (v < u) edges.emplace_back(index[v], index[u]);
+        }
+    }
+    return graph::Graph::from_edges(static_cast<graph::Vertex>(ids.size()), edges);
+}
+
 void run_cliques(const CliquesArguments& args) {
     if (args.count_only && !args.output.empty()) throw UsageError("cliques: --count-only writes no file; drop -o or --count-only");
     io::OutputSet outputs({args.output, args.graph_out}, {args.file});
     const io::EdgeListGraph input = io::read_graph(args.file);
     if (!args.graph_out.empty()) io::write_graph_h5(args.graph_out, input.graph);
+    // The vertices an edge list names: the ids between them that no line names would each
+    // count as a clique of one vertex. They are searched renumbered, and reported by id.
+    const std::vector<graph::Vertex>& ids = input.named;
+    const bool renumbered = !ids.empty() && ids.size() < input.graph.num_vertices();
+    const graph::Graph searched = renumbered ? named_only(input.graph, ids) : graph::Graph{};
+    const graph::Graph& graph = renumbered ? searched : input.graph;
     std::fprintf(stderr, "%s: %u vertices, %zu edges (%zu self loops and %zu repeated edges dropped)\n", args.file.c_str(),
-                 input.graph.num_vertices(), input.graph.num_edges(), input.cleanup.self_loops, input.cleanup.duplicates);
+                 graph.num_vertices(), graph.num_edges(), input.cleanup.self_loops, input.cleanup.duplicates);
     TerminalProgress terminal;
     graph::CliqueOptions options;
     options.min_size = args.min_size;
@@ -70,16 +89,17 @@ void run_cliques(const CliquesArguments& args) {
     graph::CliqueSummary summary;
     const auto start = std::chrono::steady_clock::now();
     if (args.output.empty()) {
-        summary = graph::enumerate_maximal_cliques(input.graph, options);
+        summary = graph::enumerate_maximal_cliques(graph, options);
     } else {
         io::write_atomically(args.output, [&](std::ostream& file) {
             std::string line;  // one clique's line, formatted without the stream's per-number overhead
-            summary = graph::enumerate_maximal_cliques(input.graph, options, [&](std::span<const graph::Vertex> clique) {
+            summary = graph::enumerate_maximal_cliques(graph, options, [&](std::span<const graph::Vertex> clique) {
                 line.clear();
                 char digits[16];
                 for (std::size_t i = 0; i < clique.size(); ++i) {
                     if (i != 0) line.push_back(' ');
-                    line.append(digits, std::to_chars(digits, digits + sizeof digits, clique[i]).ptr);
+                    const graph::Vertex id = renumbered ? ids[clique[i]] : clique[i];  // ascending either way
+                    line.append(digits, std::to_chars(digits, digits + sizeof digits, id).ptr);
                 }
                 line.push_back('\n');
                 file.write(line.data(), static_cast<std::streamsize>(line.size()));

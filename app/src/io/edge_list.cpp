@@ -28,6 +28,11 @@ EdgeListGraph read_edge_list(const std::string& path) {
     }
     if (edges.empty()) throw Error(path + ": holds no edges");
     EdgeListGraph result;
+    std::vector<bool> seen(vertices, false);
+    for (const auto& [a, b] : edges) seen[a] = seen[b] = true;
+    for (graph::Vertex v = 0; v < vertices; ++v) {
+        if (seen[v]) result.named.push_back(v);
+    }
     result.graph = graph::Graph::from_edges(vertices, edges, &result.cleanup);
     return result;
 }

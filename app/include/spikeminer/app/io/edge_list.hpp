@@ -3,6 +3,7 @@
 #include "spikeminer/graph/graph.hpp"
 
 #include <string>
+#include <vector>
 
 namespace spikeminer::io {
 
@@ -11,6 +12,10 @@ namespace spikeminer::io {
 struct EdgeListGraph {
     graph::Graph graph;
     graph::EdgeListCleanup cleanup;
+    /// An edge list's vertex ids that its lines name, ascending: the graph numbers its
+    /// vertices 0..max id, and the ids between them that no line names are not vertices
+    /// of the file. Empty for an HDF5 graph, which declares every vertex.
+    std::vector<graph::Vertex> named;
 };
 
 /// Reads an edge list: one `u v` per line (any whitespace or commas between; further
