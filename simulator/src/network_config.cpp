@@ -124,6 +124,16 @@ void validate(const NetworkConfig& config) {
     if (!(config.duration_s > 0.0) || !std::isfinite(config.duration_s)) {
         throw UsageError("duration: must be a positive time");
     }
+    // Refused before any work: the resting rates alone would give more spikes than a
+    // recording holds (the run would otherwise fill the memory first).
+    double resting = config.rest_rates.empty() ? config.rest_rate_hz * static_cast<double>(config.neurons) : 0.0;
+    for (const double rate : config.rest_rates) resting += rate;
+    constexpr double kMostSpikes = 4294967295.0;  // SpikeTrains holds at most 2^32 - 1
+    if (resting * config.duration_s >= kMostSpikes) {
+        throw UsageError("duration: " + number(config.duration_s) + " s of " + std::to_string(config.neurons) +
+                         " neurons at their resting rates gives about " + number(resting * config.duration_s) +
+                         " spikes, more than the 4,294,967,295 a recording holds: simulate a shorter time");
+    }
     const auto steps = static_cast<std::int64_t>(std::llround(config.duration_s / config.step_s));
     if (steps < 1) throw UsageError("duration: shorter than one step");
     check_probability(config.max_step_probability, "max step probability");

@@ -81,3 +81,12 @@ TEST_CASE("bad configurations are refused with the parameter named", "[simulator
     }
     CHECK_THROWS_AS(simulator::simulate(config), UsageError);
 }
+
+TEST_CASE("a duration whose spikes no recording could hold is refused before any work", "[simulator][bad-input]") {
+    // It used to run until the memory ran out.
+    simulator::NetworkConfig config = test::quiet_network(8, 1e12, 1);
+    CHECK_THROWS_AS(simulator::validate(config), UsageError);
+    CHECK_THROWS_WITH(simulator::validate(config), test::contains("duration") && test::contains("more than the 4,294,967,295"));
+    config.duration_s = 2.5e7;  // 8 neurons at 20 Hz: 4e9 spikes, just inside
+    CHECK_NOTHROW(simulator::validate(config));
+}
