@@ -1,6 +1,7 @@
 // spikeminer: the command-line entry point. Exit codes: 0 ok, 1 runtime error, 2 usage
 // error, 130 cancelled.
 #include "commands.hpp"
+#include "terminal_progress.hpp"
 
 #include "spikeminer/core/error.hpp"
 
@@ -9,6 +10,7 @@
 #include <cstdio>
 
 int main(int argc, char** argv) {
+    spikeminer::cli::catch_interrupts();
     CLI::App app{"spikeminer: repeating firing sequences and neuron assemblies in spike trains"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "spikeminer " SPIKEMINER_VERSION);

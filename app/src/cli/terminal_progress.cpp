@@ -9,10 +9,16 @@
 namespace spikeminer::cli {
 namespace {
 
-CancelToken* g_cancel = nullptr;
+// Set from the signal handler: a lock-free atomic flag.
+CancelToken g_interrupted;
 
 extern "C" void on_interrupt(int) {
-    if (g_cancel != nullptr) g_cancel->request();
+    if (g_interrupted.requested()) {  // the second Ctrl-C: as if none were caught
+        std::signal(SIGINT, SIG_DFL);
+        std::raise(SIGINT);
+        return;
+    }
+    g_interrupted.request();
 }
 
 void draw(const std::string& task, std::uint64_t done, std::uint64_t total) {
@@ -32,15 +38,9 @@ void draw(const std::string& task, std::uint64_t done, std::uint64_t total) {
 
 }  // namespace
 
-TerminalProgress::TerminalProgress()
-    : progress_(isatty(STDERR_FILENO) != 0 ? Progress::Callback(draw) : Progress::Callback{}, &cancel_) {
-    g_cancel = &cancel_;
-    std::signal(SIGINT, on_interrupt);
-}
+void catch_interrupts() { std::signal(SIGINT, on_interrupt); }
 
-TerminalProgress::~TerminalProgress() {
-    std::signal(SIGINT, SIG_DFL);
-    g_cancel = nullptr;
-}
+TerminalProgress::TerminalProgress()
+    : progress_(isatty(STDERR_FILENO) != 0 ? Progress::Callback(draw) : Progress::Callback{}, &g_interrupted) {}
 
 }  // namespace spikeminer::cli

@@ -4,12 +4,18 @@
 
 namespace spikeminer::cli {
 
-/// A progress bar on stderr (only when stderr is a terminal) whose Ctrl-C cancels the
-/// work cleanly instead of killing the process mid-write.
+/// Ctrl-C for the whole run of a command, installed first thing by main: the first one
+/// asks the work to stop (every TerminalProgress's Progress sees it at its next check,
+/// also when it came before that TerminalProgress existed, while a file was read, say: the
+/// command then ends with exit 130 and nothing written); a second one ends the program at
+/// once, as Ctrl-C does by default.
+void catch_interrupts();
+
+/// A progress bar on stderr (only when stderr is a terminal) that stops at Ctrl-C (see
+/// catch_interrupts).
 class TerminalProgress {
 public:
     TerminalProgress();
-    ~TerminalProgress();
     TerminalProgress(const TerminalProgress&) = delete;
     TerminalProgress& operator=(const TerminalProgress&) = delete;
 
@@ -17,7 +23,6 @@ public:
     Progress& progress() { return progress_; }
 
 private:
-    CancelToken cancel_;
     Progress progress_;
 };
 
