@@ -1,6 +1,7 @@
 // Numeric options keep their ranges in every command: a negative count is refused (CLI11
 // would wrap it around to 2^64 - 1), so is a number that is not finite and an absurd
-// thread count (OpenMP crashed at a million threads); nothing is written.
+// thread count (OpenMP crashed at a million threads); nothing is written. Options that
+// only qualify another are refused without it (they were silently ignored).
 #include "catch.hpp"
 #include "cli_runner.hpp"
 
@@ -43,4 +44,28 @@ TEST_CASE("cli: numeric options refuse negative counts, numbers that are not fin
     }
     // In range, the same options work.
     CHECK(test::run_cli({"mine", spikes, "--min-count", "2", "--threads", "2", "--show", "0"}).status == 0);
+}
+
+TEST_CASE("cli: options that only qualify another are refused without it", "[cli][bad-input]") {
+    const test::TempDir dir;
+    const std::string spikes = dir.file("spikes.csv");
+    test::write_file(spikes, "unit,time_s\n0,0.1\n1,0.102\n0,0.5\n1,0.502\n");
+    struct Case {
+        std::vector<std::string> args;
+        std::string words;
+    };
+    const std::vector<Case> cases{
+        {{"assemblies", spikes, "--figure-seconds", "3"}, "--figure-seconds requires --figure"},
+        {{"mine", spikes, "--min-count", "1", "--occurrences"}, "--occurrences requires --output"},
+        {{"mine", spikes, "--min-count", "1", "--occurrences", "-o", dir.file("episodes.csv")}, "JSON only"},
+        {{"info", spikes, "--self-test"}, "--self-test requires --devices"},
+    };
+    for (const Case& c : cases) {
+        const test::CliResult result = test::run_cli(c.args);
+        INFO(c.args.front() << ": " << result.err);
+        CHECK(result.status == 2);
+        CHECK(test::has(result.err, c.words));
+    }
+    CHECK(!std::filesystem::exists(dir.file("episodes.csv")));
+    CHECK(test::run_cli({"mine", spikes, "--min-count", "1", "--occurrences", "-o", dir.file("episodes.json")}).status == 0);
 }

@@ -105,9 +105,11 @@ void add_assemblies_command(CLI::App& app) {
     args->cofiring.add_to(*command, "");
     command->add_option("--min-size", args->min_size, "smallest assembly (default 3)");
     command->add_option("-o,--output", args->output, "write the assemblies and the co-firing edges (.json)");
-    command->add_option("--figure", args->figure, "draw the recording's start as a raster, assemblies in colour (.svg or .png)");
+    CLI::Option* figure =
+        command->add_option("--figure", args->figure, "draw the recording's start as a raster, assemblies in colour (.svg or .png)");
     command->add_option("--figure-seconds", args->figure_seconds, "seconds the figure shows (default 5)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::PositiveNumber)
+        ->needs(figure);
     command->add_option("--show", args->show, "assemblies listed (default 10)");
     command->callback([args] { run_assemblies(*args); });
 }

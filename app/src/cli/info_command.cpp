@@ -150,8 +150,8 @@ void add_info_command(CLI::App& app) {
     args->read.add_to(*command);
     command->add_flag("--json", args->json, "print JSON instead of text");
     command->add_flag("--neurons", args->per_neuron, "also list every neuron with its spike count and rate");
-    command->add_flag("--devices", args->devices, "list the CUDA devices (says none when there are none)");
-    command->add_flag("--self-test", args->self_test, "with --devices: run a small CUB kernel on each device and check it");
+    CLI::Option* devices = command->add_flag("--devices", args->devices, "list the CUDA devices (says none when there are none)");
+    command->add_flag("--self-test", args->self_test, "with --devices: run a small CUB kernel on each device and check it")->needs(devices);
     command->callback([args] { run_info(*args); });
 }
 

@@ -101,6 +101,7 @@ void print_recovery(const simulator::GroundTruth& truth, const mining::MiningRes
 
 void run_mine(const MineArguments& args) {
     io::OutputSet outputs({args.output}, {args.file});
+    if (args.occurrences && !args.output.ends_with(".json")) throw UsageError("--occurrences: the occurrences are written to JSON only (-o x.json)");
     TerminalProgress terminal;
     const io::SpikeRecording recording = io::read_recording(args.file, args.read.options(&terminal.progress()));
     const SpikeTrains& trains = recording.trains;
@@ -141,8 +142,8 @@ void add_mine_command(CLI::App& app) {
     command->add_option("--min-rate", args->min_rate, "threshold as occurrences per second of recording");
     command->add_option("--max-level", args->max_level, "longest episode (default 5)");
     command->add_option("--neurons", args->neurons, "mine only these neurons (labels, comma separated)");
-    command->add_option("-o,--output", args->output, "write the frequent episodes (.json, .csv or .h5)");
-    command->add_flag("--occurrences", args->occurrences, "with -o x.json: also list each episode's occurrences");
+    CLI::Option* output = command->add_option("-o,--output", args->output, "write the frequent episodes (.json, .csv or .h5)");
+    command->add_flag("--occurrences", args->occurrences, "with -o x.json: also list each episode's occurrences")->needs(output);
     command->add_option("--show", args->show, "episodes listed per level (default 10)");
     command->callback([args] { run_mine(*args); });
 }
