@@ -151,4 +151,18 @@ void spikeminer_root(H5Fixture& file, std::int64_t version, std::int64_t ticks_p
     file.int_attribute("/", "ticks_per_second", ticks_per_second);
 }
 
+void good_units(H5Fixture& file) {
+    nwb_skeleton(file);
+    file.int64s("/units/id", {4, 9});
+    file.doubles("/units/spike_times", {0.1, 0.2, 0.3, 0.15, 0.25, 0.35});
+    file.int64s("/units/spike_times_index", {3, 6});
+}
+
+void good_spikeminer(H5Fixture& file, std::int64_t version) {
+    spikeminer_root(file, version);
+    file.strings("/neurons/labels", {"a", "b"});
+    file.int64s("/spikes/times", {10, 20, 30});
+    file.uint32s("/spikes/neurons", {0, 1, 0});
+}
+
 }  // namespace spikeminer::test

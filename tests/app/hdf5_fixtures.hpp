@@ -55,4 +55,10 @@ void nwb_skeleton(H5Fixture& file);
 /// A valid spikeminer format version 1 root: the attributes the reader requires.
 void spikeminer_root(H5Fixture& file, std::int64_t version = 1, std::int64_t ticks_per_second = 1'000'000);
 
+/// A well-formed NWB Units table of two units (ids 4 and 9), three spikes each.
+void good_units(H5Fixture& file);
+
+/// A well-formed spikeminer file with two neurons and three spikes.
+void good_spikeminer(H5Fixture& file, std::int64_t version = 1);
+
 }  // namespace spikeminer::test
