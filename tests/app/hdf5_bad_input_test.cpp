@@ -449,3 +449,14 @@ TEST_CASE("waverepo electrode positions that do not fit its units are refused", 
         REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/epos") && contains("unit 1"));
     }
 }
+
+TEST_CASE("spikeminer electrode positions that do not fit its neurons are refused", "[hdf5][spikeminer][bad-input]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("positions.h5");
+    {
+        H5Fixture file(path);
+        good_spikeminer(file);
+        file.double_rows("/neurons/positions", {1, 2, 3, 4, 5, 6}, 3);
+    }
+    REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/neurons/positions") && contains("3 positions for 2 neurons"));
+}

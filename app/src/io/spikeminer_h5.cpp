@@ -48,9 +48,11 @@ Recording read_spikeminer_h5(const std::string& path, Progress* progress) {
     }
     if (file.exists("/neurons/groups")) recording.neurons.groups = file.read_strings("/neurons/groups");
     if (file.exists("/neurons/positions")) {
-        std::size_t columns = 0;
-        const std::vector<double> xy = file.read_rows("/neurons/positions", num_neurons, columns);
-        if (columns != 2) throw Error(file.where("/neurons/positions") + " has " + std::to_string(columns) + " columns, expected 2 (x, y)");
+        const std::vector<double> xy = file.read_pairs("/neurons/positions");
+        if (xy.size() != 2 * num_neurons) {
+            throw Error(file.where("/neurons/positions") + " holds " + std::to_string(xy.size() / 2) + " positions for " +
+                        std::to_string(num_neurons) + " neurons");
+        }
         for (std::size_t n = 0; n < num_neurons; ++n) {
             if (!std::isfinite(xy[2 * n]) || !std::isfinite(xy[2 * n + 1])) {
                 throw Error(file.where("/neurons/positions") + " row " + std::to_string(n) + " is not a finite position");
