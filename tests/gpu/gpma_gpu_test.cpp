@@ -397,7 +397,9 @@ TEST_CASE("GPU cliques read GPMA+'s graph on the device and find what the CPU fi
             }
         }
     }
-    for (auto& [a, b] : edges) std::tie(a, b) = std::minmax(a, b);
+    for (auto& [a, b] : edges) {
+        if (a > b) std::swap(a, b);  // not std::tie = std::minmax, whose references alias
+    }
     std::sort(edges.begin(), edges.end());
     edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
     std::vector<EdgeUpdate> inserts;
