@@ -46,6 +46,13 @@ std::string last_component(const std::string& path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// Elements of an attribute's dataspace: 1 for a scalar, 0 for a null one, -1 if unreadable.
+// The scalar readers check it, since H5Aread fills as many elements as there are.
+hssize_t attribute_elements(const H5Handle& attribute) {
+    const H5Handle space(H5Aget_space(attribute.get()), H5Sclose);
+    return H5Sget_simple_extent_npoints(space.get());
+}
+
 }  // namespace
 
 template <typename T>
@@ -268,7 +275,7 @@ std::optional<std::string> H5Reader::string_attribute(const std::string& path, c
     const H5Handle attribute(H5Aopen_by_name(file_.get(), path.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
                              H5Aclose);
     const H5Handle type(H5Aget_type(attribute.get()), H5Tclose);
-    if (H5Tget_class(type.get()) != H5T_STRING) return std::nullopt;
+    if (H5Tget_class(type.get()) != H5T_STRING || attribute_elements(attribute) != 1) return std::nullopt;
     if (H5Tis_variable_str(type.get()) > 0) {
         const H5Handle memtype(H5Tcopy(H5T_C_S1), H5Tclose);
         H5Tset_size(memtype.get(), H5T_VARIABLE);
@@ -308,6 +315,10 @@ std::optional<std::int64_t> H5Reader::integer_attribute(const std::string& path,
     if (H5Tget_class(type.get()) != H5T_INTEGER) {
         throw Error(name_ + ": attribute '" + name + "' of '" + path + "' holds " +
                     class_name(H5Tget_class(type.get())) + ", expected an integer");
+    }
+    if (const hssize_t elements = attribute_elements(attribute); elements != 1) {
+        throw Error(name_ + ": attribute '" + name + "' of '" + path + "' holds " + std::to_string(elements) +
+                    " values, expected one integer");
     }
     std::int64_t value = 0;
     if (H5Aread(attribute.get(), H5T_NATIVE_INT64, &value) < 0) return std::nullopt;
