@@ -14,6 +14,13 @@ bool spike_less(const Spike& a, const Spike& b) {
 
 bool same_spike(const Spike& a, const Spike& b) { return a.time == b.time && a.neuron == b.neuron; }
 
+// Refuses a time beyond ±kMaxRecordingTick, naming what holds it.
+void check_tick(Tick tick, const std::string& what) {
+    if (tick > kMaxRecordingTick || tick < -kMaxRecordingTick) {
+        throw Error(what + " at tick " + std::to_string(tick) + " is beyond the range of a recording (±(2^62 - 1) ticks)");
+    }
+}
+
 void check_table(const NeuronTable& neurons) {
     const std::size_t n = neurons.labels.size();
     if (!neurons.groups.empty() && neurons.groups.size() != n) {
@@ -27,6 +34,12 @@ void check_table(const NeuronTable& neurons) {
     if (!neurons.observed.empty() && neurons.observed.size() != n) {
         throw Error("neuron table: observation intervals for " + std::to_string(neurons.observed.size()) +
                     " neurons, but there are " + std::to_string(n));
+    }
+    for (std::size_t i = 0; i < neurons.observed.size(); ++i) {
+        for (const TimeSpan& span : neurons.observed[i]) {
+            check_tick(span.start, "an observation interval of neuron '" + neurons.labels[i] + "'");
+            check_tick(span.end, "an observation interval of neuron '" + neurons.labels[i] + "'");
+        }
     }
 }
 
@@ -43,6 +56,9 @@ SpikeTrains SpikeTrains::from_spikes(std::vector<Spike> spikes, NeuronTable neur
         if (spike.neuron >= num_neurons) {
             throw Error("spike of neuron index " + std::to_string(spike.neuron) + ", but only " +
                         std::to_string(num_neurons) + " neurons are declared");
+        }
+        if (spike.time > kMaxRecordingTick || spike.time < -kMaxRecordingTick) {
+            check_tick(spike.time, "a spike of neuron '" + neurons.labels[spike.neuron] + "'");
         }
     }
 
@@ -94,10 +110,12 @@ std::span<const std::uint32_t> SpikeTrains::spikes_of(NeuronId n) const {
 }
 
 void SpikeTrains::set_span(TimeSpan span) {
+    check_tick(span.start, "the recording's start");
     if (span.end < span.start) {
         throw Error("recording span ends (tick " + std::to_string(span.end) + ") before it starts (tick " +
                     std::to_string(span.start) + ")");
     }
+    if (span.end > span.start) check_tick(span.end - 1, "the recording's last tick");  // the end is exclusive
     span_ = span;
 }
 

@@ -341,6 +341,25 @@ TEST_CASE("spikeminer files this version cannot read", "[hdf5][spikeminer][bad-i
         }
         REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("ticks_per_second"));
     }
+    SECTION("a time at the end of int64") {
+        {
+            H5Fixture file(path);
+            test::spikeminer_root(file);
+            file.strings("/neurons/labels", {"a", "b"});
+            file.int64s("/spikes/times", {-5, INT64_MAX});
+            file.uint32s("/spikes/neurons", {0, 1});
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("neuron 'b'") && contains("beyond the range"));
+    }
+    SECTION("a stated span reaching the start of int64") {
+        {
+            H5Fixture file(path);
+            good_spikeminer(file);
+            file.int_attribute("/", "span_start", INT64_MIN);
+            file.int_attribute("/", "span_end", 0);
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("beyond the range"));
+    }
     SECTION("times stored as floats") {
         {
             H5Fixture file(path);

@@ -79,6 +79,20 @@ TEST_CASE("bad spike tables are refused") {
     CHECK_THROWS_AS(trains.spikes_of(1), Error);
 }
 
+TEST_CASE("times beyond ±(2^62 - 1) ticks are refused; the extremes within are kept") {
+    const auto extremes = SpikeTrains::from_spikes({{-kMaxRecordingTick, 0}, {kMaxRecordingTick, 1}}, table_of(2), TimeBase{});
+    CHECK(extremes.span() == TimeSpan{-kMaxRecordingTick, kMaxRecordingTick + 1});
+    CHECK_THROWS_WITH(SpikeTrains::from_spikes({{kMaxRecordingTick + 1, 1}}, table_of(2), TimeBase{}),
+                      test::contains("neuron 'n1' at tick 4611686018427387904 is beyond the range"));
+    CHECK_THROWS_WITH(SpikeTrains::from_spikes({{INT64_MIN, 0}}, table_of(2), TimeBase{}), test::contains("beyond the range"));
+    auto trains = SpikeTrains::from_spikes({}, table_of(1), TimeBase{});
+    CHECK_THROWS_WITH(trains.set_span(TimeSpan{0, INT64_MAX}), test::contains("last tick"));
+    CHECK_THROWS_WITH(trains.set_span(TimeSpan{INT64_MIN, 0}), test::contains("start"));
+    NeuronTable observed = table_of(1);
+    observed.observed = {{TimeSpan{INT64_MIN, 0}}};
+    CHECK_THROWS_WITH(SpikeTrains::from_spikes({}, observed, TimeBase{}), test::contains("observation interval"));
+}
+
 TEST_CASE("labels are found by name") {
     const auto trains = SpikeTrains::from_spikes({}, table_of(3), TimeBase{});
     CHECK(trains.find_label("n2") == 2);

@@ -92,6 +92,18 @@ TEST_CASE("GPU counters equal two-step on bursty streams", "[gpu][mining]") {
     check_gpu_equals_cpu(trains, episodes, 64 * 1024, true);
 }
 
+TEST_CASE("GPU counters equal two-step at both ends of the time range", "[gpu][mining]") {
+    const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{4}));
+    const SpikeTrains near_zero = test::random_stream(seed, 6, 2000, 4000, true);
+    test::Rng rng(seed * 7);
+    std::vector<Episode> episodes;
+    for (int i = 0; i < 100; ++i) episodes.push_back(test::random_episode(rng, 6, 4));
+    episodes.push_back(Episode{{0, 1}, {Interval{0, Tick{1} << 62}}});  // the widest bound an interval may have
+    CAPTURE(seed);
+    check_gpu_equals_cpu(test::shifted(near_zero, kMaxRecordingTick - near_zero.span().end + 1), episodes);
+    check_gpu_equals_cpu(test::shifted(near_zero, -kMaxRecordingTick - near_zero.span().start), episodes);
+}
+
 TEST_CASE("GPU counters on one huge burst", "[gpu][mining]") {
     // A@0..999 (every tick), B@1..1000: each B end reaches hundreds of A.
     std::vector<Spike> spikes;

@@ -293,6 +293,31 @@ TEST_CASE("FSM, two-step and prefix agree on larger random streams", "[mining][p
     for (std::size_t i = 0; i < 10; ++i) CHECK(mining::find_occurrences(trains, episodes[i]).size() == fsm[i]);
 }
 
+TEST_CASE("counts at both ends of the time range equal those of the same stream near zero", "[mining][properties]") {
+    const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{4}));
+    const SpikeTrains near_zero = test::random_stream(seed, 6, 800, 2000, true);
+    // The same spikes moved to end at the last tick a recording may hold, and to start at
+    // the first: differences and interval ends must not wrap.
+    const SpikeTrains late = test::shifted(near_zero, kMaxRecordingTick - near_zero.span().end + 1);
+    const SpikeTrains early = test::shifted(near_zero, -kMaxRecordingTick - near_zero.span().start);
+    REQUIRE(late.times().back() == kMaxRecordingTick);
+    REQUIRE(early.times().front() == -kMaxRecordingTick);
+    test::Rng rng(seed * 7);
+    std::vector<Episode> episodes;
+    for (int i = 0; i < 60; ++i) episodes.push_back(test::random_episode(rng, 6, 4));
+    // The widest bound an interval may have (2^62 ticks) beside the spikes.
+    episodes.push_back(pair(0, 1, 0, Tick{1} << 62));
+    episodes.push_back(pair(1, 0, Tick{1} << 61, Tick{1} << 62));
+    std::uint64_t total = 0;
+    for (const Counter counter : {Counter::Fsm, Counter::TwoStep, Counter::Prefix}) {
+        const auto expected = test::cpu_counts(near_zero, episodes, counter);
+        CHECK(test::cpu_counts(late, episodes, counter) == expected);
+        CHECK(test::cpu_counts(early, episodes, counter) == expected);
+        for (const auto count : expected) total += count;
+    }
+    CHECK(total > 100);
+}
+
 TEST_CASE("prefix: all extensions of a prefix at once (the stream's window) equal each alone (a merge)",
           "[mining][properties][prefix]") {
     const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{5}));

@@ -86,6 +86,13 @@ inline SpikeTrains random_stream(std::uint64_t seed, std::size_t neurons, std::s
     return make_trains(std::move(list), neurons);
 }
 
+/// The same spikes `offset` ticks later (labels and tick kept).
+inline SpikeTrains shifted(const SpikeTrains& trains, Tick offset) {
+    std::vector<Spike> spikes;
+    for (std::size_t i = 0; i < trains.num_spikes(); ++i) spikes.push_back({trains.times()[i] + offset, trains.neurons()[i]});
+    return SpikeTrains::from_spikes(std::move(spikes), trains.neuron_table(), trains.time_base());
+}
+
 /// A random episode: length 1-4, repeated neurons allowed, lo in 0..3, hi - lo in 1..6;
 /// a third of the gaps start where the previous one ends (touching intervals).
 inline mining::Episode random_episode(Rng& rng, std::size_t neurons, std::size_t max_length = 4) {

@@ -36,18 +36,23 @@ SpikeTrains read_spikes(const std::string& path, const ReadOptions& options) {
         case SpikeFormat::Waverepo: recording = detail::read_waverepo(path, seconds_tick, options.progress); break;
     }
     if (options.progress != nullptr) options.progress->begin("sorting spikes", 0);
-    SpikeTrains trains = SpikeTrains::from_spikes(std::move(recording.spikes), std::move(recording.neurons),
-                                                  recording.time_base, options.duplicates);
-    if (recording.neuron_out_of_order) trains.set_sorted_on_load(*recording.neuron_out_of_order);
-    if (recording.span) {
-        // A stated span never hides spikes: it grows to cover every spike.
-        TimeSpan span = *recording.span;
-        if (trains.num_spikes() > 0) {
-            span.start = std::min(span.start, trains.span().start);
-            span.end = std::max(span.end, trains.span().end);
+    SpikeTrains trains;
+    try {  // the checks every source shares (neuron indexes, the range of times), named by file
+        trains = SpikeTrains::from_spikes(std::move(recording.spikes), std::move(recording.neurons), recording.time_base,
+                                          options.duplicates);
+        if (recording.span) {
+            // A stated span never hides spikes: it grows to cover every spike.
+            TimeSpan span = *recording.span;
+            if (trains.num_spikes() > 0) {
+                span.start = std::min(span.start, trains.span().start);
+                span.end = std::max(span.end, trains.span().end);
+            }
+            trains.set_span(span);
         }
-        trains.set_span(span);
+    } catch (const Error& error) {
+        throw Error(path + ": " + error.what());
     }
+    if (recording.neuron_out_of_order) trains.set_sorted_on_load(*recording.neuron_out_of_order);
     for (const auto& [key, value] : recording.metadata) trains.set_metadata(key, value);
     trains.set_metadata("source.file", std::filesystem::path(path).filename().string());
     trains.set_metadata("source.format", format_name(format));

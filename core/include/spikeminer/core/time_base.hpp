@@ -8,6 +8,11 @@ namespace spikeminer {
 /// A time in integer ticks. Signed: recordings aligned to a stimulus have negative times.
 using Tick = std::int64_t;
 
+/// The largest magnitude of a time in a recording (spikes, spans, observation intervals):
+/// below 2^62, so that the difference of two times, and a time plus an interval bound (at
+/// most 2^62 ticks, as parsed), never leave int64. 2^62 µs is 146,000 years.
+inline constexpr Tick kMaxRecordingTick = (Tick{1} << 62) - 1;
+
 /// The length of one tick, as a whole number of ticks per second (1 µs = 1'000'000).
 /// Every time in the program is an integer count of ticks; floating point never decides
 /// whether a constraint holds.
