@@ -1,6 +1,7 @@
 #include "spikeminer/core/spike_trains.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/in_quotes.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -37,8 +38,8 @@ void check_table(const NeuronTable& neurons) {
     }
     for (std::size_t i = 0; i < neurons.observed.size(); ++i) {
         for (const TimeSpan& span : neurons.observed[i]) {
-            check_tick(span.start, "an observation interval of neuron '" + neurons.labels[i] + "'");
-            check_tick(span.end, "an observation interval of neuron '" + neurons.labels[i] + "'");
+            check_tick(span.start, "an observation interval of neuron " + in_quotes(neurons.labels[i]));
+            check_tick(span.end, "an observation interval of neuron " + in_quotes(neurons.labels[i]));
         }
     }
 }
@@ -58,7 +59,7 @@ SpikeTrains SpikeTrains::from_spikes(std::vector<Spike> spikes, NeuronTable neur
                         std::to_string(num_neurons) + " neurons are declared");
         }
         if (spike.time > kMaxRecordingTick || spike.time < -kMaxRecordingTick) {
-            check_tick(spike.time, "a spike of neuron '" + neurons.labels[spike.neuron] + "'");
+            check_tick(spike.time, "a spike of neuron " + in_quotes(neurons.labels[spike.neuron]));
         }
     }
 
@@ -122,7 +123,7 @@ void SpikeTrains::set_span(TimeSpan span) {
 NeuronId SpikeTrains::find_label(const std::string& label) const {
     const auto& labels = neurons_.labels;
     const auto it = std::find(labels.begin(), labels.end(), label);
-    if (it == labels.end()) throw Error("no neuron is labelled '" + label + "'");
+    if (it == labels.end()) throw Error("no neuron is labelled " + in_quotes(label));
     return static_cast<NeuronId>(it - labels.begin());
 }
 

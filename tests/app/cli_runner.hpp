@@ -30,10 +30,11 @@ inline std::string shell_quote(const std::string& text) {
     return quoted + "'";
 }
 
-/// Runs `spikeminer ARGS...` with stdout and stderr captured to files.
+/// Runs `spikeminer ARGS...` with stdout and stderr captured to files. A run that hangs
+/// is stopped after 10 minutes (exit 124): a guard against hangs, not a time limit.
 inline CliResult run_cli(const std::vector<std::string>& args) {
     const TempDir capture;
-    std::string command = shell_quote(SPIKEMINER_CLI);
+    std::string command = "timeout -k 10 600 " + shell_quote(SPIKEMINER_CLI);
     for (const auto& arg : args) command += " " + shell_quote(arg);
     command += " </dev/null >" + shell_quote(capture.file("out")) + " 2>" + shell_quote(capture.file("err"));
     const int raw = std::system(command.c_str());

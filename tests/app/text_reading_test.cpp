@@ -160,11 +160,20 @@ TEST_CASE("gzip-compressed text reads like plain text", "[text][gzip]") {
     CHECK(stream_times(trains) == std::vector<Tick>{250'000, 500'000});
 }
 
-TEST_CASE("a line longer than the reader's block is read whole", "[text]") {
-    // The reader reads 4 MiB blocks and must grow for a longer line.
-    std::string content = "unit,time_s\n1,0.5\n2," + std::string(5u << 20, '0') + "1.5\n3,2\n";
-    const SpikeTrains trains = read_text(content, "long.csv");
-    CHECK(stream_times(trains) == std::vector<Tick>{500'000, 1'500'000, 2'000'000});
+TEST_CASE("lines across the reader's 4 MiB blocks are read whole; a line longer than a block is refused", "[text]") {
+    // About 9 MiB of short lines: some straddle the ends of the blocks.
+    std::string content = "unit,time_s\n";
+    const int lines = 700'000;
+    for (int i = 0; i < lines; ++i) content += std::to_string(i % 7) + "," + std::to_string(i) + ".000125\n";
+    const SpikeTrains trains = read_text(content, "many.csv");
+    REQUIRE(trains.num_spikes() == static_cast<std::size_t>(lines));
+    const std::vector<Tick> times = stream_times(trains);
+    for (int i = 0; i < lines; ++i) {
+        if (times[static_cast<std::size_t>(i)] != Tick{i} * 1'000'000 + 125) FAIL("spike " << i << " at " << times[static_cast<std::size_t>(i)]);
+    }
+    // One line of 5 MiB (a time with 5 MiB of leading zeros) is not a spike table.
+    const std::string long_line = "unit,time_s\n1,0.5\n2," + std::string(5u << 20, '0') + "1.5\n3,2\n";
+    CHECK_THROWS_WITH(read_text(long_line, "long.csv"), test::contains("long.csv line 3: longer than 4 MiB"));
 }
 
 TEST_CASE("format detection and extensions", "[text]") {

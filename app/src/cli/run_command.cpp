@@ -4,6 +4,7 @@
 #include "terminal_progress.hpp"
 
 #include "spikeminer/app/figures/figure.hpp"
+#include "spikeminer/app/io/input_file.hpp"
 #include "spikeminer/app/pipeline/pipeline.hpp"
 #include "spikeminer/app/pipeline/results.hpp"
 #include "spikeminer/core/error.hpp"
@@ -79,6 +80,7 @@ void print_summary(const pipeline::Input& input, const pipeline::PipelineResult&
 
 void run(pipeline::RunConfig config, const RunArguments& args) {
     if (!args.config_file.empty()) {
+        io::check_input_file(args.config_file);
         std::ifstream file(args.config_file);
         if (!file) throw UsageError(args.config_file + ": cannot be read");
         std::stringstream text;

@@ -5,6 +5,7 @@
 
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/core/label_indexer.hpp"
+#include "spikeminer/core/in_quotes.hpp"
 
 #include <algorithm>
 #include <array>
@@ -90,8 +91,8 @@ Columns columns_from_header(const std::array<std::string_view, kMaxColumns>& fie
                    std::find(kTimeNames.begin(), kTimeNames.end(), name) != kTimeNames.end()) {
             columns.time = i;
         } else if (name.starts_with("time_") || name.starts_with("t_")) {
-            throw Error(where + ": column '" + std::string(fields[i]) +
-                        "' does not hold seconds; spike times must be given in seconds (name the column time_s)");
+            throw Error(where + ": column " + in_quotes(fields[i]) +
+                        " does not hold seconds; spike times must be given in seconds (name the column time_s)");
         }
     }
     if (columns.unit == none || columns.time == none) {
@@ -151,7 +152,7 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
         }
         if (count < columns->needed) {
             throw Error(where() + ": expected " + std::to_string(columns->needed) + " columns, found " +
-                        std::to_string(count) + " ('" + std::string(line.substr(0, 80)) + "')");
+                        std::to_string(count) + " (" + in_quotes(line) + ")");
         }
         const std::string_view unit = fields[columns->unit];
         const std::string_view time_text = fields[columns->time];
@@ -159,7 +160,7 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
         double seconds = 0;
         const auto [end, ec] = std::from_chars(time_text.data(), time_text.data() + time_text.size(), seconds);
         if (ec != std::errc{} || end != time_text.data() + time_text.size()) {
-            throw Error(where() + ": time '" + std::string(time_text) + "' is not a number");
+            throw Error(where() + ": time " + in_quotes(time_text) + " is not a number");
         }
         NeuronId id = 0;
         if (const auto known = raw_ids.find(unit); known != raw_ids.end()) {

@@ -1,6 +1,7 @@
 #include "edge_fields.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/in_quotes.hpp"
 
 #include <charconv>
 #include <cstdint>
@@ -27,10 +28,10 @@ graph::Vertex parse_vertex(std::string_view field, const std::string& where) {
     std::uint64_t value = 0;
     const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
     if (ec == std::errc::result_out_of_range || (ec == std::errc{} && value >= (std::uint64_t{1} << 32) - 1)) {
-        throw Error(where + ": vertex id " + std::string(field) + " is beyond the 2^32 - 2 this program handles");
+        throw Error(where + ": vertex id " + in_quotes(field) + " is beyond the 2^32 - 2 this program handles");
     }
     if (ec != std::errc{} || end != field.data() + field.size()) {
-        throw Error(where + ": vertex id '" + std::string(field) + "' is not a non-negative integer");
+        throw Error(where + ": vertex id " + in_quotes(field) + " is not a non-negative integer");
     }
     return static_cast<graph::Vertex>(value);
 }

@@ -4,6 +4,7 @@
 #include "text_lines.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/in_quotes.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -17,7 +18,7 @@ double parse_number(std::string_view field, const std::string& where, const char
     double value = 0;
     const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
     if (ec != std::errc{} || end != field.data() + field.size() || !std::isfinite(value)) {
-        throw Error(where + ": " + what + " '" + std::string(field) + "' is not a finite number");
+        throw Error(where + ": " + what + " " + in_quotes(field) + " is not a finite number");
     }
     return value;
 }

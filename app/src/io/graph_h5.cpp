@@ -9,6 +9,7 @@
 #include "hdf5_write.hpp"
 
 #include "spikeminer/app/io/atomic_output.hpp"
+#include "spikeminer/app/io/input_file.hpp"
 #include "spikeminer/app/io/edge_list.hpp"
 #include "spikeminer/core/error.hpp"
 
@@ -59,6 +60,7 @@ EdgeListGraph read_graph_h5(const std::string& path) {
 }  // namespace
 
 EdgeListGraph read_graph(const std::string& path) {
+    check_input_file(path);
     detail::silence_hdf5_errors();
     if (H5Fis_hdf5(path.c_str()) > 0) return read_graph_h5(path);
     return read_edge_list(path);

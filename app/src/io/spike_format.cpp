@@ -3,6 +3,7 @@
 #include "hdf5_read.hpp"
 #include "text_lines.hpp"
 
+#include "spikeminer/app/io/input_file.hpp"
 #include "spikeminer/core/error.hpp"
 
 #include <hdf5.h>
@@ -50,8 +51,8 @@ SpikeFormat parse_spike_format(const std::string& name) {
 }
 
 SpikeFormat detect_spike_format(const std::string& path) {
+    check_input_file(path);
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + ": no such file");
     if (std::filesystem::file_size(path, ec) == 0) throw Error(path + ": the file is empty");
     detail::silence_hdf5_errors();
     if (H5Fis_hdf5(path.c_str()) > 0) return detect_hdf5_layout(path);

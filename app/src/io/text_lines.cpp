@@ -1,5 +1,6 @@
 #include "text_lines.hpp"
 
+#include "spikeminer/app/io/input_file.hpp"
 #include "spikeminer/core/error.hpp"
 
 #include <cstring>
@@ -7,12 +8,14 @@
 
 namespace spikeminer::io::detail {
 namespace {
+// Also the longest line: no spike or edge table has lines of megabytes, and a file that
+// does (binary data, one enormous token) is refused before it fills memory.
 constexpr std::size_t kBlockBytes = std::size_t{1} << 22;
 }
 
 TextLines::TextLines(const std::string& path) : path_(path), buffer_(kBlockBytes) {
+    check_input_file(path);
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + ": no such file");
     file_size_ = std::filesystem::file_size(path, ec);
     file_ = gzopen(path.c_str(), "rb");
     if (file_ == nullptr) throw Error(path + ": cannot be opened: " + std::strerror(errno));
@@ -30,12 +33,15 @@ std::uint64_t TextLines::bytes_consumed() const {
 
 bool TextLines::refill() {
     if (eof_) return false;
-    // Keep the unfinished line at the front; grow the buffer if one line fills it.
+    // Keep the unfinished line at the front.
     const std::size_t carry = end_ - begin_;
+    if (carry == buffer_.size()) {
+        throw Error(path_ + " line " + std::to_string(line_number_ + 1) + ": longer than " +
+                    std::to_string(kBlockBytes >> 20) + " MiB: not a table of spikes or edges");
+    }
     std::memmove(buffer_.data(), buffer_.data() + begin_, carry);
     begin_ = 0;
     end_ = carry;
-    if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
     const int got = gzread(file_, buffer_.data() + end_, static_cast<unsigned>(buffer_.size() - end_));
     if (got < 0) {
         int code = 0;
@@ -72,6 +78,9 @@ bool TextLines::next(std::string_view& line) {
             begin_ = end_;
             break;
         }
+    }
+    if (std::memchr(line.data(), '\0', line.size()) != nullptr) {
+        throw Error(path_ + " line " + std::to_string(line_number_ + 1) + ": holds a NUL byte: binary data, not text");
     }
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line_number_ == 0 && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);  // UTF-8 byte-order mark

@@ -20,7 +20,8 @@ public:
     TextLines& operator=(const TextLines&) = delete;
 
     /// The next line; false at the end. Throws Error naming the file when the data is
-    /// damaged (a truncated or corrupt gzip stream).
+    /// damaged (a truncated or corrupt gzip stream) or is not text: a line longer than
+    /// 4 MiB or holding a NUL byte.
     bool next(std::string_view& line);
     /// 1-based number of the line last returned.
     [[nodiscard]] std::uint64_t line_number() const { return line_number_; }

@@ -4,6 +4,7 @@
 #include "writers.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/in_quotes.hpp"
 #include "spikeminer/core/label_indexer.hpp"
 
 #include <zlib.h>
@@ -21,7 +22,7 @@ void check_label(const std::string& label, char delimiter, const std::string& na
                                   : label.find_first_of(" \t") != std::string::npos;
     if (label.empty() || breaks_field || label.find_first_of("\n\r\"") != std::string::npos || label.front() == '#' ||
         label.front() == '%') {
-        throw Error(name + ": neuron label '" + label + "' cannot be written in " +
+        throw Error(name + ": neuron label " + in_quotes(label) + " cannot be written in " +
                     (csv ? "CSV (no commas, quotes, line breaks, leading '#' or surrounding spaces)"
                          : "the text format (no spaces, tabs, quotes, line breaks or leading '#')") +
                     "; write the spikeminer HDF5 format (.h5) instead");

@@ -4,6 +4,7 @@
 #include "../io/json_text.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/in_quotes.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -138,7 +139,7 @@ const std::vector<Key>& keys() {
 void apply_object(RunConfig& config, const Json& object, const std::string& prefix, const std::string& source) {
     for (const auto& [name, value] : object.items()) {
         const std::string path = prefix.empty() ? name : prefix + "." + name;
-        const std::string where = source + ": '" + path + "'";
+        const std::string where = source + ": " + in_quotes(path);
         const auto& table = keys();
         const auto key = std::find_if(table.begin(), table.end(), [&](const Key& k) { return path == k.path; });
         if (key != table.end()) {
@@ -146,7 +147,7 @@ void apply_object(RunConfig& config, const Json& object, const std::string& pref
             continue;
         }
         const bool is_section = std::any_of(table.begin(), table.end(), [&](const Key& k) { return std::string(k.path).starts_with(path + "."); });
-        if (!is_section) throw UsageError(source + ": unknown key '" + path + "'");
+        if (!is_section) throw UsageError(source + ": unknown key " + in_quotes(path));
         if (!value.is_object()) wrong(where, "an object");
         apply_object(config, value, path, source);
     }

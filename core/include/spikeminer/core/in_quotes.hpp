@@ -1,0 +1,13 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace spikeminer {
+
+/// Text from a file, in single quotes, for an error message: bytes outside printable
+/// ASCII written as \xNN, and text longer than 60 bytes cut there with its length told
+/// ("'abc...' (10485760 bytes)"), so that a message never echoes megabytes or binary.
+std::string in_quotes(std::string_view text);
+
+}  // namespace spikeminer
