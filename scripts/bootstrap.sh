@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Installs the system packages spikeminer needs that are missing (Debian 12, Ubuntu 24.04).
-# Does nothing when all are there. CUDA is optional and not installed here: with nvcc on
+# Installs the system packages spikeminer needs that are missing (Debian 12, Ubuntu 24.04),
+# and any named as arguments (scripts/fuzz.sh adds clang). Does nothing when all are there. CUDA is optional and not installed here: with nvcc on
 # the PATH (or in /usr/local/cuda) the GPU engines are built too.
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config zlib1g-dev libhdf5-dev libcli11-dev nlohmann-json3-dev catch2
-          qt6-base-dev libcairo2-dev libgraphviz-dev)
+          qt6-base-dev libcairo2-dev libgraphviz-dev "$@")
 
 missing=()
 for package in "${packages[@]}"; do

@@ -196,6 +196,7 @@ TEST_CASE("run config: keys from JSON, checked by name and type, and back", "[pi
     refused(R"({"cofiring": 3})", "'cofiring' must be an object");
     refused(R"([1, 2])", "a JSON object");
     refused(R"({"input": )", "not JSON");
+    refused(R"({"cofiring": {"q": 44444e4444}})", "not JSON the program can take");  // found by fuzz_run_config
     const auto invalid = [](const std::function<void(pipeline::RunConfig&)>& change) {
         pipeline::RunConfig c;
         c.simulate = "demo";

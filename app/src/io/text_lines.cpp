@@ -3,20 +3,25 @@
 #include "spikeminer/app/io/input_file.hpp"
 #include "spikeminer/core/error.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 
 namespace spikeminer::io::detail {
 namespace {
-// Also the longest line: no spike or edge table has lines of megabytes, and a file that
-// does (binary data, one enormous token) is refused before it fills memory.
+// Reads go in blocks of up to 4 MiB (small files get a block of their size, at least
+// 64 KiB). 4 MiB is also the longest line: no spike or edge table has lines of
+// megabytes, and a file that does (binary data, one enormous token) is refused before it
+// fills memory.
+constexpr std::size_t kMinBlockBytes = std::size_t{1} << 16;
 constexpr std::size_t kBlockBytes = std::size_t{1} << 22;
 }
 
-TextLines::TextLines(const std::string& path) : path_(path), buffer_(kBlockBytes) {
+TextLines::TextLines(const std::string& path) : path_(path) {
     check_input_file(path);
     std::error_code ec;
     file_size_ = std::filesystem::file_size(path, ec);
+    buffer_.resize(std::clamp<std::size_t>(file_size_ + 1, kMinBlockBytes, kBlockBytes));
     file_ = gzopen(path.c_str(), "rb");
     if (file_ == nullptr) throw Error(path + ": cannot be opened: " + std::strerror(errno));
     gzbuffer(file_, 1 << 18);
@@ -35,7 +40,9 @@ bool TextLines::refill() {
     if (eof_) return false;
     // Keep the unfinished line at the front.
     const std::size_t carry = end_ - begin_;
-    if (carry == buffer_.size()) {
+    if (carry == buffer_.size() && buffer_.size() < kBlockBytes) {
+        buffer_.resize(std::min(buffer_.size() * 4, kBlockBytes));  // a compressed file, or one line fills the block
+    } else if (carry == buffer_.size()) {
         throw Error(path_ + " line " + std::to_string(line_number_ + 1) + ": longer than " +
                     std::to_string(kBlockBytes >> 20) + " MiB: not a table of spikes or edges");
     }

@@ -167,6 +167,8 @@ void apply_json(RunConfig& config, const std::string& text, const std::string& s
         json = Json::parse(text);
     } catch (const Json::parse_error& e) {
         throw UsageError(source + ": not JSON (byte " + std::to_string(e.byte) + ")");
+    } catch (const Json::exception& e) {  // a number beyond double's range
+        throw UsageError(source + ": not JSON the program can take: " + e.what());
     }
     if (!json.is_object()) throw UsageError(source + ": a run config is a JSON object");
     apply_object(config, json, "", source);

@@ -1,0 +1,144 @@
+#include "hdf5_probe.hpp"
+
+#include "hdf5_handle.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+namespace spikeminer::io::detail {
+namespace {
+
+// Datasets up to this size are read whole in the probe (their filters run too); larger
+// ones only have their chunk index walked.
+constexpr hsize_t kProbeReadBytes = hsize_t{1} << 20;
+// A metadata walk takes milliseconds; a child still busy after 10 s, plus 1 s for every
+// 10 MB of file, is looping.
+std::chrono::seconds probe_limit(off_t file_bytes) { return std::chrono::seconds(10 + file_bytes / 10'000'000); }
+
+// Reads `points` values of `type` (converted to the native type) into a buffer the child
+// never frees: its memory goes with it.
+template <typename Read>
+void read_values(hid_t type, hssize_t points, Read&& read) {
+    const H5Handle native(H5Tget_native_type(type, H5T_DIR_DEFAULT), H5Tclose);
+    const std::size_t size = native.valid() ? H5Tget_size(native.get()) : 0;
+    if (points <= 0 || size == 0 || static_cast<hsize_t>(points) * size > kProbeReadBytes) return;
+    std::vector<unsigned char> buffer(static_cast<std::size_t>(points) * size);
+    (void)read(native.get(), buffer.data());
+}
+
+void read_attribute(hid_t object, const char* name) {
+    const H5Handle attribute(H5Aopen(object, name, H5P_DEFAULT), H5Aclose);
+    if (!attribute.valid()) return;
+    const H5Handle type(H5Aget_type(attribute.get()), H5Tclose);
+    const H5Handle space(H5Aget_space(attribute.get()), H5Sclose);
+    read_values(type.get(), H5Sget_simple_extent_npoints(space.get()),
+                [&](hid_t native, void* buffer) { return H5Aread(attribute.get(), native, buffer); });
+}
+
+void walk_dataset(hid_t dataset) {
+    const H5Handle type(H5Dget_type(dataset), H5Tclose);
+    const H5Handle space(H5Dget_space(dataset), H5Sclose);
+    const hssize_t points = H5Sget_simple_extent_npoints(space.get());
+    hsize_t chunks = 0;
+    if (H5Dget_num_chunks(dataset, space.get(), &chunks) >= 0) {
+        for (hsize_t i = 0; i < chunks && i < 1'000'000; ++i) {
+            hsize_t offset[H5S_MAX_RANK] = {};
+            unsigned filter_mask = 0;
+            haddr_t address = 0;
+            hsize_t bytes = 0;
+            if (H5Dget_chunk_info(dataset, space.get(), i, offset, &filter_mask, &address, &bytes) < 0) break;
+        }
+    }
+    if (H5Tget_class(type.get()) == H5T_REFERENCE) {  // object references, followed as the NWB reader does
+        if (points <= 0 || static_cast<hsize_t>(points) * sizeof(hobj_ref_t) > kProbeReadBytes) return;
+        std::vector<hobj_ref_t> refs(static_cast<std::size_t>(points));
+        if (H5Dread(dataset, H5T_STD_REF_OBJ, H5S_ALL, H5S_ALL, H5P_DEFAULT, refs.data()) < 0) return;
+        for (hobj_ref_t& ref : refs) {
+            char name[256];
+            (void)H5Rget_name(dataset, H5R_OBJECT, &ref, name, sizeof name);
+        }
+        return;
+    }
+    read_values(type.get(), points,
+                [&](hid_t native, void* buffer) { return H5Dread(dataset, native, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer); });
+}
+
+herr_t walk_object(hid_t file, const char* name, const H5O_info_t* info, void*) {
+    const H5Handle object(H5Oopen(file, name, H5P_DEFAULT), H5Oclose);
+    if (!object.valid()) return 0;
+    for (hsize_t i = 0; i < info->num_attrs; ++i) {
+        char attribute[1024];
+        if (H5Aget_name_by_idx(object.get(), ".", H5_INDEX_CRT_ORDER, H5_ITER_INC, i, attribute, sizeof attribute, H5P_DEFAULT) < 0 &&
+            H5Aget_name_by_idx(object.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, attribute, sizeof attribute, H5P_DEFAULT) < 0) {
+            continue;
+        }
+        read_attribute(object.get(), attribute);
+    }
+    if (info->type == H5O_TYPE_DATASET) walk_dataset(object.get());
+    return 0;
+}
+
+[[noreturn]] void walk_in_child(const std::string& path) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // a looping child dies with this process
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    if (H5Fis_hdf5(path.c_str()) > 0) {
+        const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+        if (file >= 0) H5Ovisit(file, H5_INDEX_NAME, H5_ITER_INC, walk_object, nullptr);
+    }
+    _exit(0);  // no destructors, no atexit handlers: the parent's state is not the child's
+}
+
+}  // namespace
+
+void probe_hdf5_file(const std::string& path) {
+    struct stat status {};
+    if (stat(path.c_str(), &status) != 0) return;  // the caller reports a missing file
+    using Key = std::tuple<std::string, off_t, std::int64_t, long>;
+    const Key key{path, status.st_size, status.st_mtim.tv_sec, status.st_mtim.tv_nsec};
+    static std::mutex mutex;
+    static std::set<Key> passed;
+    {
+        const std::lock_guard lock(mutex);
+        if (passed.count(key) != 0) return;
+    }
+    const pid_t child = fork();
+    if (child < 0) return;  // no child to spare: read without the probe
+    if (child == 0) walk_in_child(path);
+    const std::chrono::seconds limit = probe_limit(status.st_size);
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    int raw = 0;
+    for (;;) {
+        const pid_t done = waitpid(child, &raw, WNOHANG);
+        if (done == child) break;
+        if (done < 0) return;  // the child was reaped elsewhere (a SIGCHLD handler): nothing to tell
+        if (std::chrono::steady_clock::now() > deadline) {
+            kill(child, SIGKILL);
+            waitpid(child, &raw, 0);
+            throw Error(path + ": the HDF5 library did not finish reading its structure in " +
+                        std::to_string(limit.count()) + " s (a damaged file?)");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    if (WIFSIGNALED(raw) || (WIFEXITED(raw) && WEXITSTATUS(raw) != 0)) {
+        throw Error(path + ": the HDF5 library fails on this file's structure (" +
+                    (WIFSIGNALED(raw) ? std::string(strsignal(WTERMSIG(raw))) : "exit " + std::to_string(WEXITSTATUS(raw))) +
+                    "): the file is damaged");
+    }
+    const std::lock_guard lock(mutex);
+    passed.insert(key);
+}
+
+}  // namespace spikeminer::io::detail

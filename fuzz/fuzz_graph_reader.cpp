@@ -1,0 +1,12 @@
+// The graph reader (`cliques`' input) on arbitrary bytes: an HDF5 graph when the bytes
+// carry HDF5's signature, else an edge list; seeded with both.
+#include "fuzz_input.hpp"
+
+#include "spikeminer/app/io/edge_list.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace spikeminer;
+    const std::string path = fuzz::write_input(data, size, ".graph");
+    fuzz::expect_only_errors([&] { (void)io::read_graph(path); });
+    return 0;
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Fuzzes every reader with libFuzzer under AddressSanitizer and UBSan.
+#
+#   scripts/fuzz.sh [SECONDS]          each target for SECONDS (default 60)
+#   FUZZ_RUNS=1000000 scripts/fuzz.sh  each target for that many executions instead
+#   FUZZ_TARGETS="csv nwb" ...         only these targets
+#   FUZZ_JOBS=2 ...                    targets run side by side (default: the cores)
+#
+# Installs clang and libFuzzer when missing, builds the fuzz preset, writes seed corpora
+# with the program itself (a simulation with ground truth in every spike format, a graph
+# as an edge list and in HDF5, an edge stream, network specs, a run config) plus the
+# test data, then runs each target. Corpora grow in build/fuzz/corpus/TARGET; findings
+# (crash-*, leak-*, timeout-*, oom-*) land in build/fuzz/findings/TARGET; logs in
+# build/fuzz/logs. Prints one row per target: executions, seconds, findings. Exit 1 when
+# any target found something.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+runs="${FUZZ_RUNS:-}"
+targets=(${FUZZ_TARGETS:-csv text spikeminer nwb waverepo graph edge_stream network_spec run_config})
+jobs="${FUZZ_JOBS:-$(nproc)}"
+
+bash scripts/bootstrap.sh clang libclang-rt-dev libomp-dev || exit 1
+cmake --preset fuzz >/dev/null || exit 1
+cmake --build --preset fuzz -j "$(nproc)" >/dev/null || { cmake --build --preset fuzz -j 1; exit 1; }
+
+root=build/fuzz
+program="$root/app/spikeminer"
+seeds="$root/seeds"
+rm -rf "$seeds" && mkdir -p "$seeds"/{csv,text,spikeminer,nwb,waverepo,graph,edge_stream,network_spec,run_config}
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan.supp
+quiet() { "$@" >/dev/null 2>"$seeds/seed.log" || { cat "$seeds/seed.log" >&2; echo "fuzz: seed step failed: $*" >&2; exit 1; }; }
+quiet "$program" simulate --scenario none --neurons 8 --duration 3 --chain '0>1>2@0.8:5' --assembly '4,5,6@2:2' --seed 3 -o "$seeds/spikeminer/sim.h5"
+quiet "$program" simulate --scenario none --neurons 3 --duration 1 --rate 4 --seed 4 -o "$seeds/spikeminer/tiny.h5"
+for format in csv text nwb waverepo; do
+  quiet "$program" convert "$seeds/spikeminer/sim.h5" "$seeds/$format/sim.out" --to "$format"
+  quiet "$program" convert "$seeds/spikeminer/tiny.h5" "$seeds/$format/tiny.out" --to "$format"
+done
+quiet "$program" convert "$seeds/spikeminer/tiny.h5" "$seeds/csv/tiny.csv.gz"
+cp tests/data/songbird_spikes.txt "$seeds/text/"
+cp tests/data/A8604-211122.nwb "$seeds/nwb/"
+printf '# a triangle and a pendant\n0 1\n1 2\n0 2\n2 3\n' >"$seeds/graph/edges.txt"
+printf '0,1\n1,2\n0,2\n' >"$seeds/graph/edges.csv"
+quiet "$program" cliques "$seeds/graph/edges.txt" --graph-out "$seeds/graph/graph.h5"
+printf '0 1 1.0 0.5\n1 2 2.5 1.0\n% comment\n2 0 -1 1.5\n' >"$seeds/edge_stream/stream.txt"
+printf '\x00%s' '0>1>2>3@0.8:5' >"$seeds/network_spec/chain"
+printf '\x00%s' '0>1@0.7:3-6+loop' >"$seeds/network_spec/loop"
+printf '\x01%s' '3>7@0.6:4' >"$seeds/network_spec/link"
+printf '\x02%s' '4,5,6@0.5:2:0.8' >"$seeds/network_spec/assembly"
+printf '\x02%s' '4,5,6@0.5:2 60-120,300-360' >"$seeds/network_spec/assembly_periods"
+printf '\x03%s' 'sine:10:0.5' >"$seeds/network_spec/modulation"
+cat >"$seeds/run_config/run.json" <<'JSON'
+{"simulate": {"scenario": "demo", "seed": 2, "duration_s": 30},
+ "mining": {"intervals_ms": "0-5,5-10", "min_count": "auto", "max_level": 4},
+ "cofiring": {"window_s": 10, "step_s": 2, "sync_ms": 2, "baseline_ms": "20-40", "correction": "bh", "q": 0.01},
+ "assemblies": {"min_size": 3, "jaccard": 0.5, "max_gap": 1, "min_windows": 1},
+ "analytics": true, "backend": "cpu", "threads": 0}
+JSON
+
+findings=0
+run_target() {
+  local target="$1"
+  local corpus="$root/corpus/$target" found="$root/findings/$target" log="$root/logs/$target.log"
+  mkdir -p "$corpus" "$found" "$root/logs"
+  local limit=(-max_total_time="$seconds")
+  [ -n "$runs" ] && limit=(-runs="$runs")
+  # HDF5 seeds are a few KiB; text and specs stay short. HDF5 keeps free lists across
+  # inputs, which would make LeakSanitizer scan after every one; its leak checks are left
+  # to the test suite's run under AddressSanitizer.
+  local max_len=4096 leaks=1
+  case "$target" in spikeminer|nwb|waverepo|graph) max_len=65536 leaks=0 ;; esac
+  "$root/fuzz/fuzz_$target" "$corpus" "$seeds/$target" "${limit[@]}" -max_len="$max_len" -detect_leaks="$leaks" -timeout=30 \
+    -rss_limit_mb=4096 -artifact_prefix="$found/" -print_final_stats=1 >"$log" 2>&1
+}
+echo "fuzzing ${targets[*]} (${runs:+$runs runs}${runs:-$seconds s} each, $jobs at a time)"
+running=0
+for target in "${targets[@]}"; do
+  run_target "$target" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+done
+wait
+
+echo "| target | executions | seconds | exec/s | corpus | findings |"
+echo "|---|---:|---:|---:|---:|---:|"
+for target in "${targets[@]}"; do
+  log="$root/logs/$target.log"
+  execs=$(grep -oP 'stat::number_of_executed_units:\s*\K[0-9]+' "$log" | tail -1)
+  secs=$(grep -oP 'Done [0-9]+ runs in \K[0-9]+' "$log" | tail -1)
+  rate=$(grep -oP 'stat::average_exec_per_sec:\s*\K[0-9]+' "$log" | tail -1)
+  count=$(ls "$root/findings/$target" | wc -l)
+  findings=$((findings + count))
+  echo "| $target | ${execs:-?} | ${secs:-?} | ${rate:-?} | $(ls "$root/corpus/$target" | wc -l) | $count |"
+done
+[ "$findings" -eq 0 ] || { echo "fuzz: findings in $root/findings (logs in $root/logs)" >&2; exit 1; }
