@@ -1,6 +1,6 @@
 // Ctrl-C at any moment of a command: it ends with exit 130, says so, and leaves no output
-// and no partial file. The signal is sent as soon as the program catches it (its SigCgt in
-// /proc), while it is still reading its input: the commands used to be killed by it there.
+// and no partial file. The signal is sent as soon as the program has opened a given file:
+// its input (while it reads it), or its output's temporary file (while it writes it).
 #include "catch.hpp"
 #include "cli_runner.hpp"
 
@@ -12,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <thread>
 
@@ -20,20 +21,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Whether process `pid` has `file` open: it has started to read it.
-bool reads(pid_t pid, const fs::path& file) {
+using Opened = std::function<bool(const fs::path&)>;
+
+// Whether process `pid` has a file open that `wanted` accepts.
+bool has_open(pid_t pid, const Opened& wanted) {
     std::error_code error;
     for (fs::directory_iterator fd("/proc/" + std::to_string(pid) + "/fd", error), end; !error && fd != end; fd.increment(error)) {
         std::error_code unreadable;
-        if (fs::read_symlink(fd->path(), unreadable) == file) return true;
+        if (wanted(fs::read_symlink(fd->path(), unreadable))) return true;
     }
     return false;
 }
 
-// Runs `spikeminer ARGS`, sends Ctrl-C once it has opened `input`, and returns how it
-// ended (the exit code, or -signal when a signal ended it). A guard kills it after 10
-// minutes.
-int interrupted(const std::vector<std::string>& args, const fs::path& input, const std::string& err) {
+// Runs `spikeminer ARGS`, sends Ctrl-C once it has opened a file `opened` accepts, and
+// returns how it ended (the exit code, or -signal when a signal ended it). A guard kills
+// it after 10 minutes.
+int interrupted(const std::vector<std::string>& args, const Opened& opened, const std::string& err) {
     // Everything the child needs is made before the fork: between fork and exec it calls
     // only what is safe in a copy of a process with threads.
     std::string program = SPIKEMINER_CLI;
@@ -57,7 +60,7 @@ int interrupted(const std::vector<std::string>& args, const fs::path& input, con
     int status = 0;
     bool sent = false;
     while (waitpid(pid, &status, WNOHANG) == 0) {
-        if (!sent && reads(pid, input)) sent = kill(pid, SIGINT) == 0;
+        if (!sent && has_open(pid, opened)) sent = kill(pid, SIGINT) == 0;
         if (std::chrono::steady_clock::now() - start > std::chrono::minutes(10)) {
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
@@ -81,9 +84,28 @@ TEST_CASE("cli: Ctrl-C while a command reads its input ends it with exit 130 and
     const std::string graph = dir.file("graph.h5");
     const std::string cliques = dir.file("cliques.txt");
     const std::string err = dir.file("err.txt");
-    CHECK(interrupted({"cliques", edges, "--graph-out", graph, "-o", cliques}, fs::canonical(edges), err) == 130);
+    const fs::path input = fs::canonical(edges);
+    CHECK(interrupted({"cliques", edges, "--graph-out", graph, "-o", cliques}, [&](const fs::path& p) { return p == input; }, err) == 130);
     CHECK(test::has(test::read_file(err), "cancelled"));
     CHECK(!fs::exists(graph));
     CHECK(!fs::exists(cliques));
+    CHECK(test::partial_files(dir.path()).empty());
+}
+
+TEST_CASE("cli: Ctrl-C while a command writes its output ends it with exit 130 and nothing written", "[cli][interrupt]") {
+    const test::TempDir dir;
+    const std::string spikes = dir.file("spikes.csv");
+    {
+        std::ofstream file(spikes);
+        file << "unit,time_s\n";
+        for (int i = 0; i < 3'000'000; ++i) file << i % 97 << ',' << i << ".000125\n";
+    }
+    const std::string err = dir.file("err.txt");
+    // Written gzip-compressed, a block at a time: the signal comes within the first one.
+    const std::string out = dir.file("copy.csv.gz");
+    const auto writing = [&](const fs::path& p) { return p.filename().string().starts_with(".copy.csv.gz.partial-"); };
+    CHECK(interrupted({"convert", spikes, out}, writing, err) == 130);
+    CHECK(test::has(test::read_file(err), "cancelled"));
+    CHECK(!fs::exists(out));
     CHECK(test::partial_files(dir.path()).empty());
 }

@@ -61,7 +61,7 @@ void run_assemblies(const AssembliesArguments& args) {
     // Refused before the work rather than after it (and after writing the other).
     if (!args.output.empty()) io::check_assemblies_path(args.output);
     if (!args.figure.empty()) figures::check_figure_path(args.figure);
-    io::OutputSet outputs({args.output, args.figure}, {args.file});
+    io::OutputSet outputs({args.output, args.figure}, {args.file}, interrupt_token());
     TerminalProgress terminal;
     const io::SpikeRecording recording = io::read_recording(args.file, args.read.options(&terminal.progress()));
     const SpikeTrains& trains = recording.trains;

@@ -62,7 +62,7 @@ graph::Graph named_only(const graph::Graph& graph, const std::vector<graph::Vert
 
 void run_cliques(const CliquesArguments& args) {
     if (args.count_only && !args.output.empty()) throw UsageError("cliques: --count-only writes no file; drop -o or --count-only");
-    io::OutputSet outputs({args.output, args.graph_out}, {args.file});
+    io::OutputSet outputs({args.output, args.graph_out}, {args.file}, interrupt_token());
     const io::EdgeListGraph input = io::read_graph(args.file);
     if (!args.graph_out.empty()) io::write_graph_h5(args.graph_out, input.graph);
     // The vertices an edge list names: the ids between them that no line names would each

@@ -52,7 +52,7 @@ void write_rows(std::ostream& out, const mining::CofiringWindow& window, const S
 
 void run_cofiring(const CofiringCommandArguments& args) {
     if (!args.output.empty() && !args.output.ends_with(".csv")) throw UsageError(args.output + ": co-firing edges are written as .csv");
-    io::OutputSet outputs({args.output}, {args.file});
+    io::OutputSet outputs({args.output}, {args.file}, interrupt_token());
     TerminalProgress terminal;
     const SpikeTrains trains = io::read_spikes(args.file, args.read.options(&terminal.progress()));
     mining::CofiringOptions options = args.cofiring.options(trains.time_base());

@@ -30,7 +30,7 @@ void run_convert(const ConvertArguments& args) {
         throw UsageError("convert: cannot tell the output format from '" + args.output +
                          "': use an extension (.csv, .csv.gz, .txt, .h5, .nwb) or --to");
     }
-    io::OutputSet outputs({args.output}, {args.input});
+    io::OutputSet outputs({args.output}, {args.input}, interrupt_token());
     TerminalProgress terminal;
     const SpikeTrains trains = io::read_spikes(args.input, args.read.options(&terminal.progress()));
     io::write_spikes(args.output, trains, out_format);

@@ -149,7 +149,7 @@ void run_dyngraph(const DyngraphArguments& args) {
     options.columns = io::parse_stream_columns(args.columns);
     options.signed_weights = args.signed_weights;
     options.vertices = args.vertices;
-    io::OutputSet outputs({args.output}, {args.file});
+    io::OutputSet outputs({args.output}, {args.file}, interrupt_token());
     io::EdgeStream stream = io::read_edge_stream(args.file, options);
     if (args.root >= stream.vertices) throw UsageError("--root " + std::to_string(args.root) + " is not a vertex of the stream");
     DyngraphArguments run = args;

@@ -100,7 +100,7 @@ void print_recovery(const simulator::GroundTruth& truth, const mining::MiningRes
 }
 
 void run_mine(const MineArguments& args) {
-    io::OutputSet outputs({args.output}, {args.file});
+    io::OutputSet outputs({args.output}, {args.file}, interrupt_token());
     if (args.occurrences && !args.output.ends_with(".json")) throw UsageError("--occurrences: the occurrences are written to JSON only (-o x.json)");
     TerminalProgress terminal;
     const io::SpikeRecording recording = io::read_recording(args.file, args.read.options(&terminal.progress()));

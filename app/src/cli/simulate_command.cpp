@@ -59,7 +59,7 @@ void run_simulate(const SimulateArguments& args) {
     const io::SpikeFormat format = !args.to.empty() ? io::parse_spike_format(args.to)
                                                     : io::format_from_extension(args.output).value_or(io::SpikeFormat::Spikeminer);
     const simulator::NetworkConfig config = build_config(args);
-    io::OutputSet outputs({args.output}, {});
+    io::OutputSet outputs({args.output}, {}, interrupt_token());
     TerminalProgress terminal;
     simulator::Simulation simulation = simulator::simulate(config, &terminal.progress());
     simulation.truth.config_json = simulator::to_json(config);

@@ -40,6 +40,8 @@ void draw(const std::string& task, std::uint64_t done, std::uint64_t total) {
 
 void catch_interrupts() { std::signal(SIGINT, on_interrupt); }
 
+const CancelToken* interrupt_token() { return &g_interrupted; }
+
 TerminalProgress::TerminalProgress()
     : progress_(isatty(STDERR_FILENO) != 0 ? Progress::Callback(draw) : Progress::Callback{}, &g_interrupted) {}
 

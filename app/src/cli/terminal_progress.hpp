@@ -11,6 +11,9 @@ namespace spikeminer::cli {
 /// once, as Ctrl-C does by default.
 void catch_interrupts();
 
+/// The token Ctrl-C sets: for io::OutputSet, so that no output is put in place after it.
+const CancelToken* interrupt_token();
+
 /// A progress bar on stderr (only when stderr is a terminal) that stops at Ctrl-C (see
 /// catch_interrupts).
 class TerminalProgress {

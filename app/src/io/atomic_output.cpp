@@ -68,7 +68,8 @@ void write_atomically(const std::string& target, const std::function<void(std::o
     output.commit();
 }
 
-OutputSet::OutputSet(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs) : outer_(current_set) {
+OutputSet::OutputSet(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs, const CancelToken* cancel)
+    : outer_(current_set), cancel_(cancel) {
     std::vector<std::string> seen;
     for (const std::string& output : outputs) {
         if (output.empty()) continue;
@@ -100,12 +101,17 @@ OutputSet::~OutputSet() {
 }
 
 void OutputSet::commit() {
+    if (cancel_ != nullptr && cancel_->requested()) throw Cancelled();
     for (const auto& [temp, target] : waiting_) {
         std::error_code ec;
         fs::rename(temp, target, ec);
         if (ec) throw Error(target + ": cannot be put in place: " + ec.message());
     }
     committed_ = true;
+}
+
+void check_write_cancelled() {
+    if (current_set != nullptr && current_set->cancel_ != nullptr && current_set->cancel_->requested()) throw Cancelled();
 }
 
 }  // namespace spikeminer::io

@@ -1,6 +1,7 @@
 #include "hdf5_write.hpp"
 
 #include "hdf5_read.hpp"
+#include "spikeminer/app/io/atomic_output.hpp"
 #include "spikeminer/core/error.hpp"
 
 #include <algorithm>
@@ -39,8 +40,18 @@ void H5Writer::write_array(const std::string& path, hid_t file_type, hid_t memor
         H5Dcreate2(file_.get(), path.c_str(), file_type, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT),
         H5Dclose);
     if (!dataset.valid()) fail("cannot create dataset '" + path + "'");
-    if (elements > 0 && H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
-        fail("cannot write dataset '" + path + "' (disk full?)");
+    // A chunk of rows at a time (a whole compressed chunk each), so that a cancel stops it.
+    const std::size_t row_bytes = H5Tget_size(memory_type) * (rank > 1 ? dims[1] : 1);
+    for (hsize_t row = 0; elements > 0 && row < dims[0]; row += kChunkElements) {
+        check_write_cancelled();
+        const hsize_t start[2] = {row, 0};
+        const hsize_t count[2] = {std::min(kChunkElements, dims[0] - row), rank > 1 ? dims[1] : 1};
+        const H5Handle memory(H5Screate_simple(rank, count, nullptr), H5Sclose);
+        H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
+        const void* rows = static_cast<const char*>(data) + row * row_bytes;
+        if (H5Dwrite(dataset.get(), memory_type, memory.get(), space.get(), H5P_DEFAULT, rows) < 0) {
+            fail("cannot write dataset '" + path + "' (disk full?)");
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 // the same ticks; comment lines carry the tick and the neurons that never fired.
 #include "writers.hpp"
 
+#include "spikeminer/app/io/atomic_output.hpp"
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/core/in_quotes.hpp"
 #include "spikeminer/core/label_indexer.hpp"
@@ -93,6 +94,7 @@ void write_delimited_text(const std::string& path, const std::string& name, cons
         out += format_ticks(times[i], trains.time_base(), "s");
         out += '\n';
         if (out.size() > (std::size_t{1} << 20)) {
+            check_write_cancelled();
             sink.write(out);
             out.clear();
         }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "spikeminer/core/progress.hpp"
+
 #include <functional>
 #include <ostream>
 #include <string>
@@ -36,23 +38,33 @@ private:
 /// destroyed without commit() removes them. Made before the work, it refuses an output
 /// that is one of `inputs` (the same file by any path, a hard link or a symlink) and an
 /// output named twice (UsageError), and an output that is a folder or whose folder does not
-/// exist (Error, as when writing it). Empty names are skipped.
+/// exist (Error, as when writing it). Empty names are skipped. With a `cancel` token, a
+/// cancel requested while the files are written stops the writers at their next block
+/// (check_write_cancelled) and commit() then moves nothing: Cancelled, no file in place.
 class OutputSet {
 public:
-    OutputSet(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs);
+    OutputSet(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs,
+              const CancelToken* cancel = nullptr);
     ~OutputSet();
     OutputSet(const OutputSet&) = delete;
     OutputSet& operator=(const OutputSet&) = delete;
 
-    /// Moves every file written since the set was made into place.
+    /// Moves every file written since the set was made into place; throws Cancelled,
+    /// moving none, when the set's cancel token was requested.
     void commit();
 
 private:
     friend class AtomicOutput;
+    friend void check_write_cancelled();
     std::vector<std::pair<std::string, std::string>> waiting_;  // (temporary, target)
     OutputSet* outer_;
+    const CancelToken* cancel_;
     bool committed_ = false;
 };
+
+/// Throws Cancelled when the thread's OutputSet has a cancel token that was requested.
+/// Writers call it between blocks, so that Ctrl-C stops a long write too.
+void check_write_cancelled();
 
 /// Writes a file through `fill` under a temporary name and renames it into place only when
 /// everything was written; throws Error naming `target` when it cannot be opened or a
