@@ -72,7 +72,7 @@ run_target() {
   "$root/fuzz/fuzz_$target" "$corpus" "$seeds/$target" "${limit[@]}" -max_len="$max_len" -detect_leaks="$leaks" -timeout=30 \
     -rss_limit_mb=4096 -artifact_prefix="$found/" -print_final_stats=1 >"$log" 2>&1
 }
-echo "fuzzing ${targets[*]} (${runs:+$runs runs}${runs:-$seconds s} each, $jobs at a time)"
+echo "fuzzing ${targets[*]} ($([ -n "$runs" ] && echo "$runs runs" || echo "$seconds s") each, $jobs at a time)"
 running=0
 for target in "${targets[@]}"; do
   run_target "$target" &
