@@ -150,6 +150,8 @@ private:
             to[r] = first_at_or_after(times, times[first] - runs_.runs[r].lo);
         }
         for (std::size_t i = first; i < last; ++i) {
+            // A group passes over the whole piece: Cancel is honoured every 64 Ki spikes.
+            if ((i & 0xFFFF) == 0 && progress_.progress != nullptr) progress_.progress->check_cancelled();
             const NeuronId end = neurons[i];
             if (end < low || end >= high) continue;
             const Tick t = times[i];

@@ -226,6 +226,7 @@ private:
             // look at each spike within the widest interval per entry.
             if (2.0 * static_cast<double>(group.last - group.first) < spikes_within(max_hi - min_lo)) {
                 for (std::size_t at = group.first; at < group.last; ++at) {
+                    if (progress_ != nullptr) progress_->check_cancelled();
                     const Extension& x = extensions[order[at]];
                     const auto position = static_cast<std::uint32_t>(at);
                     merge(prefix, times_.of(x.neuron), x.gap, [&](Tick end, Tick start) { emit(position, end, start); });
@@ -248,6 +249,8 @@ private:
         const std::span<const Tick> stream_times = trains_.times();
         const std::span<const NeuronId> stream_neurons = trains_.neurons();
         for (std::size_t block = kBlockSpikes; ; block += kBlockSpikes) {
+            // A run walks the whole recording: Cancel is honoured block by block.
+            if (progress_ != nullptr) progress_->check_cancelled();
             const bool last = block >= stream_times.size();
             const Tick limit = last ? std::numeric_limits<Tick>::max() : stream_times[block];
             for (WindowScan& scan : scans) scan.advance(limit, stream_times, stream_neurons, emit);
