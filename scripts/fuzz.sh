@@ -10,7 +10,8 @@
 # with the program itself (a simulation with ground truth in every spike format, a graph
 # as an edge list and in HDF5, an edge stream, network specs, a run config) plus the
 # test data, then runs each target. Corpora grow in build/fuzz/corpus/TARGET; findings
-# (crash-*, leak-*, timeout-*, oom-*) land in build/fuzz/findings/TARGET; logs in
+# (crash-*, leak-*, timeout-*, oom-*; slow-unit-* are only slow) land in
+# build/fuzz/findings/TARGET; logs in
 # build/fuzz/logs. Prints one row per target: executions, seconds, findings. Exit 1 when
 # any target found something.
 set -uo pipefail
@@ -88,7 +89,7 @@ for target in "${targets[@]}"; do
   execs=$(grep -oP 'stat::number_of_executed_units:\s*\K[0-9]+' "$log" | tail -1)
   secs=$(grep -oP 'Done [0-9]+ runs in \K[0-9]+' "$log" | tail -1)
   rate=$(grep -oP 'stat::average_exec_per_sec:\s*\K[0-9]+' "$log" | tail -1)
-  count=$(ls "$root/findings/$target" | wc -l)
+  count=$(ls "$root/findings/$target" | grep -cE '^(crash|leak|timeout|oom)-')
   findings=$((findings + count))
   echo "| $target | ${execs:-?} | ${secs:-?} | ${rate:-?} | $(ls "$root/corpus/$target" | wc -l) | $count |"
 done

@@ -480,9 +480,9 @@ TEST_CASE("spikeminer electrode positions that do not fit its neurons are refuse
     REQUIRE_THROWS_WITH(io::read_spikes(path), contains(path) && contains("/neurons/positions") && contains("3 positions for 2 neurons"));
 }
 
-TEST_CASE("HDF5 files on whose structure the library loops are refused, naming the file", "[hdf5][bad-input]") {
+TEST_CASE("HDF5 files on whose structure the library crashes or loops are refused, naming the file", "[hdf5][bad-input]") {
     // Found by the fuzzers; the HDF5 library walks their structure in a child process first.
-    for (const char* name : {"hdf5-loop-1.h5", "hdf5-loop-2.nwb"}) {
+    for (const char* name : {"hdf5-crash-1.h5", "hdf5-crash-2.nwb", "hdf5-loop-1.h5", "hdf5-loop-2.nwb"}) {
         const std::string path = test::data_file(name);
         INFO(path);
         CHECK_THROWS_WITH(io::read_spikes(path), contains(path) && contains("the HDF5 library"));
