@@ -7,7 +7,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <string>
 
 int main(int argc, char** argv) {
     spikeminer::cli::catch_interrupts();
@@ -40,7 +43,15 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "\nspikeminer: cancelled; no output was written\n");
         return 130;
     } catch (const std::bad_alloc&) {
-        std::fprintf(stderr, "spikeminer: error: out of memory\n");
+        // Which command on which input, and the machine's memory: the work was too large.
+        std::string command = "spikeminer";
+        for (int i = 1; i < argc && command.size() < 300; ++i) command += std::string(" ") + argv[i];
+        const long pages = sysconf(_SC_PHYS_PAGES);
+        const long page_size = sysconf(_SC_PAGE_SIZE);
+        std::fprintf(stderr,
+                     "spikeminer: error: out of memory running `%s` (this machine has %ld MiB): give a shorter recording or "
+                     "fewer neurons, a higher threshold, or a machine with more memory\n",
+                     command.c_str(), pages > 0 && page_size > 0 ? pages / 1024 * page_size / 1024 : -1L);
         return 1;
     }
     return 0;
