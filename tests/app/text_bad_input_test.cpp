@@ -71,6 +71,20 @@ TEST_CASE("a time that is not a number names the file and its line", "[text][bad
     }
 }
 
+TEST_CASE("a 3 MB token is named in 60 bytes, not echoed whole", "[text][bad-input]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("token.csv");
+    test::write_file(path, "unit,time_s\n1,0.5\n2," + std::string(3'000'000, '9') + "x\n");
+    try {
+        (void)io::read_spikes(path);
+        FAIL("a time of 3 MB was read");
+    } catch (const Error& error) {
+        const std::string message = error.what();
+        CHECK_THAT(message, contains(path + " line 3") && contains("'" + std::string(60, '9') + "...' (3000001 bytes)"));
+        CHECK(message.size() < 300);
+    }
+}
+
 TEST_CASE("NaN and infinite times name the file and the line", "[text][bad-input]") {
     const std::string bad = GENERATE(as<std::string>{}, "nan", "NaN", "inf", "-inf", "infinity", "1e400");
     INFO("time " << bad);
