@@ -1,0 +1,44 @@
+#pragma once
+// Surrogate recordings for significance tests: each neuron's spikes moved at random in a
+// way that keeps its firing rate and (within the dither) its rate profile, but breaks the
+// timing between neurons. Deterministic: surrogate `index` of a seed is the same spikes on
+// every run and every backend, drawn from a counter-based generator (one value per seed,
+// surrogate, neuron and spike), so that any surrogate can be made alone, in any order.
+
+#include "spikeminer/core/spike_trains.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace spikeminer::mining {
+
+enum class SurrogateKind {
+    Dither,  ///< each spike moved uniformly within ±dither, keeping the refractory period
+    Shift,   ///< each neuron's whole train moved by one offset within ±dither, circularly in the span
+};
+
+/// "dither" or "shift".
+std::string surrogate_name(SurrogateKind kind);
+/// Parses --surrogate; throws UsageError listing the choices.
+SurrogateKind parse_surrogate(const std::string& name);
+
+struct SurrogateOptions {
+    SurrogateKind kind = SurrogateKind::Dither;
+    Tick dither = 0;      ///< the largest move, in ticks (> 0)
+    Tick refractory = 0;  ///< Dither: two spikes of a neuron stay at least this far apart (when they were)
+    std::uint64_t seed = 1;
+};
+
+/// Surrogate number `index` of `trains`: the same neurons, the same number of spikes per
+/// neuron, every spike within the recording's span.
+/// - Dither: spike k of a neuron goes to a uniform tick within ±dither of its time and
+///   within the refractory period of its neighbours: the even-numbered spikes first,
+///   between their original neighbours, then the odd ones between their moved neighbours
+///   (so every draw is independent of the others and the order of a neuron's spikes is
+///   kept). A spike whose neighbours already break the refractory period stays.
+/// - Shift: a neuron's spikes all move by one uniform offset within ±dither, wrapping
+///   around the span's ends.
+/// Throws UsageError for a dither that is not positive or a negative refractory period.
+SpikeTrains make_surrogate(const SpikeTrains& trains, const SurrogateOptions& options, std::uint64_t index);
+
+}  // namespace spikeminer::mining

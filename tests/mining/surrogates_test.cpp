@@ -1,0 +1,128 @@
+// Surrogate recordings: deterministic per (seed, index); dithering keeps each neuron's
+// spike count, order and refractory period, moves spikes uniformly within ±dither and
+// stays in the span; shifting moves a whole train by one offset, circularly (checked
+// against a brute-force search for that offset).
+#include "catch.hpp"
+#include "random_streams.hpp"
+
+#include "spikeminer/core/error.hpp"
+#include "spikeminer/mining/surrogates.hpp"
+
+#include <algorithm>
+#include <vector>
+
+using namespace spikeminer;
+using mining::SurrogateKind;
+using mining::SurrogateOptions;
+
+namespace {
+
+std::vector<Tick> train(const SpikeTrains& trains, NeuronId n) {
+    std::vector<Tick> times;
+    for (const std::uint32_t at : trains.spikes_of(n)) times.push_back(trains.times()[at]);
+    return times;
+}
+
+std::vector<std::pair<Tick, NeuronId>> spikes_of(const SpikeTrains& trains) {
+    std::vector<std::pair<Tick, NeuronId>> spikes;
+    for (std::size_t i = 0; i < trains.num_spikes(); ++i) spikes.emplace_back(trains.times()[i], trains.neurons()[i]);
+    return spikes;
+}
+
+}  // namespace
+
+TEST_CASE("a surrogate is a function of its seed and index only", "[surrogates]") {
+    const SpikeTrains trains = test::random_stream(3, 6, 3000, 100'000);
+    for (const SurrogateKind kind : {SurrogateKind::Dither, SurrogateKind::Shift}) {
+        const SurrogateOptions options{kind, 500, 20, 42};
+        const auto a = spikes_of(mining::make_surrogate(trains, options, 7));
+        CHECK(spikes_of(mining::make_surrogate(trains, options, 7)) == a);
+        CHECK(spikes_of(mining::make_surrogate(trains, options, 8)) != a);
+        SurrogateOptions other_seed = options;
+        other_seed.seed = 43;
+        CHECK(spikes_of(mining::make_surrogate(trains, other_seed, 7)) != a);
+        CHECK(spikes_of(mining::make_surrogate(trains, options, 7)) != spikes_of(trains));
+    }
+}
+
+TEST_CASE("dithering keeps counts, order, the span and the refractory period, within ±dither", "[surrogates]") {
+    const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{6}));
+    const SpikeTrains trains = test::random_stream(seed, 5, 4000, 200'000, seed % 2 == 0);
+    const Tick dither = 300;
+    const Tick refractory = 4;
+    const SpikeTrains surrogate = mining::make_surrogate(trains, SurrogateOptions{SurrogateKind::Dither, dither, refractory, seed}, 1);
+    REQUIRE(surrogate.num_neurons() == trains.num_neurons());
+    CHECK(surrogate.span() == trains.span());
+    std::size_t moved = 0;
+    for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
+        const std::vector<Tick> before = train(trains, n);
+        const std::vector<Tick> after = train(surrogate, n);
+        REQUIRE(after.size() == before.size());
+        for (std::size_t k = 0; k < after.size(); ++k) {
+            CHECK(std::abs(after[k] - before[k]) <= dither);
+            CHECK(after[k] >= trains.span().start);
+            CHECK(after[k] < trains.span().end);
+            moved += after[k] != before[k] ? 1 : 0;
+            if (k == 0) continue;
+            CHECK(after[k] >= after[k - 1]);  // the order of a neuron's spikes is kept
+            // The refractory period holds wherever the original kept it.
+            if (before[k] - before[k - 1] >= refractory) CHECK(after[k] - after[k - 1] >= refractory);
+        }
+    }
+    CHECK(moved > trains.num_spikes() / 2);
+}
+
+TEST_CASE("dithering moves isolated spikes uniformly within ±dither", "[surrogates]") {
+    // 20,000 spikes 10,000 ticks apart: no neighbour limits a move of at most 1,000.
+    std::vector<Spike> spikes;
+    for (int i = 0; i < 20'000; ++i) spikes.push_back({Tick{10'000} + Tick{i} * 10'000, static_cast<NeuronId>(i % 2)});
+    const SpikeTrains trains = test::make_trains(std::move(spikes), 2);
+    const SpikeTrains surrogate = mining::make_surrogate(trains, SurrogateOptions{SurrogateKind::Dither, 1000, 0, 5}, 0);
+    std::vector<int> quarters(4, 0);
+    for (NeuronId n = 0; n < 2; ++n) {
+        const std::vector<Tick> before = train(trains, n);
+        const std::vector<Tick> after = train(surrogate, n);
+        for (std::size_t k = 0; k < before.size(); ++k) ++quarters[static_cast<std::size_t>(std::min<Tick>(3, (after[k] - before[k] + 1000) / 500))];
+    }
+    // Each quarter of [-1000, 1000] holds a quarter of the moves: 5,000 expected, a binomial
+    // standard deviation of 61; 300 is five of them.
+    for (const int q : quarters) CHECK(std::abs(q - 5000) < 300);
+}
+
+TEST_CASE("a spike whose neighbours already break the refractory period stays", "[surrogates]") {
+    const SpikeTrains trains = test::make_trains({{1000, 0}, {1002, 0}, {1004, 0}, {9000, 1}}, 2);
+    const SpikeTrains surrogate = mining::make_surrogate(trains, SurrogateOptions{SurrogateKind::Dither, 50, 10, 9}, 3);
+    const std::vector<Tick> after = train(surrogate, 0);
+    REQUIRE(after.size() == 3);
+    CHECK(after[1] == 1002);  // no room between its neighbours: it stays
+    CHECK(std::is_sorted(after.begin(), after.end()));
+}
+
+TEST_CASE("shifting moves each whole train by one offset within ±dither, circularly in the span", "[surrogates]") {
+    const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{4}));
+    const SpikeTrains trains = test::random_stream(seed, 4, 2000, 5000, seed == 2);
+    const Tick dither = 700;
+    const SpikeTrains surrogate = mining::make_surrogate(trains, SurrogateOptions{SurrogateKind::Shift, dither, 0, seed}, 11);
+    const TimeSpan span = trains.span();
+    for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
+        const std::vector<Tick> after = train(surrogate, n);
+        // Brute force: the one offset that gives these spikes.
+        int offsets = 0;
+        for (Tick offset = -dither; offset <= dither; ++offset) {
+            std::vector<Tick> shifted;
+            for (const Tick t : train(trains, n)) shifted.push_back(span.start + ((t - span.start + offset) % span.length() + span.length()) % span.length());
+            std::sort(shifted.begin(), shifted.end());
+            offsets += shifted == after ? 1 : 0;
+        }
+        INFO("neuron " << n);
+        CHECK(offsets >= 1);
+    }
+}
+
+TEST_CASE("surrogate options out of range are refused", "[surrogates]") {
+    const SpikeTrains trains = test::make_trains({{1, 0}}, 1);
+    CHECK_THROWS_AS(mining::make_surrogate(trains, SurrogateOptions{SurrogateKind::Dither, 0, 0, 1}, 0), UsageError);
+    CHECK_THROWS_AS(mining::make_surrogate(trains, SurrogateOptions{SurrogateKind::Dither, 5, -1, 1}, 0), UsageError);
+    CHECK(mining::parse_surrogate("shift") == SurrogateKind::Shift);
+    CHECK_THROWS_AS(mining::parse_surrogate("jitter"), UsageError);
+}
