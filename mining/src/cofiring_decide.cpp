@@ -90,33 +90,16 @@ std::vector<CofiringEdge> decide(std::vector<CofiringCandidate> candidates, cons
         edges[static_cast<std::size_t>(i)] = {c.a, c.b, c.interval, c.count, expected, p, p};
     }
     if (!rule.test_off) {
-        const auto m = static_cast<double>(std::max<std::uint64_t>(rule.tests, 1));
-        if (test.correction == Correction::Bonferroni) {
-            for (CofiringEdge& e : edges) e.p_adjusted = std::min(1.0, e.p * m);
-            std::erase_if(edges, [&](const CofiringEdge& e) { return e.p > test.q / m; });
-        } else {
-            // Benjamini-Hochberg: the R smallest p-values, R the largest k with p_(k) <= q k / m.
-            std::vector<std::size_t> order(edges.size());
-            for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-            std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return edges[x].p < edges[y].p; });
-            std::size_t accepted = 0;
-            for (std::size_t k = 1; k <= order.size(); ++k) {
-                if (edges[order[k - 1]].p <= test.q * static_cast<double>(k) / m) accepted = k;
-            }
-            double running = 1.0;  // q-value: the least p_(j) m / j over j >= k
-            for (std::size_t k = order.size(); k-- > 0;) {
-                running = std::min(running, edges[order[k]].p * m / static_cast<double>(k + 1));
-                edges[order[k]].p_adjusted = running;
-            }
-            std::vector<bool> keep(edges.size(), false);
-            for (std::size_t k = 0; k < accepted; ++k) keep[order[k]] = true;
-            std::vector<CofiringEdge> kept;
-            kept.reserve(accepted);
-            for (std::size_t i = 0; i < edges.size(); ++i) {
-                if (keep[i]) kept.push_back(edges[i]);
-            }
-            edges = std::move(kept);
+        // A window's p-values, corrected together (as rule.tests tests).
+        std::vector<double> p(edges.size());
+        for (std::size_t i = 0; i < edges.size(); ++i) p[i] = edges[i].p;
+        const Corrected corrected = correct(p, test.correction, test.q, rule.tests);
+        std::vector<CofiringEdge> kept;
+        for (std::size_t i = 0; i < edges.size(); ++i) {
+            edges[i].p_adjusted = corrected.adjusted[i];
+            if (corrected.passed[i]) kept.push_back(edges[i]);
         }
+        edges = std::move(kept);
     }
     std::erase_if(edges, [&](const CofiringEdge& e) { return !meets_thresholds(e, test); });
     return edges;

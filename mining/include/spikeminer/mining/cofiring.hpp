@@ -34,6 +34,7 @@
 #include "spikeminer/core/progress.hpp"
 #include "spikeminer/core/spike_trains.hpp"
 #include "spikeminer/mining/episode.hpp"
+#include "spikeminer/mining/multiple_testing.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -59,12 +60,6 @@ struct CofiringLags {
 enum class Chance {
     Baseline,     ///< the same pair at the baseline lags (default)
     Independent,  ///< independent trains of constant rate over the window
-};
-
-/// How a window's p-values are corrected for the number of tests.
-enum class Correction {
-    BenjaminiHochberg,  ///< false discovery rate q (default)
-    Bonferroni,         ///< family-wise error rate q
 };
 
 /// The edge test: a test passes when its corrected p-value is within q and its count meets

@@ -1,0 +1,126 @@
+// Surrogate significance: the correction against hand-computed values; under a true null
+// (independent Poisson neurons) the pairs' p-values are close to uniform and the correction
+// keeps almost nothing; an embedded chain's links reach the smallest p-value and survive;
+// stopping a candidate after h exceedances decides as the full N surrogates do.
+#include "catch.hpp"
+
+#include "spikeminer/mining/count.hpp"
+#include "spikeminer/mining/significance.hpp"
+#include "spikeminer/simulator/simulate.hpp"
+
+#include <vector>
+
+using namespace spikeminer;
+using mining::Episode;
+using mining::Interval;
+
+namespace {
+
+// Every ordered pair of distinct neurons at a lag in (0, 5 ms] (ticks of 1 ms... 1 µs).
+std::vector<Episode> all_pairs(std::size_t neurons) {
+    std::vector<Episode> pairs;
+    for (NeuronId a = 0; a < neurons; ++a) {
+        for (NeuronId b = 0; b < neurons; ++b) {
+            if (a != b) pairs.push_back(Episode{{a, b}, {Interval{0, 5000}}});
+        }
+    }
+    return pairs;
+}
+
+std::vector<mining::EpisodeSignificance> significance(const SpikeTrains& trains, const std::vector<Episode>& episodes,
+                                                      const mining::SignificanceOptions& options) {
+    mining::CountOptions count;
+    count.backend = Backend::Cpu;
+    const std::vector<std::uint64_t> counts = mining::count_episodes(trains, episodes, count).counts;
+    return mining::test_episodes(trains, episodes, counts, options, count);
+}
+
+mining::SignificanceOptions dither_options(std::size_t surrogates, std::size_t enough) {
+    mining::SignificanceOptions options;
+    options.surrogate = {mining::SurrogateKind::Dither, 20'000, 2'000, 17};  // ±20 ms, 2 ms refractory
+    options.surrogates = surrogates;
+    options.enough_exceedances = enough;
+    return options;
+}
+
+}  // namespace
+
+TEST_CASE("Benjamini-Hochberg and Bonferroni against hand-computed values", "[significance]") {
+    const std::vector<double> p{0.01, 0.04, 0.03, 0.2};
+    // BH, m = 4, q = 0.05: only 0.01 <= 0.05 * 1/4; q-values min over j >= k of p_(j) 4 / j.
+    const mining::Corrected bh = mining::correct(p, mining::Correction::BenjaminiHochberg, 0.05, 4);
+    CHECK(bh.passed == std::vector<bool>{true, false, false, false});
+    CHECK(bh.adjusted[0] == Approx(0.04));
+    CHECK(bh.adjusted[1] == Approx(0.04 * 4 / 3));
+    CHECK(bh.adjusted[2] == Approx(0.04 * 4 / 3));
+    CHECK(bh.adjusted[3] == Approx(0.2));
+    // At q = 0.1: 0.04 <= 0.1 * 3/4, so the three smallest pass.
+    CHECK(mining::correct(p, mining::Correction::BenjaminiHochberg, 0.1, 4).passed == std::vector<bool>{true, true, true, false});
+    // Eight tests, four of them not listed: m = 8.
+    CHECK(mining::correct(p, mining::Correction::BenjaminiHochberg, 0.1, 8).passed == std::vector<bool>{true, false, false, false});
+    const mining::Corrected bonferroni = mining::correct(p, mining::Correction::Bonferroni, 0.05, 4);
+    CHECK(bonferroni.passed == std::vector<bool>{true, false, false, false});
+    CHECK(bonferroni.adjusted == std::vector<double>{0.04, 0.16, 0.12, 0.8});
+}
+
+TEST_CASE("under a true null the pairs' p-values are close to uniform and BH keeps almost nothing", "[significance]") {
+    std::size_t low = 0;
+    std::size_t tested = 0;
+    std::size_t discoveries = 0;
+    for (const std::uint64_t seed : {1, 2, 3}) {
+        simulator::NetworkConfig config;  // no chains, no links: independent neurons
+        config.neurons = 12;
+        config.duration_s = 120;
+        config.rest_rate_hz = 5;
+        config.seed = seed;
+        const SpikeTrains trains = simulator::simulate(config).trains;
+        const std::vector<Episode> pairs = all_pairs(config.neurons);
+        const auto results = significance(trains, pairs, dither_options(99, 10));
+        for (const auto& r : results) {
+            low += r.p <= 0.2 ? 1 : 0;
+            discoveries += r.significant ? 1 : 0;
+        }
+        tested += results.size();
+    }
+    // 396 pairs: under uniform p-values, 20 % of them fall at or below 0.2, a binomial
+    // standard deviation of 2 %; pairs sharing a neuron are not independent, so the band
+    // is wide (about 4 standard deviations each way).
+    const double share = static_cast<double>(low) / static_cast<double>(tested);
+    CHECK(share > 0.12);
+    CHECK(share < 0.28);
+    // Under a complete null BH at q = 0.05 finds anything with probability at most 0.05 per
+    // seed: one discovery over three seeds is already unlikely.
+    CHECK(discoveries <= 1);
+}
+
+TEST_CASE("an embedded chain's links reach the smallest p-value and survive the correction", "[significance]") {
+    simulator::NetworkConfig config;  // no chains, no links: independent neurons
+    config.neurons = 6;
+    config.duration_s = 60;
+    config.rest_rate_hz = 5;
+    config.seed = 4;
+    config.chains.push_back(simulator::Chain{{0, 1, 2}, {0.8, 0.8}, {{3, 3}, {3, 3}}, false});  // 3 ms each link
+    const SpikeTrains trains = simulator::simulate(config).trains;
+    const std::vector<Episode> pairs = all_pairs(config.neurons);
+    const std::size_t n = 499;
+    const auto stopped = significance(trains, pairs, dither_options(n, 10));
+    const auto full = significance(trains, pairs, dither_options(n, n + 1));  // never stops early
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        INFO("pair " << pairs[i].neurons[0] << " -> " << pairs[i].neurons[1] << ": p " << stopped[i].p << " after "
+                     << stopped[i].surrogates_used << " surrogates, full p " << full[i].p);
+        const bool link = (pairs[i].neurons[0] == 0 && pairs[i].neurons[1] == 1) || (pairs[i].neurons[0] == 1 && pairs[i].neurons[1] == 2);
+        if (link) {
+            CHECK(stopped[i].p <= 2.0 / (n + 1));
+            CHECK(stopped[i].significant);
+            CHECK(stopped[i].surrogates_used == n);
+            CHECK(static_cast<double>(stopped[i].count) > stopped[i].surrogate_mean + 5 * stopped[i].surrogate_sd);
+        }
+        // The early stop decides as all N surrogates do, and uses fewer where it can.
+        CHECK(stopped[i].significant == full[i].significant);
+        CHECK(stopped[i].surrogates_used <= full[i].surrogates_used);
+        CHECK(full[i].surrogates_used == n);
+    }
+    std::size_t used = 0;
+    for (const auto& r : stopped) used += r.surrogates_used;
+    CHECK(used < pairs.size() * n / 2);  // most candidates stop early
+}
