@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -27,9 +28,18 @@ namespace {
 // Datasets up to this size are read whole in the probe (their filters run too); larger
 // ones only have their chunk index walked.
 constexpr hsize_t kProbeReadBytes = hsize_t{1} << 20;
-// A metadata walk takes milliseconds; a child still busy after 10 s, plus 1 s for every
-// 10 MB of file, is looping.
-std::chrono::seconds probe_limit(off_t file_bytes) { return std::chrono::seconds(10 + file_bytes / 10'000'000); }
+// A metadata walk takes milliseconds; a child still busy after 10 s (or
+// SPIKEMINER_HDF5_PROBE_SECONDS, 1 to 3600: more for slow network storage, less for the
+// fuzzers), plus 1 s for every 10 MB of file, is looping.
+std::chrono::seconds probe_limit(off_t file_bytes) {
+    long base = 10;
+    if (const char* given = std::getenv("SPIKEMINER_HDF5_PROBE_SECONDS")) {
+        char* end = nullptr;
+        const long value = std::strtol(given, &end, 10);
+        if (end != given && *end == '\0' && value >= 1 && value <= 3600) base = value;
+    }
+    return std::chrono::seconds(base + file_bytes / 10'000'000);
+}
 
 // Reads `points` values of `type` (converted to the native type) into a buffer the child
 // never frees: its memory goes with it.
