@@ -77,6 +77,44 @@ TEST_CASE("mining results as JSON and CSV list every frequent episode", "[mining
     CHECK(csv.starts_with("level,count,episode\n"));
 }
 
+TEST_CASE("significance results are written in every format and read back from HDF5", "[mining-output]") {
+    Mined mined = mine_small();
+    // Made-up test results on the episodes of two neurons or more: the writers' round trip.
+    std::size_t tested = 0;
+    for (auto& found : mined.result.episodes) {
+        if (found.episode.size() < 2) continue;
+        found.significance = mining::EpisodeSignificance{found.count, 2.5, 1.25, 100 + tested, 0, 0.001 * double(tested + 1), 0.01, true};
+        ++tested;
+    }
+    REQUIRE(tested > 0);
+    const test::TempDir dir;
+    io::write_mining_results(dir.file("e.h5"), mined.trains, mined.result, "ms", false);
+    const mining::MiningResult back = io::read_mining_results(dir.file("e.h5"));
+    REQUIRE(back.episodes.size() == mined.result.episodes.size());
+    for (std::size_t i = 0; i < back.episodes.size(); ++i) {
+        const auto& want = mined.result.episodes[i].significance;
+        const auto& got = back.episodes[i].significance;
+        REQUIRE(got.has_value() == want.has_value());
+        if (!want) continue;
+        CHECK(got->p == want->p);
+        CHECK(got->p_adjusted == want->p_adjusted);
+        CHECK(got->surrogate_mean == want->surrogate_mean);
+        CHECK(got->surrogate_sd == want->surrogate_sd);
+        CHECK(got->surrogates_used == want->surrogates_used);
+    }
+    io::write_mining_results(dir.file("e.json"), mined.trains, mined.result, "ms", false);
+    const auto json = nlohmann::json::parse(test::read_file(dir.file("e.json")));
+    for (std::size_t i = 0; i < mined.result.episodes.size(); ++i) {
+        const auto& want = mined.result.episodes[i].significance;
+        CHECK(json["episodes"][i].contains("significance") == want.has_value());
+        if (want) CHECK(json["episodes"][i]["significance"]["surrogates"].get<std::size_t>() == want->surrogates_used);
+    }
+    io::write_mining_results(dir.file("e.csv"), mined.trains, mined.result, "ms", false);
+    const std::string csv = test::read_file(dir.file("e.csv"));
+    CHECK(csv.starts_with("level,count,episode,p,p_adjusted,surrogate_mean,surrogate_sd,surrogates\n"));
+    CHECK(test::has(csv, ",0.001,0.01,2.5,1.25,100\n"));
+}
+
 TEST_CASE("mining results refuse other extensions and other files", "[mining-output]") {
     const Mined mined = mine_small();
     const test::TempDir dir;

@@ -59,6 +59,8 @@ TEST_CASE("cli: options that only qualify another are refused without it", "[cli
         {{"mine", spikes, "--min-count", "1", "--occurrences"}, "--occurrences requires --output"},
         {{"mine", spikes, "--min-count", "1", "--occurrences", "-o", dir.file("episodes.csv")}, "JSON only"},
         {{"info", spikes, "--self-test"}, "--self-test requires --devices"},
+        {{"mine", spikes, "--min-count", "1", "--surrogates", "99"}, "--surrogates requires --significance"},
+        {{"mine", spikes, "--min-count", "1", "--significance", "1.5"}, "--significance: give a rate q in (0, 1]"},
     };
     for (const Case& c : cases) {
         const test::CliResult result = test::run_cli(c.args);

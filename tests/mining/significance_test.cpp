@@ -5,9 +5,11 @@
 #include "catch.hpp"
 
 #include "spikeminer/mining/count.hpp"
+#include "spikeminer/mining/mine.hpp"
 #include "spikeminer/mining/significance.hpp"
 #include "spikeminer/simulator/simulate.hpp"
 
+#include <algorithm>
 #include <vector>
 
 using namespace spikeminer;
@@ -123,4 +125,52 @@ TEST_CASE("an embedded chain's links reach the smallest p-value and survive the 
     std::size_t used = 0;
     for (const auto& r : stopped) used += r.surrogates_used;
     CHECK(used < pairs.size() * n / 2);  // most candidates stop early
+}
+
+TEST_CASE("mining with significance keeps the embedded chain and drops the pairs frequent by chance", "[significance][mine]") {
+    simulator::NetworkConfig config;
+    config.neurons = 10;
+    config.duration_s = 60;
+    config.rest_rate_hz = 5;
+    config.seed = 5;
+    config.chains.push_back(simulator::Chain{{0, 1, 2}, {0.8, 0.8}, {{3, 3}, {3, 3}}, false});
+    const SpikeTrains trains = simulator::simulate(config).trains;
+    mining::MiningOptions options;
+    options.intervals = {Interval{0, 5000}};
+    options.min_counts = {5};
+    options.max_level = 3;
+    options.count.backend = Backend::Cpu;
+    const mining::MiningResult plain = mining::mine(trains, options);
+    options.significance = dither_options(999, 10);
+    const mining::MiningResult tested = mining::mine(trains, options);
+    REQUIRE(tested.levels.size() == 3);
+    CHECK_FALSE(tested.levels[0].significant.has_value());  // single neurons are not tested
+    REQUIRE(tested.levels[1].significant.has_value());
+    CHECK(plain.levels[1].frequent > 50);  // at 5 Hz most pairs pass a count of 5 by chance
+    std::vector<std::vector<NeuronId>> kept;
+    for (const auto& found : tested.episodes) {
+        if (found.episode.size() == 1) {
+            CHECK_FALSE(found.significance.has_value());
+            continue;
+        }
+        REQUIRE(found.significance.has_value());
+        CHECK(found.significance->significant);
+        CHECK(found.significance->count == found.count);
+        kept.push_back(found.episode.neurons);
+    }
+    // The chain's links and the whole chain are kept.
+    for (const std::vector<NeuronId>& chain : {std::vector<NeuronId>{0, 1}, {1, 2}, {0, 1, 2}}) {
+        CHECK(std::find(kept.begin(), kept.end(), chain) != kept.end());
+    }
+    // Of the 80-odd pairs of two other neurons frequent by chance, almost none. (Pairs of a
+    // neuron with itself are another matter: dithering breaks a train's own short
+    // intervals, so n -> n within 5 ms is kept wherever the neuron's intervals are not
+    // Poisson's; they are not counted here.)
+    std::size_t chance = 0;
+    for (const auto& neurons : kept) {
+        const bool repeats = std::adjacent_find(neurons.begin(), neurons.end()) != neurons.end();
+        const bool chain = neurons.size() == 2 && ((neurons[0] == 0 && neurons[1] == 1) || (neurons[0] == 1 && neurons[1] == 2));
+        if (neurons.size() == 2 && !repeats && !chain) ++chance;
+    }
+    CHECK(chance <= 2);
 }

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace spikeminer::cli {
@@ -33,7 +34,27 @@ struct MineArguments {
     std::string output;
     bool occurrences = false;
     std::size_t show = 10;
+    // Significance against surrogates (off unless --significance is given).
+    double significance = 0;
+    std::size_t surrogates = 1000;
+    std::string surrogate = "dither";
+    double dither_ms = 10;
+    double refractory_ms = 1;
+    std::uint64_t surrogate_seed = 1;
 };
+
+std::optional<mining::SignificanceOptions> significance_options(const MineArguments& args, const TimeBase& time_base) {
+    if (args.significance == 0) return std::nullopt;
+    if (!(args.significance > 0 && args.significance <= 1)) throw UsageError("--significance: give a rate q in (0, 1]");
+    mining::SignificanceOptions options;
+    options.q = args.significance;
+    options.surrogates = args.surrogates;
+    options.surrogate.kind = mining::parse_surrogate(args.surrogate);
+    options.surrogate.dither = time_base.from_seconds(args.dither_ms / 1000);
+    options.surrogate.refractory = time_base.from_seconds(args.refractory_ms / 1000);
+    options.surrogate.seed = args.surrogate_seed;
+    return options;
+}
 
 std::vector<NeuronId> parse_neuron_list(const std::string& text, const SpikeTrains& trains) {
     std::vector<NeuronId> neurons;
@@ -52,10 +73,11 @@ std::vector<NeuronId> parse_neuron_list(const std::string& text, const SpikeTrai
 // Reports a finished level on stderr (over the progress bar on a terminal); a note, such
 // as a fallback to the CPU, once when it first appears.
 void print_level(const mining::LevelReport& level, std::string& last_note) {
-    std::fprintf(stderr, "%slevel %zu: %zu candidates, %zu frequent (count >= %llu), %s on %s, %.3f s\n",
+    std::fprintf(stderr, "%slevel %zu: %zu candidates, %zu frequent (count >= %llu)%s, %s on %s, %.3f s\n",
                  isatty(STDERR_FILENO) != 0 ? "\r\033[K" : "", level.level, level.candidates, level.frequent,
-                 static_cast<unsigned long long>(level.threshold), mining::counter_name(level.counter).c_str(),
-                 backend_name(level.backend).c_str(), level.seconds);
+                 static_cast<unsigned long long>(level.threshold),
+                 level.significant ? (", " + std::to_string(*level.significant) + " significant").c_str() : "",
+                 mining::counter_name(level.counter).c_str(), backend_name(level.backend).c_str(), level.seconds);
     if (level.bounded_out != 0) {
         std::fprintf(stderr, "  %zu of the candidates not counted: fewer pairs of spikes at their gap than the threshold\n", level.bounded_out);
     }
@@ -64,10 +86,11 @@ void print_level(const mining::LevelReport& level, std::string& last_note) {
 }
 
 void print_summary(const SpikeTrains& trains, const mining::MiningResult& result, const MineArguments& args) {
-    std::printf("%-6s %11s %9s %10s %8s %8s %9s\n", "level", "candidates", "frequent", "threshold", "counter", "backend",
-                "seconds");
+    std::printf("%-6s %11s %9s %12s %10s %8s %8s %9s\n", "level", "candidates", "frequent", "significant", "threshold",
+                "counter", "backend", "seconds");
     for (const auto& level : result.levels) {
-        std::printf("%-6zu %11zu %9zu %10llu %8s %8s %9.3f\n", level.level, level.candidates, level.frequent,
+        std::printf("%-6zu %11zu %9zu %12s %10llu %8s %8s %9.3f\n", level.level, level.candidates, level.frequent,
+                    level.significant ? std::to_string(*level.significant).c_str() : "-",
                     static_cast<unsigned long long>(level.threshold), mining::counter_name(level.counter).c_str(),
                     backend_name(level.backend).c_str(), level.seconds);
     }
@@ -114,6 +137,7 @@ void run_mine(const MineArguments& args) {
     options.max_level = args.max_level;
     if (!args.neurons.empty()) options.neurons = parse_neuron_list(args.neurons, trains);
     options.count = args.count.options(&terminal.progress());
+    options.significance = significance_options(args, trains.time_base());
     std::string last_note;
     const mining::MiningResult result =
         mining::mine(trains, options, [&](const mining::LevelReport& level) { print_level(level, last_note); });
@@ -145,6 +169,18 @@ void add_mine_command(CLI::App& app) {
     CLI::Option* output = command->add_option("-o,--output", args->output, "write the frequent episodes (.json, .csv or .h5)");
     command->add_flag("--occurrences", args->occurrences, "with -o x.json: also list each episode's occurrences")->needs(output);
     command->add_option("--show", args->show, "episodes listed per level (default 10)");
+    CLI::Option* significance =
+        command->add_option("--significance", args->significance,
+                            "keep, from level 2 on, only the episodes more frequent than in surrogate recordings, at this "
+                            "false discovery rate (Benjamini-Hochberg), e.g. 0.05");
+    command->add_option("--surrogates", args->surrogates, "surrogate recordings per test (default 1000; a candidate stops "
+                                                          "early once 10 of them reach its count)")->needs(significance);
+    command->add_option("--surrogate", args->surrogate, "dither (default: each spike moved within +-dither) or shift "
+                                                        "(each neuron's train moved as a whole)")->needs(significance);
+    command->add_option("--dither-ms", args->dither_ms, "the surrogates' largest move in ms (default 10)")->needs(significance);
+    command->add_option("--refractory-ms", args->refractory_ms, "dither keeps spikes of a neuron this far apart (default 1)")
+        ->needs(significance);
+    command->add_option("--surrogate-seed", args->surrogate_seed, "the surrogates' seed (default 1)")->needs(significance);
     command->callback([args] { run_mine(*args); });
 }
 

@@ -7,11 +7,18 @@
 //   /mining/counts          int64 [E]
 //   /mining/levels          int64 [levels, 2] (candidates, frequent); level_thresholds
 //                           int64 [levels]; level_seconds float64 [levels]
+//   /mining/significance    float64 [E, 5] (p, p_adjusted, surrogate mean, surrogate sd,
+//                           surrogates used; NaN for an untested episode), only when the
+//                           episodes were tested against surrogates
 #include "hdf5_read.hpp"
 #include "hdf5_write.hpp"
 #include "mining_h5.hpp"
 
 #include "spikeminer/core/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace spikeminer::io::detail {
 namespace {
@@ -49,6 +56,16 @@ void write_mining_group(H5Writer& file, const SpikeTrains& trains, const mining:
     file.write("/mining/episode_neurons_index", std::span<const std::int64_t>(ends));
     file.write_pairs("/mining/episode_gaps", gaps);
     file.write("/mining/counts", std::span<const std::int64_t>(counts));
+    if (std::any_of(result.episodes.begin(), result.episodes.end(), [](const auto& e) { return e.significance.has_value(); })) {
+        std::vector<double> rows;
+        for (const auto& found : result.episodes) {
+            const auto& s = found.significance;
+            const double nan = std::numeric_limits<double>::quiet_NaN();
+            rows.insert(rows.end(), {s ? s->p : nan, s ? s->p_adjusted : nan, s ? s->surrogate_mean : nan,
+                                     s ? s->surrogate_sd : nan, s ? static_cast<double>(s->surrogates_used) : nan});
+        }
+        file.write_rows("/mining/significance", rows, result.episodes.size());
+    }
     std::vector<std::int64_t> levels;
     std::vector<std::int64_t> thresholds;
     std::vector<double> seconds;
@@ -75,6 +92,12 @@ mining::MiningResult read_mining_h5(const std::string& path) {
     const auto gaps = file.read_integer_pairs("/mining/episode_gaps");
     const auto counts = file.read_integers("/mining/counts");
     if (counts.size() != ends.size()) throw Error(file.where("/mining/counts") + " does not have one count per episode");
+    std::vector<double> significance;
+    if (file.exists("/mining/significance")) {
+        std::size_t columns = 0;
+        significance = file.read_rows("/mining/significance", counts.size(), columns);
+        if (columns != 5) throw Error(file.where("/mining/significance") + " has " + std::to_string(columns) + " columns, expected 5");
+    }
     mining::MiningResult result;
     std::int64_t start = 0;
     std::size_t gap = 0;
@@ -89,6 +112,13 @@ mining::MiningResult read_mining_h5(const std::string& path) {
             found.episode.gaps.push_back(mining::Interval{gaps[2 * gap], gaps[2 * gap + 1]});
         }
         found.count = static_cast<std::uint64_t>(counts[e]);
+        if (!significance.empty() && !std::isnan(significance[5 * e])) {
+            const double* row = &significance[5 * e];
+            if (!(row[4] >= 0 && row[4] <= 1e15)) {
+                throw Error(file.where("/mining/significance") + " row " + std::to_string(e) + ": the surrogates used are not a count");
+            }
+            found.significance = mining::EpisodeSignificance{found.count, row[2], row[3], static_cast<std::size_t>(row[4]), 0, row[0], row[1], true};
+        }
         result.episodes.push_back(std::move(found));
         start = ends[e];
     }

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <optional>
 
@@ -25,14 +27,16 @@ std::string json_text(const SpikeTrains& trains, const mining::MiningResult& res
                        {"interval_unit", unit}};
     out["levels"] = nlohmann::json::array();
     for (const auto& level : result.levels) {
-        out["levels"].push_back({{"level", level.level},
-                                 {"candidates", level.candidates},
-                                 {"not_counted_by_pair_bound", level.bounded_out},
-                                 {"frequent", level.frequent},
-                                 {"threshold", level.threshold},
-                                 {"counter", mining::counter_name(level.counter)},
-                                 {"backend", backend_name(level.backend)},
-                                 {"seconds", level.seconds}});
+        nlohmann::json entry{{"level", level.level},
+                             {"candidates", level.candidates},
+                             {"not_counted_by_pair_bound", level.bounded_out},
+                             {"frequent", level.frequent},
+                             {"threshold", level.threshold},
+                             {"counter", mining::counter_name(level.counter)},
+                             {"backend", backend_name(level.backend)},
+                             {"seconds", level.seconds}};
+        if (level.significant) entry["significant"] = *level.significant;
+        out["levels"].push_back(entry);
     }
     out["episodes"] = nlohmann::json::array();
     // One counter for every episode's occurrences: the spike times are grouped once.
@@ -49,6 +53,13 @@ std::string json_text(const SpikeTrains& trains, const mining::MiningResult& res
                              {"neurons", labels},
                              {"intervals", intervals},
                              {"count", found.count}};
+        if (const auto& s = found.significance) {
+            entry["significance"] = {{"p", s->p},
+                                     {"p_adjusted", s->p_adjusted},
+                                     {"surrogate_mean", s->surrogate_mean},
+                                     {"surrogate_sd", s->surrogate_sd},
+                                     {"surrogates", s->surrogates_used}};
+        }
         if (with_occurrences) {
             entry["occurrences_s"] = nlohmann::json::array();
             for (const auto& occurrence : counter->occurrences(found.episode)) {
@@ -62,11 +73,22 @@ std::string json_text(const SpikeTrains& trains, const mining::MiningResult& res
     return io::json_text(out, 1) + "\n";
 }
 
+// With significance tests, five more columns (empty for the untested single neurons).
 std::string csv_text(const SpikeTrains& trains, const mining::MiningResult& result, const std::string& unit) {
-    std::string text = "level,count,episode\n";
+    const bool tested = std::any_of(result.episodes.begin(), result.episodes.end(), [](const auto& e) { return e.significance.has_value(); });
+    std::string text = tested ? "level,count,episode,p,p_adjusted,surrogate_mean,surrogate_sd,surrogates\n" : "level,count,episode\n";
     for (const auto& found : result.episodes) {
         text += std::to_string(found.episode.size()) + "," + std::to_string(found.count) + ",\"" +
-                mining::format_episode(found.episode, trains, unit) + "\"\n";
+                mining::format_episode(found.episode, trains, unit) + "\"";
+        if (const auto& s = found.significance) {
+            char numbers[160];
+            std::snprintf(numbers, sizeof numbers, ",%.6g,%.6g,%.6g,%.6g,%zu", s->p, s->p_adjusted, s->surrogate_mean,
+                          s->surrogate_sd, s->surrogates_used);
+            text += numbers;
+        } else if (tested) {
+            text += ",,,,,";
+        }
+        text += "\n";
     }
     return text;
 }

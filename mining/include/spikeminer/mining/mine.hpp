@@ -1,8 +1,10 @@
 #pragma once
 
 #include "spikeminer/mining/count.hpp"
+#include "spikeminer/mining/significance.hpp"
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace spikeminer::mining {
@@ -14,6 +16,9 @@ struct MiningOptions {
     std::size_t max_level = 5;              ///< longest episode
     std::vector<NeuronId> neurons;          ///< allow-list; empty = all
     CountOptions count;                     ///< counter and backend for each level
+    /// When given, from level 2 on a frequent episode is kept (reported, and joined into
+    /// the next level's candidates) only when it is significant against surrogates.
+    std::optional<SignificanceOptions> significance;
 };
 
 /// Minimum count from a rate: ceil(rate_hz * duration_s), at least 1, at most 2^64 - 1.
@@ -27,6 +32,7 @@ struct LevelReport {
     /// threshold, left out uncounted (they cannot be frequent; see mine()).
     std::size_t bounded_out = 0;
     std::size_t frequent = 0;
+    std::optional<std::size_t> significant;  ///< of the frequent, when they were tested
     std::uint64_t threshold = 0;
     Counter counter = Counter::Auto;
     Backend backend = Backend::Cpu;
@@ -37,6 +43,7 @@ struct LevelReport {
 struct FrequentEpisode {
     Episode episode;
     std::uint64_t count = 0;
+    std::optional<EpisodeSignificance> significance;  ///< when it was tested
 };
 
 struct MiningResult {
