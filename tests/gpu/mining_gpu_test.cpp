@@ -7,6 +7,7 @@
 
 #include "spikeminer/mining/count.hpp"
 #include "spikeminer/mining/mine.hpp"
+#include "spikeminer/mining/significance.hpp"
 #include "spikeminer/simulator/simulate.hpp"
 
 #include <string>
@@ -194,4 +195,38 @@ TEST_CASE("Whole mining on the GPU equals mining on the CPU (one counter reused 
         for (const auto& level : result.levels) any_on_gpu = any_on_gpu || level.backend == Backend::Cuda;
         CHECK(any_on_gpu);
     }
+}
+
+TEST_CASE("Significance by surrogates counted on the GPU equals the CPU's, p-value by p-value", "[gpu][mining][significance]") {
+    simulator::NetworkConfig config = simulator::scenario("paper");
+    config.duration_s = 20.0;
+    const simulator::Simulation sim = simulator::simulate(config);
+    const Tick ms = sim.trains.time_base().ticks_per_second / 1000;
+    std::vector<Episode> pairs;
+    for (NeuronId a = 0; a < 24; ++a) {
+        for (NeuronId b = 0; b < 24; ++b) {
+            if (a != b) pairs.push_back(Episode{{a, b}, {Interval{0, 5 * ms}}});
+        }
+    }
+    mining::CountOptions cpu;
+    cpu.backend = Backend::Cpu;
+    const std::vector<std::uint64_t> counts = mining::count_episodes(sim.trains, pairs, cpu).counts;
+    mining::SignificanceOptions options;
+    options.surrogate = {mining::SurrogateKind::Dither, 10 * ms, ms, 3};
+    options.surrogates = 199;
+    const auto expected = mining::test_episodes(sim.trains, pairs, counts, options, cpu);
+    mining::CountOptions gpu;
+    gpu.backend = Backend::Cuda;
+    const auto got = mining::test_episodes(sim.trains, pairs, counts, options, gpu);
+    REQUIRE(got.size() == expected.size());
+    std::size_t significant = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        INFO("pair " << test::describe(pairs[i]));
+        CHECK(got[i].p == expected[i].p);
+        CHECK(got[i].surrogates_used == expected[i].surrogates_used);
+        CHECK(got[i].surrogate_mean == expected[i].surrogate_mean);
+        CHECK(got[i].significant == expected[i].significant);
+        significant += got[i].significant ? 1 : 0;
+    }
+    CHECK(significant > 0);  // the paper scenario's chains: the comparison is not all "no"
 }
