@@ -219,14 +219,18 @@ TEST_CASE("Significance by surrogates counted on the GPU equals the CPU's, p-val
     gpu.backend = Backend::Cuda;
     const auto got = mining::test_episodes(sim.trains, pairs, counts, options, gpu);
     REQUIRE(got.size() == expected.size());
-    std::size_t significant = 0;
+    std::size_t low = 0;
+    std::size_t high = 0;
     for (std::size_t i = 0; i < got.size(); ++i) {
         INFO("pair " << test::describe(pairs[i]));
         CHECK(got[i].p == expected[i].p);
         CHECK(got[i].surrogates_used == expected[i].surrogates_used);
         CHECK(got[i].surrogate_mean == expected[i].surrogate_mean);
         CHECK(got[i].significant == expected[i].significant);
-        significant += got[i].significant ? 1 : 0;
+        low += got[i].p <= 0.01 ? 1 : 0;
+        high += got[i].p >= 0.5 ? 1 : 0;
     }
-    CHECK(significant > 0);  // the paper scenario's chains: the comparison is not all "no"
+    // The p-values compared spread from the chains' links to chance pairs.
+    CHECK(low > 0);
+    CHECK(high > 0);
 }
