@@ -8,6 +8,7 @@
 #include "hdf5_fixtures.hpp"
 #include "test_paths.hpp"
 
+#include "spikeminer/app/io/edge_list.hpp"
 #include "spikeminer/app/io/read_spikes.hpp"
 #include "spikeminer/app/io/spike_format.hpp"
 #include "spikeminer/core/error.hpp"
@@ -482,13 +483,22 @@ TEST_CASE("spikeminer electrode positions that do not fit its neurons are refuse
 }
 
 TEST_CASE("HDF5 files on whose structure the library crashes or loops are refused, naming the file", "[hdf5][bad-input]") {
-    // Found by the fuzzers; the HDF5 library walks their structure in a child process first,
-    // here given 1 s before a walk counts as a loop (10 s by default).
+    // Found by the fuzzers. The HDF5 library walks their structure in a child process first
+    // (here given 1 s before a walk counts as a loop; 10 s by default), and the readers read
+    // in a child process: crash-3, crash-4 and the graph files pass the walk and crashed the
+    // reader itself.
     setenv("SPIKEMINER_HDF5_PROBE_SECONDS", "1", 1);
-    for (const char* name : {"hdf5-crash-1.h5", "hdf5-crash-2.nwb", "hdf5-loop-1.h5", "hdf5-loop-2.nwb"}) {
+    for (const char* name : {"hdf5-crash-1.h5", "hdf5-crash-2.nwb", "hdf5-crash-3.h5", "hdf5-crash-4.h5", "hdf5-loop-1.h5",
+                             "hdf5-loop-2.nwb"}) {
         const std::string path = test::data_file(name);
         INFO(path);
         CHECK_THROWS_WITH(io::read_spikes(path), contains(path) && contains("the HDF5 library"));
+    }
+    // The graph reader's.
+    for (const char* name : {"hdf5-crash-graph-1.h5", "hdf5-crash-graph-2.h5"}) {
+        const std::string path = test::data_file(name);
+        INFO(path);
+        CHECK_THROWS_WITH(io::read_graph(path), contains(path) && contains("the HDF5 library"));
     }
     unsetenv("SPIKEMINER_HDF5_PROBE_SECONDS");
     CHECK_THROWS_WITH(io::read_spikes(test::data_file("hdf5-loop-1.h5")), contains("in 10 s"));

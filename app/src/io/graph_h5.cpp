@@ -5,12 +5,13 @@
 //   /graph/edges    int64 [m, 2]: one row (u, v) per undirected edge, 0 <= u, v < vertices
 // The writer stores each edge once with u < v; the reader drops and counts self loops and
 // repeated edges, as for edge lists.
+#include "hdf5_isolated.hpp"
 #include "hdf5_read.hpp"
 #include "hdf5_write.hpp"
 
 #include "spikeminer/app/io/atomic_output.hpp"
-#include "spikeminer/app/io/input_file.hpp"
 #include "spikeminer/app/io/edge_list.hpp"
+#include "spikeminer/app/io/input_file.hpp"
 #include "spikeminer/core/error.hpp"
 
 #include <hdf5.h>
@@ -21,7 +22,9 @@ namespace {
 constexpr std::int64_t kVersion = 1;
 constexpr std::int64_t kMaxVertices = (std::int64_t{1} << 32) - 1;
 
-EdgeListGraph read_graph_h5(const std::string& path) {
+// The HDF5 part of reading a graph, checked: the vertex count and the edges' ends, two
+// per edge. It runs in a child process (hdf5_isolated.hpp).
+void read_graph_table(const std::string& path, detail::Writer& out) {
     const detail::H5Reader file(path);
     if (!file.exists("/graph")) {
         throw Error(path + ": an HDF5 file without a '/graph' group (the spikeminer graph layout)");
@@ -41,19 +44,34 @@ EdgeListGraph read_graph_h5(const std::string& path) {
                     (vertices ? " (it is " + std::to_string(*vertices) + ")" : std::string()));
     }
     const std::vector<std::int64_t> table = file.read_integer_pairs("/graph/edges");
-    std::vector<std::pair<graph::Vertex, graph::Vertex>> edges;
-    edges.reserve(table.size() / 2);
-    for (std::size_t row = 0; row < table.size() / 2; ++row) {
-        const std::int64_t u = table[2 * row];
-        const std::int64_t v = table[2 * row + 1];
-        if (u < 0 || v < 0 || u >= *vertices || v >= *vertices) {
-            throw Error(file.where("/graph/edges") + ": row " + std::to_string(row) + " (" + std::to_string(u) + ", " +
-                        std::to_string(v) + ") names a vertex outside 0.." + std::to_string(*vertices - 1));
+    std::vector<graph::Vertex> ends(table.size());
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        if (table[i] < 0 || table[i] >= *vertices) {
+            const std::size_t row = i / 2;
+            throw Error(file.where("/graph/edges") + ": row " + std::to_string(row) + " (" + std::to_string(table[2 * row]) + ", " +
+                        std::to_string(table[2 * row + 1]) + ") names a vertex outside 0.." + std::to_string(*vertices - 1));
         }
-        edges.emplace_back(static_cast<graph::Vertex>(u), static_cast<graph::Vertex>(v));
+        ends[i] = static_cast<graph::Vertex>(table[i]);
     }
+    out.value(*vertices);
+    out.values(ends);
+}
+
+EdgeListGraph read_graph_h5(const std::string& path) {
+    std::int64_t vertices = 0;
+    std::vector<graph::Vertex> ends;
+    detail::run_isolated(
+        path, [&](detail::Writer& out) { read_graph_table(path, out); },
+        [&](detail::Reader& in) {
+            vertices = in.value<std::int64_t>();
+            ends = in.values<graph::Vertex>();
+        },
+        nullptr);
+    std::vector<std::pair<graph::Vertex, graph::Vertex>> edges;
+    edges.reserve(ends.size() / 2);
+    for (std::size_t i = 0; i + 1 < ends.size(); i += 2) edges.emplace_back(ends[i], ends[i + 1]);
     EdgeListGraph result;
-    result.graph = graph::Graph::from_edges(static_cast<graph::Vertex>(*vertices), edges, &result.cleanup);
+    result.graph = graph::Graph::from_edges(static_cast<graph::Vertex>(vertices), edges, &result.cleanup);
     return result;
 }
 

@@ -1,26 +1,19 @@
 #include "hdf5_probe.hpp"
 
+#include "child_process.hpp"
 #include "hdf5_handle.hpp"
 
 #include "spikeminer/core/error.hpp"
 
-#include <signal.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <set>
-#include <thread>
 #include <tuple>
 #include <vector>
-
-// Defined only in sanitizer builds.
-extern "C" void __sanitizer_set_death_callback(void (*callback)()) __attribute__((weak));
 
 namespace spikeminer::io::detail {
 namespace {
@@ -104,20 +97,21 @@ herr_t walk_object(hid_t file, const char* name, const H5O_info_t* info, void*) 
     return 0;
 }
 
-[[noreturn]] void walk_in_child(const std::string& path) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);  // a looping child dies with this process
-    // Under a fuzzer, a crash here is the probe's expected outcome, not the fuzzer's
-    // finding: the child drops the death callback it inherited (no-op in other builds).
-    if (__sanitizer_set_death_callback != nullptr) __sanitizer_set_death_callback(nullptr);
+void walk(const std::string& path) {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     if (H5Fis_hdf5(path.c_str()) > 0) {
         const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
         if (file >= 0) H5Ovisit(file, H5_INDEX_NAME, H5_ITER_INC, walk_object, nullptr);
     }
-    _exit(0);  // no destructors, no atexit handlers: the parent's state is not the child's
 }
 
 }  // namespace
+
+std::string crash_message(const std::string& path, const ChildEnd& end) {
+    return path + ": the HDF5 library fails on this file's structure (" +
+           (end.kind == ChildEnd::Kind::Crashed ? std::string(strsignal(end.code)) : "exit " + std::to_string(end.code)) +
+           "): the file is damaged";
+}
 
 void probe_hdf5_file(const std::string& path) {
     struct stat status {};
@@ -130,29 +124,14 @@ void probe_hdf5_file(const std::string& path) {
         const std::lock_guard lock(mutex);
         if (passed.count(key) != 0) return;
     }
-    const pid_t child = fork();
-    if (child < 0) return;  // no child to spare: read without the probe
-    if (child == 0) walk_in_child(path);
     const std::chrono::seconds limit = probe_limit(status.st_size);
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    int raw = 0;
-    for (;;) {
-        const pid_t done = waitpid(child, &raw, WNOHANG);
-        if (done == child) break;
-        if (done < 0) return;  // the child was reaped elsewhere (a SIGCHLD handler): nothing to tell
-        if (std::chrono::steady_clock::now() > deadline) {
-            kill(child, SIGKILL);
-            waitpid(child, &raw, 0);
-            throw Error(path + ": the HDF5 library did not finish reading its structure in " +
-                        std::to_string(limit.count()) + " s (a damaged file?)");
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    const ChildEnd end = run_in_child([&] { walk(path); }, limit, nullptr);
+    if (end.kind == ChildEnd::Kind::TimedOut) {
+        throw Error(path + ": the HDF5 library did not finish reading its structure in " + std::to_string(limit.count()) +
+                    " s (a damaged file?)");
     }
-    if (WIFSIGNALED(raw) || (WIFEXITED(raw) && WEXITSTATUS(raw) != 0)) {
-        throw Error(path + ": the HDF5 library fails on this file's structure (" +
-                    (WIFSIGNALED(raw) ? std::string(strsignal(WTERMSIG(raw))) : "exit " + std::to_string(WEXITSTATUS(raw))) +
-                    "): the file is damaged");
-    }
+    if (end.kind == ChildEnd::Kind::Crashed || end.kind == ChildEnd::Kind::Failed) throw Error(crash_message(path, end));
+    if (end.kind == ChildEnd::Kind::NotStarted) return;  // no child to spare: read without the probe
     const std::lock_guard lock(mutex);
     passed.insert(key);
 }

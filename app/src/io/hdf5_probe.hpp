@@ -1,5 +1,7 @@
 #pragma once
 
+#include "child_process.hpp"
+
 #include <string>
 
 namespace spikeminer::io::detail {
@@ -11,5 +13,9 @@ namespace spikeminer::io::detail {
 /// that passes is not probed again by this process (same size and time). Where no child
 /// can be started the probe is skipped.
 void probe_hdf5_file(const std::string& path);
+
+/// "PATH: the HDF5 library fails on this file's structure (Segmentation fault): the file is
+/// damaged": the message for a child that crashed or failed reading `path`.
+std::string crash_message(const std::string& path, const ChildEnd& end);
 
 }  // namespace spikeminer::io::detail

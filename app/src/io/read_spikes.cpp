@@ -1,5 +1,6 @@
 #include "spikeminer/app/io/read_spikes.hpp"
 
+#include "hdf5_isolated.hpp"
 #include "recording.hpp"
 
 #include "spikeminer/app/io/simulation_io.hpp"
@@ -31,9 +32,16 @@ SpikeTrains read_spikes(const std::string& path, const ReadOptions& options) {
         case SpikeFormat::Text:
             recording = detail::read_delimited_text(path, ' ', options.time_base, options.progress);
             break;
-        case SpikeFormat::Nwb: recording = detail::read_nwb(path, seconds_tick, options.progress); break;
-        case SpikeFormat::Spikeminer: recording = detail::read_spikeminer_h5(path, options.progress); break;
-        case SpikeFormat::Waverepo: recording = detail::read_waverepo(path, seconds_tick, options.progress); break;
+        // HDF5 layouts are read in a child process (hdf5_isolated.hpp), without progress reports.
+        case SpikeFormat::Nwb:
+            recording = detail::read_isolated(path, [&] { return detail::read_nwb(path, seconds_tick, nullptr); }, options.progress);
+            break;
+        case SpikeFormat::Spikeminer:
+            recording = detail::read_isolated(path, [&] { return detail::read_spikeminer_h5(path, nullptr); }, options.progress);
+            break;
+        case SpikeFormat::Waverepo:
+            recording = detail::read_isolated(path, [&] { return detail::read_waverepo(path, seconds_tick, nullptr); }, options.progress);
+            break;
     }
     if (options.progress != nullptr) options.progress->begin("sorting spikes", 0);
     SpikeTrains trains;

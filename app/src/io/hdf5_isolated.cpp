@@ -1,0 +1,111 @@
+#include "hdf5_isolated.hpp"
+
+#include "child_process.hpp"
+#include "hdf5_probe.hpp"
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace spikeminer::io::detail {
+namespace {
+
+void save(Writer& out, const Recording& r) {
+    out.value(r.time_base.ticks_per_second);
+    out.value(r.span.has_value());
+    out.value(r.span.value_or(TimeSpan{}));
+    out.value(static_cast<int>(r.neuron_out_of_order ? (*r.neuron_out_of_order ? 1 : 0) : -1));
+    out.value(static_cast<std::uint64_t>(r.metadata.size()));
+    for (const auto& [key, value] : r.metadata) {
+        out.text(key);
+        out.text(value);
+    }
+    out.texts(r.neurons.labels);
+    out.texts(r.neurons.groups);
+    out.values(r.neurons.positions);
+    out.value(static_cast<std::uint64_t>(r.neurons.observed.size()));
+    for (const auto& spans : r.neurons.observed) out.values(spans);
+    out.values(r.spikes);
+}
+
+Recording load(Reader& in) {
+    Recording r;
+    r.time_base.ticks_per_second = in.value<std::int64_t>();
+    const bool has_span = in.value<bool>();
+    const auto span = in.value<TimeSpan>();
+    if (has_span) r.span = span;
+    if (const int order = in.value<int>(); order >= 0) r.neuron_out_of_order = order == 1;
+    const auto entries = in.value<std::uint64_t>();
+    for (std::uint64_t i = 0; i < entries; ++i) {
+        std::string key = in.text();
+        r.metadata[key] = in.text();
+    }
+    r.neurons.labels = in.texts();
+    r.neurons.groups = in.texts();
+    r.neurons.positions = in.values<Position>();
+    r.neurons.observed.resize(in.count(sizeof(std::uint64_t)));
+    for (auto& spans : r.neurons.observed) spans = in.values<TimeSpan>();
+    r.spikes = in.values<Spike>();
+    return r;
+}
+
+}  // namespace
+
+void run_isolated(const std::string& path, const std::function<void(Writer&)>& produce,
+                  const std::function<void(Reader&)>& consume, const Progress* progress) {
+    int fd = memfd_create("spikeminer-read", MFD_CLOEXEC);
+    if (fd < 0) {  // no in-memory files: an unnamed temporary one
+        std::FILE* file = std::tmpfile();
+        if (file == nullptr) throw Error(path + ": no temporary file to read it through");
+        fd = dup(fileno(file));
+        std::fclose(file);
+    }
+    struct Closer {
+        int fd;
+        ~Closer() { close(fd); }
+    } closer{fd};
+    const auto write = [&] {
+        Writer out(fd);
+        try {
+            out.value('R');
+            produce(out);
+        } catch (const Error& error) {
+            out.restart();
+            out.value('E');
+            out.text(error.what());
+        }
+        out.flush();
+    };
+    const ChildEnd end = run_in_child(write, std::chrono::seconds(0), progress);
+    if (end.kind == ChildEnd::Kind::NotStarted) {
+        write();  // no child to spare: read here
+    } else if (end.kind != ChildEnd::Kind::Finished) {
+        throw Error(crash_message(path, end));
+    }
+    struct stat status {};
+    if (fstat(fd, &status) != 0 || status.st_size <= 0) throw Error(path + ": the reading process handed nothing back");
+    const auto size = static_cast<std::size_t>(status.st_size);
+    void* mapped = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (mapped == MAP_FAILED) throw Error(path + ": what the reading process handed back cannot be mapped");
+    struct Unmapper {
+        void* at;
+        std::size_t size;
+        ~Unmapper() { munmap(at, size); }
+    } unmapper{mapped, size};
+    Reader in(static_cast<const char*>(mapped), size);
+    if (in.value<char>() == 'E') throw Error(in.text());
+    consume(in);
+}
+
+Recording read_isolated(const std::string& path, const std::function<Recording()>& read, Progress* progress) {
+    if (progress != nullptr) progress->begin("reading " + path, 0);
+    Recording recording;
+    run_isolated(path, [&](Writer& out) { save(out, read()); }, [&](Reader& in) { recording = load(in); }, progress);
+    if (progress != nullptr) progress->finish();
+    return recording;
+}
+
+}  // namespace spikeminer::io::detail
