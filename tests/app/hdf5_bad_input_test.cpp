@@ -488,17 +488,23 @@ TEST_CASE("HDF5 files on whose structure the library crashes or loops are refuse
     // in a child process: crash-3, crash-4 and the graph files pass the walk and crashed the
     // reader itself.
     setenv("SPIKEMINER_HDF5_PROBE_SECONDS", "1", 1);
-    for (const char* name : {"hdf5-crash-1.h5", "hdf5-crash-2.nwb", "hdf5-crash-3.h5", "hdf5-crash-4.h5", "hdf5-loop-1.h5",
-                             "hdf5-loop-2.nwb"}) {
+    // On the crash files the library reads memory that is not its own: whether that ends the
+    // child or returns garbage the reader then refuses depends on the build and the heap, so
+    // what is certain is an Error naming the file (and that this process lives).
+    for (const char* name : {"hdf5-crash-1.h5", "hdf5-crash-2.nwb", "hdf5-crash-3.h5", "hdf5-crash-4.h5"}) {
         const std::string path = test::data_file(name);
         INFO(path);
-        CHECK_THROWS_WITH(io::read_spikes(path), contains(path) && contains("the HDF5 library"));
+        CHECK_THROWS_WITH(io::read_spikes(path), contains(path));
     }
-    // The graph reader's.
     for (const char* name : {"hdf5-crash-graph-1.h5", "hdf5-crash-graph-2.h5"}) {
         const std::string path = test::data_file(name);
         INFO(path);
-        CHECK_THROWS_WITH(io::read_graph(path), contains(path) && contains("the HDF5 library"));
+        CHECK_THROWS_WITH(io::read_graph(path), contains(path));
+    }
+    for (const char* name : {"hdf5-loop-1.h5", "hdf5-loop-2.nwb"}) {
+        const std::string path = test::data_file(name);
+        INFO(path);
+        CHECK_THROWS_WITH(io::read_spikes(path), contains(path) && contains("the HDF5 library did not finish"));
     }
     unsetenv("SPIKEMINER_HDF5_PROBE_SECONDS");
     CHECK_THROWS_WITH(io::read_spikes(test::data_file("hdf5-loop-1.h5")), contains("in 10 s"));
