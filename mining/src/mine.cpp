@@ -78,31 +78,28 @@ MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
         report.counter = counted.counter;
         report.backend = counted.backend;
         report.note = counted.note;
-        frequent.clear();
-        std::vector<std::uint64_t> frequent_counts;
+        std::vector<FrequentEpisode> found;
         for (std::size_t i = 0; i < candidates.size(); ++i) {
-            if (counted.counts[i] < report.threshold) continue;
-            frequent.push_back(candidates[i]);
-            frequent_counts.push_back(counted.counts[i]);
+            if (counted.counts[i] >= report.threshold) found.push_back(FrequentEpisode{candidates[i], counted.counts[i], std::nullopt});
         }
-        report.frequent = frequent.size();
-        std::vector<std::optional<EpisodeSignificance>> tested(frequent.size());
+        report.frequent = found.size();
         if (options.significance && level >= 2) {
-            const auto results = test_episodes(trains, frequent, frequent_counts, *options.significance, options.count);
-            std::vector<Episode> significant;
-            std::vector<std::uint64_t> significant_counts;
-            tested.clear();
-            for (std::size_t i = 0; i < frequent.size(); ++i) {
-                if (!results[i].significant) continue;
-                significant.push_back(frequent[i]);
-                significant_counts.push_back(frequent_counts[i]);
-                tested.emplace_back(results[i]);
+            std::vector<Episode> episodes;
+            std::vector<std::uint64_t> counts;
+            for (const FrequentEpisode& f : found) {
+                episodes.push_back(f.episode);
+                counts.push_back(f.count);
             }
-            frequent = std::move(significant);
-            frequent_counts = std::move(significant_counts);
-            report.significant = frequent.size();
+            const auto results = test_episodes(trains, episodes, counts, *options.significance, options.count);
+            for (std::size_t i = 0; i < found.size(); ++i) found[i].significance = results[i];
+            std::erase_if(found, [](const FrequentEpisode& f) { return !f.significance->significant; });
+            report.significant = found.size();
         }
-        for (std::size_t i = 0; i < frequent.size(); ++i) result.episodes.push_back(FrequentEpisode{frequent[i], frequent_counts[i], tested[i]});
+        frequent.clear();
+        for (FrequentEpisode& f : found) {
+            frequent.push_back(f.episode);
+            result.episodes.push_back(std::move(f));
+        }
         report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         result.levels.push_back(report);
         if (on_level) on_level(report);
