@@ -5,6 +5,7 @@
 #   FUZZ_RUNS=1000000 scripts/fuzz.sh  each target for that many executions instead
 #   FUZZ_TARGETS="csv nwb" ...         only these targets
 #   FUZZ_JOBS=2 ...                    targets run side by side (default: the cores)
+#   FUZZ_FORKS=4 ...                   processes per HDF5 target (default 1)
 #
 # Installs clang and libFuzzer when missing, builds the fuzz preset, writes seed corpora
 # with the program itself (a simulation with ground truth in every spike format, a graph
@@ -30,7 +31,8 @@ root=build/fuzz
 program="$root/app/spikeminer"
 seeds="$root/seeds"
 rm -rf "$seeds" && mkdir -p "$seeds"/{csv,text,spikeminer,nwb,waverepo,graph,edge_stream,network_spec,run_config}
-# Files on which HDF5 loops are refused after 1 s instead of 10: more executions an hour.
+# Where the program reads HDF5 (triage below), files on which the library loops are refused
+# after 1 s instead of 10.
 export SPIKEMINER_HDF5_PROBE_SECONDS=1
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan.supp
 quiet() { "$@" >/dev/null 2>"$seeds/seed.log" || { cat "$seeds/seed.log" >&2; echo "fuzz: seed step failed: $*" >&2; exit 1; }; }
@@ -71,23 +73,29 @@ run_target() {
   # HDF5 seeds are a few KiB; text and specs stay short. HDF5 keeps free lists across
   # inputs, which would make LeakSanitizer scan after every one; its leak checks are left
   # to the test suite's run under AddressSanitizer.
-  # HDF5 targets run in fork mode and go on after a crash: the library's crashes in the
-  # structure walk's child end the fuzzing process otherwise (triage below sorts them).
-  local max_len=4096 leaks=1 mode=()
-  case "$target" in spikeminer|nwb|waverepo|graph) max_len=65536 leaks=0 mode=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1) ;; esac
+  # The HDF5 targets read in their own process (the program reads HDF5 in a child), so the
+  # library's own crashes and loops on damaged files end a run: they run in fork mode, go on
+  # after each, and a read still busy after 2 s (it takes milliseconds) counts as a loop;
+  # triage below checks each against the program.
+  local max_len=4096 leaks=1 timeout=30 mode=()
+  case "$target" in
+    spikeminer|nwb|waverepo|graph)
+      max_len=65536 leaks=0 timeout=2 mode=(-fork="${FUZZ_FORKS:-1}" -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1) ;;
+  esac
   "$root/fuzz/fuzz_$target" "$corpus" "$seeds/$target" "${limit[@]}" "${mode[@]}" -max_len="$max_len" -detect_leaks="$leaks" \
-    -timeout=30 -rss_limit_mb=4096 -artifact_prefix="$found/" -print_final_stats=1 >"$log" 2>&1
+    -timeout="$timeout" -rss_limit_mb=4096 -artifact_prefix="$found/" -print_final_stats=1 >"$log" 2>&1
 }
 
 # A finding the program reads (an out-of-memory of the fuzzer's limit only) or refuses with
-# an Error (exit 1 or 2: the HDF5 structure walk caught it in its child) is "handled"; one
-# that ends the program otherwise is "open". Sanitizer reports exit 86 here, so that they
+# an Error (exit 1 or 2: for HDF5, its reading child caught the library's crash or loop) is
+# "handled"; one that ends the program otherwise is "open". Sanitizer reports exit 86 here, so that they
 # cannot pass for an Error.
 triage() {  # triage TARGET FILE
   local command=()
   case "$1" in
     graph) command=(cliques "$2") ;;
-    csv|text|spikeminer|nwb|waverepo) command=(info --format "$1" "$2") ;;
+    spikeminer) command=(mine --format spikeminer "$2" --max-level 1) ;;  # reads the ground truth too
+    csv|text|nwb|waverepo) command=(info --format "$1" "$2") ;;
     *) echo open; return ;;
   esac
   ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=86 SPIKEMINER_HDF5_PROBE_SECONDS=1 \

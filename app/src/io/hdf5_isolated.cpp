@@ -3,15 +3,20 @@
 #include "child_process.hpp"
 #include "hdf5_probe.hpp"
 
+#include "spikeminer/app/io/hdf5_isolation.hpp"
+
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 
 namespace spikeminer::io::detail {
 namespace {
+
+std::atomic<bool> reads_isolated{true};
 
 void save(Writer& out, const Recording& r) {
     out.value(r.time_base.ticks_per_second);
@@ -54,6 +59,14 @@ Recording load(Reader& in) {
 
 }  // namespace
 
+}  // namespace spikeminer::io::detail
+
+namespace spikeminer::io {
+void set_hdf5_reads_isolated(bool isolated) { detail::reads_isolated = isolated; }
+}  // namespace spikeminer::io
+
+namespace spikeminer::io::detail {
+
 void run_isolated(const std::string& path, const std::function<void(Writer&)>& produce,
                   const std::function<void(Reader&)>& consume, const Progress* progress) {
     int fd = memfd_create("spikeminer-read", MFD_CLOEXEC);
@@ -67,10 +80,15 @@ void run_isolated(const std::string& path, const std::function<void(Writer&)>& p
         int fd;
         ~Closer() { close(fd); }
     } closer{fd};
-    const auto write = [&] {
+    const std::chrono::seconds walk_limit = structure_walk_limit(path);
+    // In the child, a structure walk still running at `walk_limit` ends it by SIGALRM.
+    const auto write = [&](bool in_child) {
         Writer out(fd);
         try {
             out.value('R');
+            if (in_child) alarm(static_cast<unsigned>(walk_limit.count()));
+            walk_hdf5_structure(path);
+            if (in_child) alarm(0);
             produce(out);
         } catch (const Error& error) {
             out.restart();
@@ -79,11 +97,11 @@ void run_isolated(const std::string& path, const std::function<void(Writer&)>& p
         }
         out.flush();
     };
-    const ChildEnd end = run_in_child(write, std::chrono::seconds(0), progress);
+    const ChildEnd end = reads_isolated ? run_in_child([&] { write(true); }, progress) : ChildEnd{};
     if (end.kind == ChildEnd::Kind::NotStarted) {
-        write();  // no child to spare: read here
+        write(false);  // no child to spare, or the fuzzers: read here
     } else if (end.kind != ChildEnd::Kind::Finished) {
-        throw Error(crash_message(path, end));
+        throw Error(crash_message(path, end, walk_limit));
     }
     struct stat status {};
     if (fstat(fd, &status) != 0 || status.st_size <= 0) throw Error(path + ": the reading process handed nothing back");

@@ -24,6 +24,7 @@ public:
     Writer& operator=(const Writer&) = delete;
 
     void bytes(const void* data, std::size_t size) {
+        if (size == 0) return;  // an empty vector's data() may be null
         if (used_ + size > buffer_.size()) flush();
         if (size > buffer_.size()) return write_all(static_cast<const char*>(data), size);
         std::memcpy(buffer_.data() + used_, data, size);
@@ -78,6 +79,7 @@ class Reader {
 public:
     Reader(const char* data, std::size_t size) : at_(data), end_(data + size) {}
     void bytes(void* to, std::size_t size) {
+        if (size == 0) return;
         if (size > static_cast<std::size_t>(end_ - at_)) throw Error("the reading process handed back a short recording");
         std::memcpy(to, at_, size);
         at_ += size;
@@ -119,22 +121,19 @@ private:
 
 
 /// Runs `produce`, which reads the HDF5 file `path` and writes what it found, in a child
-/// process, then `consume` on what it wrote, here. The HDF5 library (1.10) can crash on a
-/// damaged file, even after its structure walked cleanly (probe_hdf5_file): reading freed
-/// or foreign memory depends on the heap. Here that ends the child only, and this throws
-/// Error naming the file. An Error of the reader comes out as it is; Cancel on `progress`
-/// stops the child. `produce` must not report progress: the child must not call back into
-/// this process's GUI.
+/// process, then `consume` on what it wrote, here. The child first walks the file's
+/// structure (walk_hdf5_structure), within structure_walk_limit. The HDF5 library (1.10)
+/// can crash or loop on a damaged file, in the walk or, reading freed or foreign memory,
+/// even after it: here that ends the child only, and this throws Error naming the file.
+/// An Error of the reader comes out as it is; Cancel on `progress` stops the child.
+/// `produce` must not report progress: the child must not call back into this process's
+/// GUI. Where no child can be started (or set_hdf5_reads_isolated(false)), all of it runs
+/// here.
 void run_isolated(const std::string& path, const std::function<void(Writer&)>& produce,
                   const std::function<void(Reader&)>& consume, const Progress* progress);
 
 /// Runs `read`, a reader of the HDF5 file `path`, in a child process and returns its
-/// Recording, handed back through an in-memory file. The HDF5 library (1.10) can crash on
-/// a damaged file, even after its structure walked cleanly (probe_hdf5_file): reading
-/// freed or foreign memory depends on the heap. Here that ends the child only, and this
-/// throws Error naming the file. An Error of the reader comes out as it is; Cancel on
-/// `progress` stops the child. `read` must not report progress: the child must not call
-/// back into this process's GUI.
+/// Recording, handed back through an in-memory file, as run_isolated does.
 Recording read_isolated(const std::string& path, const std::function<Recording()>& read, Progress* progress);
 
 }  // namespace spikeminer::io::detail

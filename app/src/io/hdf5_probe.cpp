@@ -1,18 +1,14 @@
 #include "hdf5_probe.hpp"
 
-#include "child_process.hpp"
 #include "hdf5_handle.hpp"
 
 #include "spikeminer/core/error.hpp"
 
 #include <sys/stat.h>
 
-#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <set>
-#include <tuple>
 #include <vector>
 
 namespace spikeminer::io::detail {
@@ -21,21 +17,10 @@ namespace {
 // Datasets up to this size are read whole in the probe (their filters run too); larger
 // ones only have their chunk index walked.
 constexpr hsize_t kProbeReadBytes = hsize_t{1} << 20;
-// A metadata walk takes milliseconds; a child still busy after 10 s (or
-// SPIKEMINER_HDF5_PROBE_SECONDS, 1 to 3600: more for slow network storage, less for the
-// fuzzers), plus 1 s for every 10 MB of file, is looping.
-std::chrono::seconds probe_limit(off_t file_bytes) {
-    long base = 10;
-    if (const char* given = std::getenv("SPIKEMINER_HDF5_PROBE_SECONDS")) {
-        char* end = nullptr;
-        const long value = std::strtol(given, &end, 10);
-        if (end != given && *end == '\0' && value >= 1 && value <= 3600) base = value;
-    }
-    return std::chrono::seconds(base + file_bytes / 10'000'000);
-}
 
-// Reads `points` values of `type` (converted to the native type) into a buffer the child
-// never frees: its memory goes with it.
+// Reads `points` values of `type` (converted to the native type) into a buffer. Variable-
+// length values are not reclaimed: on a damaged file that could crash too, and the walk
+// runs in a child whose memory goes with it.
 template <typename Read>
 void read_values(hid_t type, hssize_t points, Read&& read) {
     const H5Handle native(H5Tget_native_type(type, H5T_DIR_DEFAULT), H5Tclose);
@@ -97,43 +82,35 @@ herr_t walk_object(hid_t file, const char* name, const H5O_info_t* info, void*) 
     return 0;
 }
 
-void walk(const std::string& path) {
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-    if (H5Fis_hdf5(path.c_str()) > 0) {
-        const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-        if (file >= 0) H5Ovisit(file, H5_INDEX_NAME, H5_ITER_INC, walk_object, nullptr);
-    }
-}
-
 }  // namespace
 
-std::string crash_message(const std::string& path, const ChildEnd& end) {
+std::chrono::seconds structure_walk_limit(const std::string& path) {
+    struct stat status {};
+    const off_t bytes = stat(path.c_str(), &status) == 0 ? status.st_size : 0;
+    long base = 10;
+    if (const char* given = std::getenv("SPIKEMINER_HDF5_PROBE_SECONDS")) {
+        char* end = nullptr;
+        const long value = std::strtol(given, &end, 10);
+        if (end != given && *end == '\0' && value >= 1 && value <= 3600) base = value;
+    }
+    return std::chrono::seconds(base + bytes / 10'000'000);
+}
+
+void walk_hdf5_structure(const std::string& path) {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    if (H5Fis_hdf5(path.c_str()) <= 0) return;  // the reader says what the file is not
+    const H5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    if (file.valid()) H5Ovisit(file.get(), H5_INDEX_NAME, H5_ITER_INC, walk_object, nullptr);
+}
+
+std::string crash_message(const std::string& path, const ChildEnd& end, std::chrono::seconds walk_limit) {
+    if (end.kind == ChildEnd::Kind::Crashed && end.code == SIGALRM) {
+        return path + ": the HDF5 library did not finish reading its structure in " + std::to_string(walk_limit.count()) +
+               " s (a damaged file?)";
+    }
     return path + ": the HDF5 library fails on this file's structure (" +
            (end.kind == ChildEnd::Kind::Crashed ? std::string(strsignal(end.code)) : "exit " + std::to_string(end.code)) +
            "): the file is damaged";
-}
-
-void probe_hdf5_file(const std::string& path) {
-    struct stat status {};
-    if (stat(path.c_str(), &status) != 0) return;  // the caller reports a missing file
-    using Key = std::tuple<std::string, off_t, std::int64_t, long>;
-    const Key key{path, status.st_size, status.st_mtim.tv_sec, status.st_mtim.tv_nsec};
-    static std::mutex mutex;
-    static std::set<Key> passed;
-    {
-        const std::lock_guard lock(mutex);
-        if (passed.count(key) != 0) return;
-    }
-    const std::chrono::seconds limit = probe_limit(status.st_size);
-    const ChildEnd end = run_in_child([&] { walk(path); }, limit, nullptr);
-    if (end.kind == ChildEnd::Kind::TimedOut) {
-        throw Error(path + ": the HDF5 library did not finish reading its structure in " + std::to_string(limit.count()) +
-                    " s (a damaged file?)");
-    }
-    if (end.kind == ChildEnd::Kind::Crashed || end.kind == ChildEnd::Kind::Failed) throw Error(crash_message(path, end));
-    if (end.kind == ChildEnd::Kind::NotStarted) return;  // no child to spare: read without the probe
-    const std::lock_guard lock(mutex);
-    passed.insert(key);
 }
 
 }  // namespace spikeminer::io::detail

@@ -1,7 +1,5 @@
 #include "hdf5_read.hpp"
 
-#include "hdf5_probe.hpp"
-
 #include "spikeminer/app/io/input_file.hpp"
 #include "spikeminer/core/error.hpp"
 
@@ -70,13 +68,14 @@ void silence_hdf5_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 H5Reader::H5Reader(const std::string& path) : name_(path) {
     silence_hdf5_errors();
     check_input_file(path);
-    probe_hdf5_file(path);
     if (H5Fis_hdf5(path.c_str()) <= 0) throw Error(path + ": not an HDF5 file");
     file_ = H5Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
     if (!file_.valid()) throw Error(path + ": the HDF5 library cannot open it (damaged or truncated file?)");
 }
 
-std::string H5Reader::where(const std::string& path) const { return name_ + ": dataset '" + path + "'"; }
+std::string dataset_where(const std::string& file, const std::string& dataset) { return file + ": dataset '" + dataset + "'"; }
+
+std::string H5Reader::where(const std::string& path) const { return dataset_where(name_, path); }
 
 bool H5Reader::exists(const std::string& path) const {
     // H5Lexists needs each parent to exist, so test the path one component at a time.

@@ -12,10 +12,14 @@
 
 namespace spikeminer::io::detail {
 
+/// "file.nwb: dataset '/units/id'": the prefix of every error about that dataset.
+std::string dataset_where(const std::string& file, const std::string& dataset);
+
 /// An HDF5 file opened for reading, with the name used in error messages.
 class H5Reader {
 public:
-    /// Opens `path`; throws Error when it is missing or not HDF5.
+    /// Opens `path`; throws Error when it is missing or not HDF5. Used in the child process
+    /// of run_isolated (hdf5_isolated.hpp): the library can crash on a damaged file.
     explicit H5Reader(const std::string& path);
 
     [[nodiscard]] hid_t file() const { return file_.get(); }

@@ -10,6 +10,7 @@
 //   /mining/significance    float64 [E, 5] (p, p_adjusted, surrogate mean, surrogate sd,
 //                           surrogates used; NaN for an untested episode), only when the
 //                           episodes were tested against surrogates
+#include "hdf5_isolated.hpp"
 #include "hdf5_read.hpp"
 #include "hdf5_write.hpp"
 #include "mining_h5.hpp"
@@ -80,53 +81,85 @@ void write_mining_group(H5Writer& file, const SpikeTrains& trains, const mining:
     file.write("/mining/level_seconds", std::span<const double>(seconds));
 }
 
-mining::MiningResult read_mining_h5(const std::string& path) {
+namespace {
+
+// The tables of a mining-results file as stored, checked for shape only.
+struct MiningTables {
+    std::vector<std::int64_t> neurons, ends, gaps, counts, levels, thresholds;
+    std::vector<double> significance, seconds;
+};
+
+// Reads the tables in the child process of run_isolated (hdf5_isolated.hpp).
+void read_tables(const std::string& path, Writer& out) {
     const H5Reader file(path);
     if (file.string_attribute("/", "spikeminer_format") != "mining-results") {
         throw Error(path + ": not a spikeminer mining-results file (root attribute spikeminer_format)");
     }
     const auto version = file.integer_attribute("/", "spikeminer_format_version");
     if (!version || *version != kVersion) throw Error(path + ": mining-results format version is not 1");
-    const auto neurons = file.read_integers("/mining/episode_neurons");
-    const auto ends = file.read_integers("/mining/episode_neurons_index");
-    const auto gaps = file.read_integer_pairs("/mining/episode_gaps");
     const auto counts = file.read_integers("/mining/counts");
-    if (counts.size() != ends.size()) throw Error(file.where("/mining/counts") + " does not have one count per episode");
     std::vector<double> significance;
     if (file.exists("/mining/significance")) {
         std::size_t columns = 0;
         significance = file.read_rows("/mining/significance", counts.size(), columns);
         if (columns != 5) throw Error(file.where("/mining/significance") + " has " + std::to_string(columns) + " columns, expected 5");
     }
+    out.values(file.read_integers("/mining/episode_neurons"));
+    out.values(file.read_integers("/mining/episode_neurons_index"));
+    out.values(file.read_integer_pairs("/mining/episode_gaps"));
+    out.values(counts);
+    out.values(file.read_integer_pairs("/mining/levels"));
+    out.values(file.read_integers("/mining/level_thresholds"));
+    out.values(significance);
+    out.values(file.read_numbers("/mining/level_seconds"));
+}
+
+}  // namespace
+
+mining::MiningResult read_mining_h5(const std::string& path) {
+    MiningTables t;
+    run_isolated(
+        path, [&](Writer& out) { read_tables(path, out); },
+        [&](Reader& in) {
+            t.neurons = in.values<std::int64_t>();
+            t.ends = in.values<std::int64_t>();
+            t.gaps = in.values<std::int64_t>();
+            t.counts = in.values<std::int64_t>();
+            t.levels = in.values<std::int64_t>();
+            t.thresholds = in.values<std::int64_t>();
+            t.significance = in.values<double>();
+            t.seconds = in.values<double>();
+        },
+        nullptr);
+    const auto where = [&](const char* dataset) { return dataset_where(path, dataset); };
+    const auto& [neurons, ends, gaps, counts, levels, thresholds, significance, seconds] = t;
+    if (counts.size() != ends.size()) throw Error(where("/mining/counts") + " does not have one count per episode");
     mining::MiningResult result;
     std::int64_t start = 0;
     std::size_t gap = 0;
     for (std::size_t e = 0; e < ends.size(); ++e) {
         if (ends[e] <= start || static_cast<std::size_t>(ends[e]) > neurons.size()) {
-            throw Error(file.where("/mining/episode_neurons_index") + " is not increasing or points past its data");
+            throw Error(where("/mining/episode_neurons_index") + " is not increasing or points past its data");
         }
         mining::FrequentEpisode found;
         for (auto i = start; i < ends[e]; ++i) found.episode.neurons.push_back(static_cast<NeuronId>(neurons[static_cast<std::size_t>(i)]));
         for (std::size_t k = 1; k < found.episode.neurons.size(); ++k, ++gap) {
-            if (2 * gap + 1 >= gaps.size()) throw Error(file.where("/mining/episode_gaps") + " has too few rows");
+            if (2 * gap + 1 >= gaps.size()) throw Error(where("/mining/episode_gaps") + " has too few rows");
             found.episode.gaps.push_back(mining::Interval{gaps[2 * gap], gaps[2 * gap + 1]});
         }
         found.count = static_cast<std::uint64_t>(counts[e]);
         if (!significance.empty() && !std::isnan(significance[5 * e])) {
             const double* row = &significance[5 * e];
             if (!(row[4] >= 0 && row[4] <= 1e15)) {
-                throw Error(file.where("/mining/significance") + " row " + std::to_string(e) + ": the surrogates used are not a count");
+                throw Error(where("/mining/significance") + " row " + std::to_string(e) + ": the surrogates used are not a count");
             }
             found.significance = mining::EpisodeSignificance{found.count, row[2], row[3], static_cast<std::size_t>(row[4]), 0, row[0], row[1], true};
         }
         result.episodes.push_back(std::move(found));
         start = ends[e];
     }
-    const auto levels = file.read_integer_pairs("/mining/levels");
-    const auto thresholds = file.read_integers("/mining/level_thresholds");
-    const auto seconds = file.read_numbers("/mining/level_seconds");
     if (thresholds.size() * 2 != levels.size() || seconds.size() != thresholds.size()) {
-        throw Error(file.where("/mining/levels") + " does not match the level thresholds and times");
+        throw Error(where("/mining/levels") + " does not match the level thresholds and times");
     }
     for (std::size_t l = 0; l < thresholds.size(); ++l) {
         mining::LevelReport level;

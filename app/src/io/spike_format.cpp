@@ -1,5 +1,6 @@
 #include "spikeminer/app/io/spike_format.hpp"
 
+#include "hdf5_isolated.hpp"
 #include "hdf5_read.hpp"
 #include "text_lines.hpp"
 
@@ -23,15 +24,34 @@ constexpr std::array kNames{FormatName{SpikeFormat::Csv, "csv"}, FormatName{Spik
                             FormatName{SpikeFormat::Nwb, "nwb"}, FormatName{SpikeFormat::Spikeminer, "spikeminer"},
                             FormatName{SpikeFormat::Waverepo, "waverepo"}};
 
+// Which layout an HDF5 file has, looked up in a child process (hdf5_isolated.hpp).
 SpikeFormat detect_hdf5_layout(const std::string& path) {
-    const detail::H5Reader file(path);
-    if (file.integer_attribute("/", "spikeminer_format_version")) return SpikeFormat::Spikeminer;
-    if (file.exists("/units") || file.string_attribute("/", "nwb_version")) return SpikeFormat::Nwb;
-    if (file.exists("/spikes") && file.exists("/sCount")) return SpikeFormat::Waverepo;
-    throw Error(path +
-                ": an HDF5 file of no known layout: expected an NWB Units table (/units), a spikeminer file "
-                "(root attribute spikeminer_format_version) or the waverepo layout (/spikes with /sCount); "
-                "give --format to force one");
+    char layout = 0;
+    detail::run_isolated(
+        path,
+        [&](detail::Writer& out) {
+            const detail::H5Reader file(path);
+            if (file.integer_attribute("/", "spikeminer_format_version")) {
+                out.value('s');
+            } else if (file.exists("/units") || file.string_attribute("/", "nwb_version")) {
+                out.value('n');
+            } else if (file.exists("/spikes") && file.exists("/sCount")) {
+                out.value('w');
+            } else {
+                out.value('?');
+            }
+        },
+        [&](detail::Reader& in) { layout = in.value<char>(); }, nullptr);
+    switch (layout) {
+        case 's': return SpikeFormat::Spikeminer;
+        case 'n': return SpikeFormat::Nwb;
+        case 'w': return SpikeFormat::Waverepo;
+        default:
+            throw Error(path +
+                        ": an HDF5 file of no known layout: expected an NWB Units table (/units), a spikeminer file "
+                        "(root attribute spikeminer_format_version) or the waverepo layout (/spikes with /sCount); "
+                        "give --format to force one");
+    }
 }
 
 }  // namespace
