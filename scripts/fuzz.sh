@@ -75,12 +75,12 @@ run_target() {
   # to the test suite's run under AddressSanitizer.
   # The HDF5 targets read in their own process (the program reads HDF5 in a child), so the
   # library's own crashes and loops on damaged files end a run: they run in fork mode, go on
-  # after each, and a read still busy after 2 s (it takes milliseconds) counts as a loop;
+  # after each, and a read still busy after 1 s (it takes milliseconds) counts as a loop;
   # triage below checks each against the program.
   local max_len=4096 leaks=1 timeout=30 mode=()
   case "$target" in
     spikeminer|nwb|waverepo|graph)
-      max_len=65536 leaks=0 timeout=2 mode=(-fork="${FUZZ_FORKS:-1}" -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1) ;;
+      max_len=65536 leaks=0 timeout=1 mode=(-fork="${FUZZ_FORKS:-1}" -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1) ;;
   esac
   "$root/fuzz/fuzz_$target" "$corpus" "$seeds/$target" "${limit[@]}" "${mode[@]}" -max_len="$max_len" -detect_leaks="$leaks" \
     -timeout="$timeout" -rss_limit_mb=4096 -artifact_prefix="$found/" -print_final_stats=1 >"$log" 2>&1

@@ -34,6 +34,25 @@ void save(Writer& out, const Recording& r) {
     out.value(static_cast<std::uint64_t>(r.neurons.observed.size()));
     for (const auto& spans : r.neurons.observed) out.values(spans);
     out.values(r.spikes);
+    out.value(r.truth.has_value());
+    if (!r.truth) return;
+    const simulator::GroundTruth& t = *r.truth;
+    out.value(static_cast<std::uint64_t>(t.chains.size()));
+    for (const auto& chain : t.chains) {
+        out.values(chain.neurons);
+        out.values(chain.strengths);
+        out.values(chain.delays);
+        out.value(chain.loopback);
+    }
+    out.value(static_cast<std::uint64_t>(t.assemblies.size()));
+    for (const auto& assembly : t.assemblies) {
+        out.values(assembly.members);
+        out.value(assembly.activation_rate_hz);
+        out.value(assembly.jitter);
+        out.values(assembly.activation_times);
+        out.values(assembly.active);
+    }
+    out.text(t.config_json);
 }
 
 Recording load(Reader& in) {
@@ -54,6 +73,24 @@ Recording load(Reader& in) {
     r.neurons.observed.resize(in.count(sizeof(std::uint64_t)));
     for (auto& spans : r.neurons.observed) spans = in.values<TimeSpan>();
     r.spikes = in.values<Spike>();
+    if (!in.value<bool>()) return r;
+    simulator::GroundTruth& t = r.truth.emplace();
+    t.chains.resize(in.count(sizeof(std::uint64_t)));
+    for (auto& chain : t.chains) {
+        chain.neurons = in.values<NeuronId>();
+        chain.strengths = in.values<double>();
+        chain.delays = in.values<TimeSpan>();
+        chain.loopback = in.value<bool>();
+    }
+    t.assemblies.resize(in.count(sizeof(std::uint64_t)));
+    for (auto& assembly : t.assemblies) {
+        assembly.members = in.values<NeuronId>();
+        assembly.activation_rate_hz = in.value<double>();
+        assembly.jitter = in.value<Tick>();
+        assembly.activation_times = in.values<Tick>();
+        assembly.active = in.values<TimeSpan>();
+    }
+    t.config_json = in.text();
     return r;
 }
 

@@ -3,8 +3,6 @@
 #include "hdf5_isolated.hpp"
 #include "recording.hpp"
 
-#include "spikeminer/app/io/simulation_io.hpp"
-
 #include "spikeminer/core/error.hpp"
 
 #include <filesystem>
@@ -21,7 +19,11 @@ ReadOptions read_options(const std::string& format, const std::string& tick, con
     return options;
 }
 
-SpikeTrains read_spikes(const std::string& path, const ReadOptions& options) {
+namespace {
+
+// The spike trains, and with `with_truth` the ground truth of a spikeminer HDF5 file, read
+// in the same child process.
+SpikeRecording read_any(const std::string& path, const ReadOptions& options, bool with_truth) {
     const SpikeFormat format = options.format ? *options.format : detect_spike_format(path);
     const TimeBase seconds_tick = options.time_base.value_or(TimeBase{});
     detail::Recording recording;
@@ -37,7 +39,7 @@ SpikeTrains read_spikes(const std::string& path, const ReadOptions& options) {
             recording = detail::read_isolated(path, [&] { return detail::read_nwb(path, seconds_tick, nullptr); }, options.progress);
             break;
         case SpikeFormat::Spikeminer:
-            recording = detail::read_isolated(path, [&] { return detail::read_spikeminer_h5(path, nullptr); }, options.progress);
+            recording = detail::read_isolated(path, [&] { return detail::read_spikeminer_h5(path, nullptr, with_truth); }, options.progress);
             break;
         case SpikeFormat::Waverepo:
             recording = detail::read_isolated(path, [&] { return detail::read_waverepo(path, seconds_tick, nullptr); }, options.progress);
@@ -65,15 +67,13 @@ SpikeTrains read_spikes(const std::string& path, const ReadOptions& options) {
     trains.set_metadata("source.file", std::filesystem::path(path).filename().string());
     trains.set_metadata("source.format", format_name(format));
     if (options.progress != nullptr) options.progress->finish();
-    return trains;
+    return {std::move(trains), std::move(recording.truth)};
 }
 
-SpikeRecording read_recording(const std::string& path, const ReadOptions& options) {
-    ReadOptions known = options;
-    if (!known.format) known.format = detect_spike_format(path);
-    SpikeRecording recording{read_spikes(path, known), std::nullopt};
-    if (*known.format == SpikeFormat::Spikeminer) recording.truth = read_ground_truth(path);
-    return recording;
-}
+}  // namespace
+
+SpikeTrains read_spikes(const std::string& path, const ReadOptions& options) { return read_any(path, options, false).trains; }
+
+SpikeRecording read_recording(const std::string& path, const ReadOptions& options) { return read_any(path, options, true); }
 
 }  // namespace spikeminer::io

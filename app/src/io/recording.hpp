@@ -3,6 +3,7 @@
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/core/progress.hpp"
 #include "spikeminer/core/spike_trains.hpp"
+#include "spikeminer/simulator/simulate.hpp"
 
 #include <map>
 #include <optional>
@@ -20,6 +21,8 @@ struct Recording {
     std::map<std::string, std::string> metadata;
     /// For formats stored neuron by neuron: whether some neuron's spikes were out of order.
     std::optional<bool> neuron_out_of_order;
+    /// What a simulation put into a spikeminer HDF5 file, when the reader was asked for it.
+    std::optional<simulator::GroundTruth> truth;
 };
 
 /// Converts a time to ticks; when it is not finite or too large, throws Error prefixed
@@ -38,7 +41,8 @@ Tick to_tick(const TimeBase& time_base, double seconds, Where&& where) {
 Recording read_delimited_text(const std::string& path, char delimiter, std::optional<TimeBase> time_base,
                               Progress* progress);
 Recording read_nwb(const std::string& path, const TimeBase& time_base, Progress* progress);
-Recording read_spikeminer_h5(const std::string& path, Progress* progress);
+/// With `with_truth`, also the /ground_truth group when the file has one.
+Recording read_spikeminer_h5(const std::string& path, Progress* progress, bool with_truth = false);
 Recording read_waverepo(const std::string& path, const TimeBase& time_base, Progress* progress);
 
 }  // namespace spikeminer::io::detail

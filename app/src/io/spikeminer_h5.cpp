@@ -27,7 +27,7 @@ constexpr std::int64_t kFormatVersion = 1;
 constexpr const char* kFormatTag = "spike-trains";
 }  // namespace
 
-Recording read_spikeminer_h5(const std::string& path, Progress* progress) {
+Recording read_spikeminer_h5(const std::string& path, Progress* progress, bool with_truth) {
     const H5Reader file(path);
     const auto version = file.integer_attribute("/", "spikeminer_format_version");
     if (!version) throw Error(path + ": attribute 'spikeminer_format_version' is missing at the root");
@@ -96,6 +96,7 @@ Recording read_spikeminer_h5(const std::string& path, Progress* progress) {
         recording.span = TimeSpan{*span_start, *span_end};
     }
     if (file.exists("/metadata")) recording.metadata = file.string_attributes("/metadata");
+    if (with_truth && file.exists("/ground_truth")) recording.truth = read_ground_truth_group(file);
     if (progress != nullptr) progress->finish();
     return recording;
 }

@@ -38,7 +38,8 @@ struct SpikeRecording {
 };
 
 /// read_spikes, and the ground truth when the file (of the format given, or detected) is
-/// spikeminer HDF5 with one. Throws what read_spikes and read_ground_truth throw.
+/// spikeminer HDF5 with one (read in the same child process). Throws what read_spikes
+/// throws, and Error naming the dataset when the /ground_truth group is damaged.
 SpikeRecording read_recording(const std::string& path, const ReadOptions& options = {});
 
 }  // namespace spikeminer::io
