@@ -123,6 +123,32 @@ TEST_CASE("a dataset claiming 2^40 elements is refused before any allocation", "
     // could exhaust the machine where memory is overcommitted.)
 }
 
+TEST_CASE("a dataset claiming far more than the file stores of it is refused, not read as fill values",
+          "[hdf5][bad-input][claims]") {
+    // 2^24 spike times (128 MiB) in chunks never written: the file is a few KiB, and the
+    // library would hand back 2^24 zeros (and a claim near the machine's memory, minutes
+    // of work on nothing).
+    const test::TempDir dir;
+    const std::string path = dir.file("unwritten.h5");
+    std::string dataset;
+    SECTION("spikeminer spike times") {
+        dataset = "/spikes/times";
+        H5Fixture file(path);
+        test::spikeminer_root(file);
+        file.strings("/neurons/labels", {"a"});
+        file.claimed(dataset, H5T_STD_I64LE, {hsize_t{1} << 24});
+        file.uint32s("/spikes/neurons", {0});
+    }
+    SECTION("NWB spike_times") {
+        dataset = "/units/spike_times";
+        H5Fixture file(path);
+        test::nwb_skeleton(file);
+        file.claimed(dataset, H5T_IEEE_F64LE, {hsize_t{1} << 24});
+        file.int64s("/units/spike_times_index", {3});
+    }
+    check_refused_in_child(path, dataset, dir, "never written");
+}
+
 TEST_CASE("a 2-D table whose claimed element count wraps around 64 bits is refused without crashing",
           "[hdf5][bad-input][claims]") {
     // (2^62 + 1) rows x 4 columns = 2^64 + 4 elements, which wraps to 4 in 64-bit

@@ -17,13 +17,26 @@ std::size_t physical_memory_bytes() {
     return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size);
 }
 
-// A header can claim any size; refuse before allocating what the machine cannot hold.
-void check_claimed_size(const std::string& where, hsize_t elements, std::size_t element_bytes) {
+// Deflate, the filter of NWB and spikeminer files, compresses at most about 1032:1.
+constexpr double kMostCompression = 1100;
+
+// A header can claim any size; refuse before allocating what the machine cannot hold, and
+// a dataset claiming far more than the file stores of it: its chunks were never written
+// (a damaged or truncated file), and the library would hand back fill values for them.
+void check_claimed_size(hid_t dataset, const std::string& where, hsize_t elements, std::size_t element_bytes) {
     const std::size_t memory = physical_memory_bytes();
     if (elements > memory / element_bytes) {
         throw Error(where + " claims " + std::to_string(elements) + " elements (" +
                     std::to_string(elements * element_bytes >> 20) + " MiB), more than this machine's memory (" +
                     std::to_string(memory >> 20) + " MiB): the file is damaged or too large");
+    }
+    const H5Handle type(H5Dget_type(dataset), H5Tclose);
+    const double declared = static_cast<double>(elements) * static_cast<double>(H5Tget_size(type.get()));  // no wrap-around
+    const hsize_t stored = H5Dget_storage_size(dataset);
+    if (declared > 0x1p20 && declared > static_cast<double>(stored) * kMostCompression) {
+        throw Error(where + " claims " + std::to_string(elements) + " elements (" +
+                    std::to_string(static_cast<std::uint64_t>(declared / 0x1p20)) + " MiB) but the file stores " + std::to_string(stored) +
+                    " bytes of them: most were never written (a damaged or truncated file)");
     }
 }
 
@@ -128,7 +141,7 @@ H5Handle H5Reader::open_numeric(const std::string& path, bool integers_only, int
     }
     hsize_t elements = 1;
     for (hsize_t d : dims) elements *= d;
-    check_claimed_size(where(path), elements, 8);
+    check_claimed_size(dataset.get(), where(path), elements, 8);
     return dataset;
 }
 
@@ -202,7 +215,7 @@ std::vector<std::string> H5Reader::read_strings(const std::string& path) const {
     if (count < 0) throw Error(where(path) + " has an unreadable shape");
     const bool variable = H5Tis_variable_str(type.get()) > 0;
     // Checked before any allocation: each element costs a std::string plus its bytes.
-    check_claimed_size(where(path), static_cast<hsize_t>(count),
+    check_claimed_size(dataset.get(), where(path), static_cast<hsize_t>(count),
                        sizeof(std::string) + (variable ? sizeof(char*) : H5Tget_size(type.get())));
     std::vector<std::string> strings(static_cast<std::size_t>(count));
     if (count == 0) return strings;
@@ -236,7 +249,7 @@ std::vector<std::string> H5Reader::read_reference_names(const std::string& path)
         throw Error(where(path) + " holds " + class_name(H5Tget_class(type.get())) + ", expected object references");
     }
     const std::size_t count = length(path);
-    check_claimed_size(where(path), count, sizeof(hobj_ref_t));
+    check_claimed_size(dataset.get(), where(path), count, sizeof(hobj_ref_t));
     std::vector<hobj_ref_t> refs(count);
     read_all(dataset, H5T_STD_REF_OBJ, refs, path);
     std::vector<std::string> names(count);
