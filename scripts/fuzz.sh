@@ -13,7 +13,7 @@
 # test data, then runs each target. Corpora grow in build/fuzz/corpus/TARGET; findings
 # (crash-*, leak-*, timeout-*, oom-*; slow-unit-* are only slow) land in
 # build/fuzz/findings/TARGET, each triaged as open (it ends the program) or handled (the
-# program refuses it with an Error); logs in
+# program refuses it with an Error), verdicts in build/fuzz/findings/TARGET.triage; logs in
 # build/fuzz/logs. Prints one row per target: executions, seconds, findings. Exit 1 when
 # any finding is open.
 set -uo pipefail
@@ -100,8 +100,10 @@ triage() {  # triage TARGET FILE
   esac
   ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=86 SPIKEMINER_HDF5_PROBE_SECONDS=1 \
     timeout 120 "$program" "${command[@]}" >/dev/null 2>&1
-  case $? in 0|1|2) echo handled ;; *) echo open ;; esac
+  case $? in 0|1|2) echo "handled $2" ;; *) echo "open $2" ;; esac
 }
+export -f triage
+export program
 echo "fuzzing ${targets[*]} ($([ -n "$runs" ] && echo "$runs runs" || echo "$seconds s") each, $jobs at a time)"
 running=0
 for target in "${targets[@]}"; do
@@ -121,11 +123,11 @@ for target in "${targets[@]}"; do
   [ -n "$secs" ] || secs=$(grep -oP ' time: \K[0-9]+' "$log" | tail -1)
   rate=$(grep -oP 'stat::average_exec_per_sec:\s*\K[0-9]+' "$log" | tail -1)
   [ -n "$rate" ] || rate=$(grep -oP 'exec/s: \K[0-9]+' "$log" | tail -1)
-  open=0 handled=0
-  for artifact in "$root/findings/$target"/*; do
-    case "$(basename "$artifact")" in crash-*|leak-*|timeout-*|oom-*) ;; *) continue ;; esac
-    if [ "$(triage "$target" "$artifact")" = handled ]; then handled=$((handled + 1)); else open=$((open + 1)); fi
-  done
+  # Every finding checked on all cores; the verdicts in findings/TARGET.triage.
+  find "$root/findings/$target" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) -print0 |
+    xargs -0 -r -P "$(nproc)" -I{} bash -c 'triage "$0" "$1"' "$target" {} >"$root/findings/$target.triage"
+  open=$(grep -c '^open' "$root/findings/$target.triage")
+  handled=$(grep -c '^handled' "$root/findings/$target.triage")
   findings=$((findings + open))
   echo "| $target | ${execs:-?} | ${secs:-?} | ${rate:-?} | $(ls "$root/corpus/$target" | wc -l) | $open | $handled |"
 done
