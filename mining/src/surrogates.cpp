@@ -1,35 +1,30 @@
 #include "spikeminer/mining/surrogates.hpp"
 
+#include "dithering.hpp"
 #include "surrogate_random.hpp"
 
 #include "spikeminer/core/error.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 namespace spikeminer::mining {
-namespace {
 
-// Spike k of a neuron within ±dither of `times[k]`, at least `refractory` from the
-// neighbours in `placed` (already final) and the span; stays put when the neighbours
-// leave no room.
-Tick dithered(std::span<const Tick> times, const std::vector<Tick>& placed, std::size_t k, const SurrogateOptions& o,
-              TimeSpan span, std::uint64_t random) {
-    Tick lo = std::max(times[k] - o.dither, span.start);
-    Tick hi = std::min(times[k] + o.dither, span.end - 1);
-    if (k > 0) lo = std::max(lo, placed[k - 1] + o.refractory);
-    if (k + 1 < times.size()) hi = std::min(hi, placed[k + 1] - o.refractory);
-    return lo <= hi ? detail::uniform_between(random, lo, hi) : times[k];
+std::string surrogate_name(SurrogateKind kind) {
+    switch (kind) {
+        case SurrogateKind::Dither: return "dither";
+        case SurrogateKind::JointIsi: return "isi";
+        case SurrogateKind::Shift: return "shift";
+    }
+    return "unknown";
 }
 
-}  // namespace
-
-std::string surrogate_name(SurrogateKind kind) { return kind == SurrogateKind::Dither ? "dither" : "shift"; }
-
 SurrogateKind parse_surrogate(const std::string& name) {
-    if (name == "dither") return SurrogateKind::Dither;
-    if (name == "shift") return SurrogateKind::Shift;
-    throw UsageError("unknown surrogate '" + name + "': choose dither or shift");
+    for (const SurrogateKind kind : {SurrogateKind::Dither, SurrogateKind::JointIsi, SurrogateKind::Shift}) {
+        if (name == surrogate_name(kind)) return kind;
+    }
+    throw UsageError("unknown surrogate '" + name + "': choose dither, isi or shift");
 }
 
 SpikeTrains make_surrogate(const SpikeTrains& trains, const SurrogateOptions& o, std::uint64_t index) {
@@ -58,9 +53,13 @@ SpikeTrains make_surrogate(const SpikeTrains& trains, const SurrogateOptions& o,
             continue;
         }
         placed = times;
+        std::optional<detail::JointIsiDensity> density;
+        if (o.kind == SurrogateKind::JointIsi) density.emplace(times, within.dither);
         for (const std::size_t parity : {0U, 1U}) {
             for (std::size_t k = parity; k < times.size(); k += 2) {
-                placed[k] = dithered(times, placed, k, within, span, detail::surrogate_random(o.seed, index, n, k));
+                const std::uint64_t random = detail::surrogate_random(o.seed, index, n, k);
+                placed[k] = density ? density->dithered(times, placed, k, within, span, random)
+                                    : detail::dither_uniformly(times, placed, k, within, span, random);
             }
         }
         for (const Tick t : placed) spikes.push_back({t, n});

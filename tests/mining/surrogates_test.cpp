@@ -1,6 +1,6 @@
-// Surrogate recordings: deterministic per (seed, index); dithering keeps each neuron's
-// spike count, order and refractory period, moves spikes uniformly within ±dither and
-// stays in the span; shifting moves a whole train by one offset, circularly (checked
+// Surrogate recordings: deterministic per (seed, index); dithering (uniform or joint-ISI)
+// keeps each neuron's spike count, order and refractory period, moves spikes within
+// ±dither (uniformly, or keeping a regular neuron's intervals) and stays in the span; shifting moves a whole train by one offset, circularly (checked
 // against a brute-force search for that offset).
 #include "catch.hpp"
 #include "random_streams.hpp"
@@ -33,7 +33,7 @@ std::vector<std::pair<Tick, NeuronId>> spikes_of(const SpikeTrains& trains) {
 
 TEST_CASE("a surrogate is a function of its seed and index only", "[surrogates]") {
     const SpikeTrains trains = test::random_stream(3, 6, 3000, 100'000);
-    for (const SurrogateKind kind : {SurrogateKind::Dither, SurrogateKind::Shift}) {
+    for (const SurrogateKind kind : {SurrogateKind::Dither, SurrogateKind::JointIsi, SurrogateKind::Shift}) {
         const SurrogateOptions options{kind, 500, 20, 42};
         const auto a = spikes_of(mining::make_surrogate(trains, options, 7));
         CHECK(spikes_of(mining::make_surrogate(trains, options, 7)) == a);
@@ -47,10 +47,12 @@ TEST_CASE("a surrogate is a function of its seed and index only", "[surrogates]"
 
 TEST_CASE("dithering keeps counts, order, the span and the refractory period, within ±dither", "[surrogates]") {
     const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{6}));
+    const SurrogateKind kind = GENERATE(SurrogateKind::Dither, SurrogateKind::JointIsi);
+    INFO("seed " << seed << ", " << mining::surrogate_name(kind));
     const SpikeTrains trains = test::random_stream(seed, 5, 4000, 200'000, seed % 2 == 0);
     const Tick dither = 300;
     const Tick refractory = 4;
-    const SpikeTrains surrogate = mining::make_surrogate(trains, SurrogateOptions{SurrogateKind::Dither, dither, refractory, seed}, 1);
+    const SpikeTrains surrogate = mining::make_surrogate(trains, SurrogateOptions{kind, dither, refractory, seed}, 1);
     REQUIRE(surrogate.num_neurons() == trains.num_neurons());
     CHECK(surrogate.span() == trains.span());
     std::size_t moved = 0;
@@ -89,6 +91,36 @@ TEST_CASE("dithering moves isolated spikes uniformly within ±dither", "[surroga
     for (const int q : quarters) CHECK(std::abs(q - 5000) < 300);
 }
 
+TEST_CASE("joint-ISI dithering keeps a regular neuron's intervals, which uniform dithering spreads", "[surrogates]") {
+    // One neuron firing every 10,000 ticks, give or take 100; a dither of 2,000. Uniform
+    // dithering makes each interval 10,000 plus the difference of two moves uniform in
+    // ±2,000 (a mean distance near 1,330). Joint-ISI dithering may only move a spike where
+    // the neuron's pairs of intervals lie, within a smoothed bin (250 ticks) of (10,000,
+    // 10,000), so its intervals stay within a few hundred ticks of 10,000.
+    std::vector<Spike> spikes;
+    for (int i = 0; i < 4000; ++i) spikes.push_back({Tick{20'000} + Tick{i} * 10'000 + (Tick{i} * 7919) % 201 - 100, 0});
+    const SpikeTrains trains = test::make_trains(std::move(spikes), 1);
+    const auto mean_distance = [&](SurrogateKind kind, double& mean_move) {
+        const SpikeTrains surrogate = mining::make_surrogate(trains, SurrogateOptions{kind, 2000, 0, 3}, 0);
+        const std::vector<Tick> before = train(trains, 0);
+        const std::vector<Tick> after = train(surrogate, 0);
+        double distance = 0;
+        mean_move = 0;
+        for (std::size_t k = 1; k < after.size(); ++k) distance += static_cast<double>(std::abs(after[k] - after[k - 1] - 10'000));
+        for (std::size_t k = 0; k < after.size(); ++k) mean_move += static_cast<double>(std::abs(after[k] - before[k]));
+        mean_move /= static_cast<double>(after.size());
+        return distance / static_cast<double>(after.size() - 1);
+    };
+    double uniform_move = 0;
+    double isi_move = 0;
+    const double uniform = mean_distance(SurrogateKind::Dither, uniform_move);
+    const double isi = mean_distance(SurrogateKind::JointIsi, isi_move);
+    INFO("mean |interval - 10,000|: uniform " << uniform << ", joint-ISI " << isi << "; mean move " << uniform_move << ", " << isi_move);
+    CHECK(uniform > 1000);
+    CHECK(isi < 400);
+    CHECK(isi_move > 50);  // the spikes do move
+}
+
 TEST_CASE("a spike whose neighbours already break the refractory period stays", "[surrogates]") {
     const SpikeTrains trains = test::make_trains({{1000, 0}, {1002, 0}, {1004, 0}, {9000, 1}}, 2);
     const SpikeTrains surrogate = mining::make_surrogate(trains, SurrogateOptions{SurrogateKind::Dither, 50, 10, 9}, 3);
@@ -124,5 +156,6 @@ TEST_CASE("surrogate options out of range are refused", "[surrogates]") {
     CHECK_THROWS_AS(mining::make_surrogate(trains, SurrogateOptions{SurrogateKind::Dither, 0, 0, 1}, 0), UsageError);
     CHECK_THROWS_AS(mining::make_surrogate(trains, SurrogateOptions{SurrogateKind::Dither, 5, -1, 1}, 0), UsageError);
     CHECK(mining::parse_surrogate("shift") == SurrogateKind::Shift);
+    CHECK(mining::parse_surrogate("isi") == SurrogateKind::JointIsi);
     CHECK_THROWS_AS(mining::parse_surrogate("jitter"), UsageError);
 }

@@ -175,10 +175,12 @@ void add_mine_command(CLI::App& app) {
                             "false discovery rate (Benjamini-Hochberg), e.g. 0.05");
     command->add_option("--surrogates", args->surrogates, "surrogate recordings per test (default 1000; a candidate stops "
                                                           "early once 10 of them reach its count)")->needs(significance);
-    command->add_option("--surrogate", args->surrogate, "dither (default: each spike moved within +-dither) or shift "
-                                                        "(each neuron's train moved as a whole)")->needs(significance);
+    command->add_option("--surrogate", args->surrogate, "dither (default: each spike moved within +-dither), isi (moved as "
+                                                        "the neuron's joint distribution of successive intervals allows: "
+                                                        "bursts and regular firing kept) or shift (each neuron's train moved "
+                                                        "as a whole)")->needs(significance);
     command->add_option("--dither-ms", args->dither_ms, "the surrogates' largest move in ms (default 10)")->needs(significance);
-    command->add_option("--refractory-ms", args->refractory_ms, "dither keeps spikes of a neuron this far apart (default 1)")
+    command->add_option("--refractory-ms", args->refractory_ms, "dither and isi keep spikes of a neuron this far apart (default 1)")
         ->needs(significance);
     command->add_option("--surrogate-seed", args->surrogate_seed, "the surrogates' seed (default 1)")->needs(significance);
     command->callback([args] { run_mine(*args); });

@@ -13,11 +13,12 @@
 namespace spikeminer::mining {
 
 enum class SurrogateKind {
-    Dither,  ///< each spike moved uniformly within ±dither, keeping the refractory period
-    Shift,   ///< each neuron's whole train moved by one offset within ±dither, circularly in the span
+    Dither,    ///< each spike moved uniformly within ±dither, keeping the refractory period
+    JointIsi,  ///< each spike moved within ±dither as the neuron's pairs of successive intervals allow
+    Shift,     ///< each neuron's whole train moved by one offset within ±dither, circularly in the span
 };
 
-/// "dither" or "shift".
+/// "dither", "isi" or "shift".
 std::string surrogate_name(SurrogateKind kind);
 /// Parses --surrogate; throws UsageError listing the choices.
 SurrogateKind parse_surrogate(const std::string& name);
@@ -36,6 +37,14 @@ struct SurrogateOptions {
 ///   between their original neighbours, then the odd ones between their moved neighbours
 ///   (so every draw is independent of the others and the order of a neuron's spikes is
 ///   kept). A spike whose neighbours already break the refractory period stays.
+/// - JointIsi (joint-ISI dithering, Gerstein 2004): as Dither, except that a spike between
+///   two neighbours, each nearer than 20 x dither, moves along its pair of intervals
+///   (before + after stays the same) with the probability the neuron's own joint
+///   distribution of successive intervals gives that pair: a histogram of bins of
+///   dither / 8, smoothed by a kernel of about one bin. The move is drawn bin by bin, then
+///   uniformly within the bin. Bursts, regular firing and refractoriness survive; the
+///   timing between neurons does not. Other spikes (first, last, after a long silence) are
+///   dithered uniformly.
 /// - Shift: a neuron's spikes all move by one uniform offset within ±dither, wrapping
 ///   around the span's ends.
 /// Throws UsageError for a dither that is not positive or a negative refractory period.
