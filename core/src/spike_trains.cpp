@@ -3,6 +3,8 @@
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/core/in_quotes.hpp"
 
+#include "parallel_sort.hpp"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -67,7 +69,7 @@ SpikeTrains SpikeTrains::from_spikes(std::vector<Spike> spikes, NeuronTable neur
     trains.time_base_ = time_base;
     trains.neurons_ = std::move(neurons);
     if (!std::is_sorted(spikes.begin(), spikes.end(), spike_less)) {
-        std::sort(spikes.begin(), spikes.end(), spike_less);
+        detail::parallel_sort(spikes, spike_less);
         trains.sorted_on_load_ = true;
     }
     std::size_t adjacent_equal = 0;
