@@ -118,20 +118,22 @@ void run_isolated(const std::string& path, const std::function<void(Writer&)>& p
         ~Closer() { close(fd); }
     } closer{fd};
     const std::chrono::seconds walk_limit = structure_walk_limit(path);
-    // In the child, a structure walk still running at `walk_limit` ends it by SIGALRM.
+    // In the child, a structure walk still running at `walk_limit`, or a read at ten times
+    // that, ends it by SIGALRM: the library can loop on damaged data too.
     const auto write = [&](bool in_child) {
         Writer out(fd);
         try {
             out.value('R');
             if (in_child) alarm(static_cast<unsigned>(walk_limit.count()));
             walk_hdf5_structure(path);
-            if (in_child) alarm(0);
+            if (in_child) alarm(static_cast<unsigned>(10 * walk_limit.count()));
             produce(out);
         } catch (const Error& error) {
             out.restart();
             out.value('E');
             out.text(error.what());
         }
+        if (in_child) alarm(0);
         out.flush();
     };
     const ChildEnd end = reads_isolated ? run_in_child([&] { write(true); }, progress) : ChildEnd{};

@@ -106,7 +106,7 @@ void walk_hdf5_structure(const std::string& path) {
 std::string crash_message(const std::string& path, const ChildEnd& end, std::chrono::seconds walk_limit) {
     if (end.kind == ChildEnd::Kind::Crashed && end.code == SIGALRM) {
         return path + ": the HDF5 library did not finish reading its structure in " + std::to_string(walk_limit.count()) +
-               " s (a damaged file?)";
+               " s, or its data in " + std::to_string(10 * walk_limit.count()) + " s (a damaged file?)";
     }
     return path + ": the HDF5 library fails on this file's structure (" +
            (end.kind == ChildEnd::Kind::Crashed ? std::string(strsignal(end.code)) : "exit " + std::to_string(end.code)) +

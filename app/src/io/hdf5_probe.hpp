@@ -19,8 +19,9 @@ void walk_hdf5_structure(const std::string& path);
 std::chrono::seconds structure_walk_limit(const std::string& path);
 
 /// The message for a child that crashed, failed, or (ended by SIGALRM) did not finish its
-/// structure walk within `walk_limit` reading `path`: "PATH: the HDF5 library fails on
-/// this file's structure (Segmentation fault): the file is damaged".
+/// structure walk within `walk_limit` or its read within ten times that, reading `path`:
+/// "PATH: the HDF5 library fails on this file's structure (Segmentation fault): the file is
+/// damaged".
 std::string crash_message(const std::string& path, const ChildEnd& end, std::chrono::seconds walk_limit);
 
 }  // namespace spikeminer::io::detail

@@ -1,21 +1,15 @@
 #include "hdf5_read.hpp"
 
+#include "machine_memory.hpp"
+
 #include "spikeminer/app/io/input_file.hpp"
 #include "spikeminer/core/error.hpp"
 
-#include <unistd.h>
 
 #include <sstream>
 
 namespace spikeminer::io::detail {
 namespace {
-
-std::size_t physical_memory_bytes() {
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long page_size = sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || page_size <= 0) return SIZE_MAX;
-    return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size);
-}
 
 // Deflate, the filter of NWB and spikeminer files, compresses at most about 1032:1.
 constexpr double kMostCompression = 1100;

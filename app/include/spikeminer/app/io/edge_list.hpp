@@ -22,7 +22,9 @@ struct EdgeListGraph {
 /// columns ignored), `#` and `%` comment lines, plain or gzip-compressed. Vertex ids are
 /// non-negative integers below 2^32 - 1; the graph has max id + 1 vertices. Self loops and
 /// repeated edges are dropped and counted. Throws Error naming the file and line for a
-/// non-numeric or out-of-range id, and for a file without edges.
+/// non-numeric or out-of-range id, and naming the file for one without edges, and for a
+/// largest id past 2^24 and more than 16 times the ids its lines could name, or one whose
+/// vertex table would not fit in memory.
 EdgeListGraph read_edge_list(const std::string& path);
 
 /// Reads a graph from the project's HDF5 graph group ('/graph', see README) when `path`
