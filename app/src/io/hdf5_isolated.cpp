@@ -19,6 +19,7 @@ namespace {
 std::atomic<bool> reads_isolated{true};
 
 void save(Writer& out, const Recording& r) {
+    out.value(r.format);
     out.value(r.time_base.ticks_per_second);
     out.value(r.span.has_value());
     out.value(r.span.value_or(TimeSpan{}));
@@ -57,6 +58,7 @@ void save(Writer& out, const Recording& r) {
 
 Recording load(Reader& in) {
     Recording r;
+    r.format = in.value<SpikeFormat>();
     r.time_base.ticks_per_second = in.value<std::int64_t>();
     const bool has_span = in.value<bool>();
     const auto span = in.value<TimeSpan>();

@@ -21,29 +21,25 @@ ReadOptions read_options(const std::string& format, const std::string& tick, con
 
 namespace {
 
-// The spike trains, and with `with_truth` the ground truth of a spikeminer HDF5 file, read
-// in the same child process.
+// The spike trains, and with `with_truth` the ground truth of a spikeminer HDF5 file. An
+// HDF5 file is read in one child process (hdf5_isolated.hpp), without progress reports, its
+// layout looked up there when no format is given.
 SpikeRecording read_any(const std::string& path, const ReadOptions& options, bool with_truth) {
-    const SpikeFormat format = options.format ? *options.format : detect_spike_format(path);
+    const std::optional<SpikeFormat> known = options.format ? options.format : detail::detect_text_format(path);
     const TimeBase seconds_tick = options.time_base.value_or(TimeBase{});
     detail::Recording recording;
-    switch (format) {
-        case SpikeFormat::Csv:
-            recording = detail::read_delimited_text(path, ',', options.time_base, options.progress);
-            break;
-        case SpikeFormat::Text:
-            recording = detail::read_delimited_text(path, ' ', options.time_base, options.progress);
-            break;
-        // HDF5 layouts are read in a child process (hdf5_isolated.hpp), without progress reports.
-        case SpikeFormat::Nwb:
-            recording = detail::read_isolated(path, [&] { return detail::read_nwb(path, seconds_tick, nullptr); }, options.progress);
-            break;
-        case SpikeFormat::Spikeminer:
-            recording = detail::read_isolated(path, [&] { return detail::read_spikeminer_h5(path, nullptr, with_truth); }, options.progress);
-            break;
-        case SpikeFormat::Waverepo:
-            recording = detail::read_isolated(path, [&] { return detail::read_waverepo(path, seconds_tick, nullptr); }, options.progress);
-            break;
+    if (known == SpikeFormat::Csv || known == SpikeFormat::Text) {
+        recording = detail::read_delimited_text(path, *known == SpikeFormat::Csv ? ',' : ' ', options.time_base, options.progress);
+        recording.format = *known;
+    } else {
+        recording = detail::read_isolated(path, [&] {
+            const SpikeFormat layout = known ? *known : detail::hdf5_layout(path);
+            detail::Recording r = layout == SpikeFormat::Nwb        ? detail::read_nwb(path, seconds_tick, nullptr)
+                                  : layout == SpikeFormat::Waverepo ? detail::read_waverepo(path, seconds_tick, nullptr)
+                                                                    : detail::read_spikeminer_h5(path, nullptr, with_truth);
+            r.format = layout;
+            return r;
+        }, options.progress);
     }
     if (options.progress != nullptr) options.progress->begin("sorting spikes", 0);
     SpikeTrains trains;
@@ -65,7 +61,7 @@ SpikeRecording read_any(const std::string& path, const ReadOptions& options, boo
     if (recording.neuron_out_of_order) trains.set_sorted_on_load(*recording.neuron_out_of_order);
     for (const auto& [key, value] : recording.metadata) trains.set_metadata(key, value);
     trains.set_metadata("source.file", std::filesystem::path(path).filename().string());
-    trains.set_metadata("source.format", format_name(format));
+    trains.set_metadata("source.format", format_name(recording.format));
     if (options.progress != nullptr) options.progress->finish();
     return {std::move(trains), std::move(recording.truth)};
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "spikeminer/app/io/spike_format.hpp"
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/core/progress.hpp"
 #include "spikeminer/core/spike_trains.hpp"
@@ -14,6 +15,7 @@ namespace spikeminer::io::detail {
 
 /// What a format reader hands back before the spike trains are built.
 struct Recording {
+    SpikeFormat format = SpikeFormat::Csv;  ///< what it was read as
     std::vector<Spike> spikes;
     NeuronTable neurons;
     TimeBase time_base;
@@ -35,6 +37,15 @@ Tick to_tick(const TimeBase& time_base, double seconds, Where&& where) {
         throw Error(std::string(where()) + ": " + e.what());
     }
 }
+
+/// A file's format when it is text (CSV or text), from its first data line; nullopt when it
+/// is HDF5, whose layout hdf5_layout() looks up where the file is read. Throws Error naming
+/// the file when it is missing, empty, binary of no known format or without data lines.
+std::optional<SpikeFormat> detect_text_format(const std::string& path);
+
+/// The spike layout of an HDF5 file (NWB, spikeminer, waverepo), for the child process that
+/// reads it; throws Error naming the file when it has none of them.
+SpikeFormat hdf5_layout(const std::string& path);
 
 /// Format readers. Each validates its layout and throws Error naming the file and the
 /// line or dataset at fault.

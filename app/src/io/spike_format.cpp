@@ -2,6 +2,7 @@
 
 #include "hdf5_isolated.hpp"
 #include "hdf5_read.hpp"
+#include "recording.hpp"
 #include "text_lines.hpp"
 
 #include "spikeminer/app/io/input_file.hpp"
@@ -24,36 +25,6 @@ constexpr std::array kNames{FormatName{SpikeFormat::Csv, "csv"}, FormatName{Spik
                             FormatName{SpikeFormat::Nwb, "nwb"}, FormatName{SpikeFormat::Spikeminer, "spikeminer"},
                             FormatName{SpikeFormat::Waverepo, "waverepo"}};
 
-// Which layout an HDF5 file has, looked up in a child process (hdf5_isolated.hpp).
-SpikeFormat detect_hdf5_layout(const std::string& path) {
-    char layout = 0;
-    detail::run_isolated(
-        path,
-        [&](detail::Writer& out) {
-            const detail::H5Reader file(path);
-            if (file.integer_attribute("/", "spikeminer_format_version")) {
-                out.value('s');
-            } else if (file.exists("/units") || file.string_attribute("/", "nwb_version")) {
-                out.value('n');
-            } else if (file.exists("/spikes") && file.exists("/sCount")) {
-                out.value('w');
-            } else {
-                out.value('?');
-            }
-        },
-        [&](detail::Reader& in) { layout = in.value<char>(); }, nullptr);
-    switch (layout) {
-        case 's': return SpikeFormat::Spikeminer;
-        case 'n': return SpikeFormat::Nwb;
-        case 'w': return SpikeFormat::Waverepo;
-        default:
-            throw Error(path +
-                        ": an HDF5 file of no known layout: expected an NWB Units table (/units), a spikeminer file "
-                        "(root attribute spikeminer_format_version) or the waverepo layout (/spikes with /sCount); "
-                        "give --format to force one");
-    }
-}
-
 }  // namespace
 
 std::string format_name(SpikeFormat format) {
@@ -71,12 +42,35 @@ SpikeFormat parse_spike_format(const std::string& name) {
 }
 
 SpikeFormat detect_spike_format(const std::string& path) {
+    if (const auto text = detail::detect_text_format(path)) return *text;
+    // An HDF5 file: its layout looked up in a child process (hdf5_isolated.hpp).
+    SpikeFormat layout{};
+    detail::run_isolated(
+        path, [&](detail::Writer& out) { out.value(detail::hdf5_layout(path)); },
+        [&](detail::Reader& in) { layout = in.value<SpikeFormat>(); }, nullptr);
+    return layout;
+}
+
+namespace detail {
+
+SpikeFormat hdf5_layout(const std::string& path) {
+    const H5Reader file(path);
+    if (file.integer_attribute("/", "spikeminer_format_version")) return SpikeFormat::Spikeminer;
+    if (file.exists("/units") || file.string_attribute("/", "nwb_version")) return SpikeFormat::Nwb;
+    if (file.exists("/spikes") && file.exists("/sCount")) return SpikeFormat::Waverepo;
+    throw Error(path +
+                ": an HDF5 file of no known layout: expected an NWB Units table (/units), a spikeminer file "
+                "(root attribute spikeminer_format_version) or the waverepo layout (/spikes with /sCount); "
+                "give --format to force one");
+}
+
+std::optional<SpikeFormat> detect_text_format(const std::string& path) {
     check_input_file(path);
     std::error_code ec;
     if (std::filesystem::file_size(path, ec) == 0) throw Error(path + ": the file is empty");
-    detail::silence_hdf5_errors();
-    if (H5Fis_hdf5(path.c_str()) > 0) return detect_hdf5_layout(path);
-    detail::TextLines lines(path);
+    silence_hdf5_errors();
+    if (H5Fis_hdf5(path.c_str()) > 0) return std::nullopt;
+    TextLines lines(path);
     std::string_view line;
     bool declares_neurons = false;
     while (lines.next(line)) {
@@ -91,6 +85,8 @@ SpikeFormat detect_spike_format(const std::string& path) {
     if (declares_neurons) return SpikeFormat::Text;
     throw Error(path + ": holds no spikes (only comments or blank lines)");
 }
+
+}  // namespace detail
 
 std::optional<SpikeFormat> format_from_extension(const std::string& path) {
     std::string_view name = path;
