@@ -5,7 +5,6 @@
 #include "spikeminer/app/io/input_file.hpp"
 #include "spikeminer/core/error.hpp"
 
-
 #include <sstream>
 
 namespace spikeminer::io::detail {
