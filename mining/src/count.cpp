@@ -8,6 +8,8 @@
 
 #include "spikeminer/core/error.hpp"
 
+#include <algorithm>
+
 namespace spikeminer::mining {
 namespace {
 
@@ -68,6 +70,7 @@ struct EpisodeCounter::State {
     detail::NeuronTimes times;
 #ifdef SPIKEMINER_HAVE_CUDA
     std::unique_ptr<detail::GpuSpikeTimes> gpu;  // made at the first GPU count
+    std::unique_ptr<detail::GpuSurrogates> surrogates;  // made at the first GPU surrogate count
 #endif
     std::unique_ptr<detail::PrefixCounting> prefix;  // made at the first prefix count
     Backend prefix_backend = Backend::Cpu;           // where `prefix` keeps its lists
@@ -102,11 +105,25 @@ struct EpisodeCounter::State {
 #endif
     }
 
+    std::vector<std::uint64_t> count_surrogate_on_gpu(const SurrogateOptions& surrogate, std::uint64_t index,
+                                                      std::span<const Episode> episodes) {
+#ifdef SPIKEMINER_HAVE_CUDA
+        if (surrogates && surrogates->options() != surrogate) surrogates.reset();
+        if (!surrogates) surrogates = std::make_unique<detail::GpuSurrogates>(trains, times, surrogate, options.gpu_memory_budget);
+        surrogates->make(index);
+        return surrogates->count(episodes);
+#else
+        (void)surrogate, (void)index, (void)episodes;
+        throw Error("this build has no GPU engines");
+#endif
+    }
+
     // After a fallback from the GPU a GPU counter gives way to the two-step counter, and the
-    // device copy of the spike times is given back.
+    // device copies of the spike times are given back.
     std::vector<std::uint64_t> count_on_cpu(std::span<const Episode> episodes, Counter& counter, std::uint64_t keep_at_least) {
 #ifdef SPIKEMINER_HAVE_CUDA
         gpu.reset();
+        surrogates.reset();
 #endif
         if (counter == Counter::Prefix) return prefix_counting(Backend::Cpu).count(episodes, keep_at_least);
         if (is_gpu_counter(counter)) counter = Counter::TwoStep;
@@ -147,6 +164,43 @@ CountResult EpisodeCounter::count(std::span<const Episode> episodes, std::uint64
     result.counts = run_with_fallback(
         state.choice, [&] { return state.count_on_gpu(episodes, result.counter, keep_at_least); },
         [&] { return state.count_on_cpu(episodes, result.counter, keep_at_least); });
+    result.backend = state.choice.backend;
+    result.note = state.choice.note;
+    return result;
+}
+
+CountResult EpisodeCounter::count_in_surrogate(const SurrogateOptions& surrogate, std::uint64_t index,
+                                               std::span<const Episode> episodes) {
+    State& state = *state_;
+    for (const Episode& episode : episodes) {
+        validate(episode, state.trains);
+        if (episode.size() < 2) throw UsageError("surrogates are counted for episodes of two or more nodes");
+    }
+    CountResult result;
+    result.counter = state.options.counter;
+    result.counts = run_with_fallback(
+        state.choice,
+        [&] {
+            result.counter = Counter::Prefix;
+            return state.count_surrogate_on_gpu(surrogate, index, episodes);
+        },
+        [&] {
+            CountOptions cpu = state.options;
+            cpu.backend = Backend::Cpu;
+            if (is_gpu_counter(cpu.counter)) cpu.counter = Counter::TwoStep;
+            // Pairs extend one-node seeds: the prefix counter builds no list for them and
+            // counts each first neuron's pairs at once, about twice as fast as two-step.
+            const bool pairs = std::all_of(episodes.begin(), episodes.end(), [](const Episode& e) { return e.size() == 2; });
+            if (cpu.counter == Counter::Auto && pairs) cpu.counter = Counter::Prefix;
+            // Only the episodes' neurons decide their counts: the others are left out.
+            std::vector<bool> used(state.trains.num_neurons(), false);
+            for (const Episode& episode : episodes) {
+                for (const NeuronId n : episode.neurons) used[n] = true;
+            }
+            CountResult counted = count_episodes(make_surrogate(state.trains, surrogate, index, used), episodes, cpu);
+            result.counter = counted.counter;
+            return std::move(counted.counts);
+        });
     result.backend = state.choice.backend;
     result.note = state.choice.note;
     return result;

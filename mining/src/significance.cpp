@@ -21,13 +21,13 @@ std::vector<EpisodeSignificance> test_episodes(const SpikeTrains& trains, std::s
         results[i].count = counts[i];
         open[i] = i;
     }
+    EpisodeCounter counter(trains, count);
     std::vector<Episode> batch;
     for (std::size_t s = 0; s < options.surrogates && !open.empty(); ++s) {
         if (count.progress != nullptr) count.progress->check_cancelled();
-        const SpikeTrains surrogate = make_surrogate(trains, options.surrogate, s);
         batch.clear();
         for (const std::size_t i : open) batch.push_back(episodes[i]);
-        const CountResult counted = count_episodes(surrogate, batch, count);
+        const CountResult counted = counter.count_in_surrogate(options.surrogate, s, batch);
         std::vector<std::size_t> still;
         for (std::size_t k = 0; k < open.size(); ++k) {
             EpisodeSignificance& r = results[open[k]];

@@ -1,12 +1,13 @@
 #include "spikeminer/mining/surrogates.hpp"
 
 #include "dithering.hpp"
-#include "surrogate_random.hpp"
+#include "gpu_counting.hpp"
+#include "neuron_times.hpp"
 
+#include "spikeminer/core/backend.hpp"
 #include "spikeminer/core/error.hpp"
 
 #include <algorithm>
-#include <optional>
 #include <vector>
 
 namespace spikeminer::mining {
@@ -27,53 +28,62 @@ SurrogateKind parse_surrogate(const std::string& name) {
     throw UsageError("unknown surrogate '" + name + "': choose dither, isi or shift");
 }
 
-SpikeTrains make_surrogate(const SpikeTrains& trains, const SurrogateOptions& o, std::uint64_t index) {
-    if (o.dither <= 0) throw UsageError("the surrogates' dither must be positive");
-    if (o.refractory < 0) throw UsageError("the surrogates' refractory period must not be negative");
-    const TimeSpan span = trains.span();
-    // A move beyond the span's length means no more than one of its length (and keeps
-    // every sum below within int64).
-    SurrogateOptions within = o;
-    within.dither = std::min(o.dither, std::max<Tick>(span.length(), 1));
-    within.refractory = std::min(o.refractory, std::max<Tick>(span.length(), 1));
+SpikeTrains make_surrogate(const SpikeTrains& trains, const SurrogateOptions& options, std::uint64_t index,
+                           const std::vector<bool>& only) {
+    if (!only.empty() && only.size() != trains.num_neurons()) throw Error("make_surrogate: one flag per neuron is needed");
+    const detail::DitherBounds bounds = detail::bounds_for(trains, options);
+    const detail::IsiBins shape(bounds.dither);
     // Each neuron's spikes go to their own slice of `spikes`, neurons side by side.
-    std::vector<Spike> spikes(trains.num_spikes());
+    const auto kept = [&](NeuronId n) { return only.empty() || only[n]; };
     std::vector<std::size_t> first(trains.num_neurons() + 1, 0);
-    for (NeuronId n = 0; n < trains.num_neurons(); ++n) first[n + 1] = first[n] + trains.spike_count(n);
+    for (NeuronId n = 0; n < trains.num_neurons(); ++n) first[n + 1] = first[n] + (kept(n) ? trains.spike_count(n) : 0);
+    std::vector<Spike> spikes(first.back());
 #pragma omp parallel
     {
         std::vector<Tick> times;
         std::vector<Tick> placed;
+        std::vector<std::uint32_t> histogram;
 #pragma omp for schedule(dynamic, 4)
         for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
+            if (!kept(n)) continue;
             times.clear();
             for (const std::uint32_t at : trains.spikes_of(n)) times.push_back(trains.times()[at]);
             Spike* out = spikes.data() + first[n];
-            if (o.kind == SurrogateKind::Shift) {
-                const Tick offset = detail::uniform_between(detail::surrogate_random(o.seed, index, n, 0), -within.dither, within.dither);
-                const Tick length = span.length();
-                for (std::size_t k = 0; k < times.size(); ++k) {
-                    const Tick moved = (times[k] - span.start + offset) % length;
-                    out[k] = {span.start + (moved < 0 ? moved + length : moved), n};
-                }
+            const std::size_t count = times.size();
+            if (options.kind == SurrogateKind::Shift) {
+                const Tick offset = detail::shift_offset(bounds, index, n);
+                for (std::size_t k = 0; k < count; ++k) out[k] = {detail::shifted(times[k], offset, bounds), n};
                 continue;
             }
+            if (options.kind == SurrogateKind::JointIsi) {
+                histogram.assign(shape.cells(), 0);
+                detail::add_joint_isi(times.data(), count, shape, histogram.data());
+            }
             placed = times;
-            std::optional<detail::JointIsiDensity> density;
-            if (o.kind == SurrogateKind::JointIsi) density.emplace(times, within.dither);
             for (const std::size_t parity : {0U, 1U}) {
-                for (std::size_t k = parity; k < times.size(); k += 2) {
-                    const std::uint64_t random = detail::surrogate_random(o.seed, index, n, k);
-                    placed[k] = density ? density->dithered(times, placed, k, within, span, random)
-                                        : detail::dither_uniformly(times, placed, k, within, span, random);
+                for (std::size_t k = parity; k < count; k += 2) {
+                    placed[k] = detail::dithered_spike(times.data(), placed.data(), count, k, bounds, index, n, histogram.data());
                 }
             }
-            for (std::size_t k = 0; k < placed.size(); ++k) out[k] = {placed[k], n};
+            for (std::size_t k = 0; k < count; ++k) out[k] = {placed[k], n};
         }
     }
     SpikeTrains surrogate = SpikeTrains::from_spikes(std::move(spikes), trains.neuron_table(), trains.time_base());
-    surrogate.set_span(span);
+    surrogate.set_span(trains.span());
     return surrogate;
+}
+
+SpikeTrains make_surrogate_on_gpu(const SpikeTrains& trains, const SurrogateOptions& options, std::uint64_t index) {
+#ifdef SPIKEMINER_HAVE_CUDA
+    choose_backend(Backend::Cuda);
+    const detail::NeuronTimes times(trains);
+    detail::GpuSurrogates surrogates(trains, times, options, 0);
+    surrogates.make(index);
+    return surrogates.download();
+#else
+    (void)trains, (void)options, (void)index;
+    throw Error("this build has no GPU engines");
+#endif
 }
 
 }  // namespace spikeminer::mining

@@ -1,6 +1,8 @@
 // The GPU counters (CountScanWrite, AtomicCompact, prefix, one thread per episode) against the CPU two-step counter:
 // tiny random streams batched per seed (mixed lengths), bursty streams, simulated data
 // with every level-2 candidate, and a tiny memory budget that forces chunk splitting.
+// Surrogates made on the device against the CPU's, spike for spike, and the p-values
+// counted over them.
 #include "catch.hpp"
 #include "mining_test_helpers.hpp"
 #include "random_streams.hpp"
@@ -8,8 +10,10 @@
 #include "spikeminer/mining/count.hpp"
 #include "spikeminer/mining/mine.hpp"
 #include "spikeminer/mining/significance.hpp"
+#include "spikeminer/mining/surrogates.hpp"
 #include "spikeminer/simulator/simulate.hpp"
 
+#include <algorithm>
 #include <string>
 
 using namespace spikeminer;
@@ -197,6 +201,43 @@ TEST_CASE("Whole mining on the GPU equals mining on the CPU (one counter reused 
     }
 }
 
+TEST_CASE("Surrogates made on the GPU are the CPU's, spike for spike and in stream order", "[gpu][mining][significance]") {
+    simulator::NetworkConfig config = simulator::scenario("paper");
+    config.duration_s = 10.0;
+    const simulator::Simulation sim = simulator::simulate(config);
+    const Tick ms = sim.trains.time_base().ticks_per_second / 1000;
+    // Bursts put spikes of a neuron closer than the refractory period and on one tick; the
+    // negative start and the dither longer than the span test the clamps and the wrap.
+    const SpikeTrains bursty = test::random_stream(9, 12, 4000, 20'000, true);
+    struct Case {
+        const char* name;
+        const SpikeTrains* trains;
+        Tick dither;
+        Tick refractory;
+    };
+    const SpikeTrains early = test::shifted(bursty, -7'000);
+    const SpikeTrains tiny = test::random_stream(4, 3, 40, 30, true);
+    const Case cases[] = {{"paper scenario", &sim.trains, 5 * ms, ms},
+                          {"bursts", &bursty, 12, 3},
+                          {"bursts before tick 0", &early, 40, 0},
+                          {"dither longer than the span", &tiny, 500, 2}};
+    for (const Case& c : cases) {
+        for (const auto kind : {mining::SurrogateKind::Dither, mining::SurrogateKind::JointIsi, mining::SurrogateKind::Shift}) {
+            for (const std::uint64_t index : {0, 11}) {
+                INFO(c.name << ", " << mining::surrogate_name(kind) << ", surrogate " << index);
+                const mining::SurrogateOptions options{kind, c.dither, c.refractory, 5};
+                const SpikeTrains expected = mining::make_surrogate(*c.trains, options, index);
+                const SpikeTrains got = mining::make_surrogate_on_gpu(*c.trains, options, index);
+                CHECK_FALSE(got.was_sorted_on_load());  // the device's stream came in time order
+                REQUIRE(got.num_spikes() == expected.num_spikes());
+                CHECK(std::equal(got.times().begin(), got.times().end(), expected.times().begin()));
+                CHECK(std::equal(got.neurons().begin(), got.neurons().end(), expected.neurons().begin()));
+                CHECK(got.span() == expected.span());
+            }
+        }
+    }
+}
+
 TEST_CASE("Significance by surrogates counted on the GPU equals the CPU's, p-value by p-value", "[gpu][mining][significance]") {
     simulator::NetworkConfig config = simulator::scenario("paper");
     config.duration_s = 20.0;
@@ -211,26 +252,29 @@ TEST_CASE("Significance by surrogates counted on the GPU equals the CPU's, p-val
     mining::CountOptions cpu;
     cpu.backend = Backend::Cpu;
     const std::vector<std::uint64_t> counts = mining::count_episodes(sim.trains, pairs, cpu).counts;
-    mining::SignificanceOptions options;
-    options.surrogate = {mining::SurrogateKind::Dither, 10 * ms, ms, 3};
-    options.surrogates = 199;
-    const auto expected = mining::test_episodes(sim.trains, pairs, counts, options, cpu);
     mining::CountOptions gpu;
     gpu.backend = Backend::Cuda;
-    const auto got = mining::test_episodes(sim.trains, pairs, counts, options, gpu);
-    REQUIRE(got.size() == expected.size());
-    std::size_t low = 0;
-    std::size_t high = 0;
-    for (std::size_t i = 0; i < got.size(); ++i) {
-        INFO("pair " << test::describe(pairs[i]));
-        CHECK(got[i].p == expected[i].p);
-        CHECK(got[i].surrogates_used == expected[i].surrogates_used);
-        CHECK(got[i].surrogate_mean == expected[i].surrogate_mean);
-        CHECK(got[i].significant == expected[i].significant);
-        low += got[i].p <= 0.01 ? 1 : 0;
-        high += got[i].p >= 0.5 ? 1 : 0;
+    for (const auto kind : {mining::SurrogateKind::Dither, mining::SurrogateKind::JointIsi, mining::SurrogateKind::Shift}) {
+        INFO(mining::surrogate_name(kind) << " surrogates");
+        mining::SignificanceOptions options;
+        options.surrogate = {kind, 10 * ms, ms, 3};
+        options.surrogates = kind == mining::SurrogateKind::Dither ? 199 : 49;
+        const auto expected = mining::test_episodes(sim.trains, pairs, counts, options, cpu);
+        const auto got = mining::test_episodes(sim.trains, pairs, counts, options, gpu);
+        REQUIRE(got.size() == expected.size());
+        std::size_t low = 0;
+        std::size_t high = 0;
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            INFO("pair " << test::describe(pairs[i]));
+            CHECK(got[i].p == expected[i].p);
+            CHECK(got[i].surrogates_used == expected[i].surrogates_used);
+            CHECK(got[i].surrogate_mean == expected[i].surrogate_mean);
+            CHECK(got[i].significant == expected[i].significant);
+            low += got[i].p <= 0.05 ? 1 : 0;
+            high += got[i].p >= 0.5 ? 1 : 0;
+        }
+        // The p-values compared spread from the chains' links to chance pairs.
+        CHECK(low > 0);
+        CHECK(high > 0);
     }
-    // The p-values compared spread from the chains' links to chance pairs.
-    CHECK(low > 0);
-    CHECK(high > 0);
 }

@@ -45,6 +45,23 @@ TEST_CASE("a surrogate is a function of its seed and index only", "[surrogates]"
     }
 }
 
+TEST_CASE("a surrogate of some neurons only is the whole surrogate's trains of those neurons", "[surrogates]") {
+    const SpikeTrains trains = test::random_stream(5, 6, 3000, 100'000, true);
+    const std::vector<bool> only{true, false, true, true, false, false};
+    for (const SurrogateKind kind : {SurrogateKind::Dither, SurrogateKind::JointIsi, SurrogateKind::Shift}) {
+        INFO(mining::surrogate_name(kind));
+        const SurrogateOptions options{kind, 500, 20, 8};
+        const SpikeTrains whole = mining::make_surrogate(trains, options, 3);
+        const SpikeTrains part = mining::make_surrogate(trains, options, 3, only);
+        CHECK(part.span() == whole.span());
+        for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
+            INFO("neuron " << n);
+            CHECK(train(part, n) == (only[n] ? train(whole, n) : std::vector<Tick>{}));
+        }
+    }
+    CHECK_THROWS_AS(mining::make_surrogate(trains, SurrogateOptions{SurrogateKind::Dither, 500, 20, 8}, 3, {true}), Error);
+}
+
 TEST_CASE("dithering keeps counts, order, the span and the refractory period, within ±dither", "[surrogates]") {
     const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{6}));
     const SurrogateKind kind = GENERATE(SurrogateKind::Dither, SurrogateKind::JointIsi);

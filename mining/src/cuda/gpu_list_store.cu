@@ -76,14 +76,22 @@ struct PrefixPlan {
 
 class GpuListStore final : public ListStore {
 public:
-    GpuListStore(const SpikeTrains& trains, const NeuronTimes& times, std::size_t budget, Progress* progress)
+    // Over spikes on the device that another owner keeps.
+    GpuListStore(const DeviceSpikes& spikes, const NeuronTimes& times, std::size_t budget, Progress* progress)
         : times_(times),
           progress_(progress),
-          neurons_(static_cast<std::uint32_t>(trains.num_neurons())),
+          neurons_(static_cast<std::uint32_t>(times.offsets.size() - 1)),
           budget_(budget != 0 ? budget : default_gpu_budget()),
-          d_times_(upload(times.times, "spike times")),
-          stream_times_(upload(trains.times().data(), trains.num_spikes(), "spike stream")),
-          stream_neurons_(upload(trains.neurons().data(), trains.num_spikes(), "spike stream")) {}
+          spikes_(spikes) {}
+
+    // Over its own copy of the recording.
+    GpuListStore(const SpikeTrains& trains, const NeuronTimes& times, std::size_t budget, Progress* progress)
+        : GpuListStore(DeviceSpikes{}, times, budget, progress) {
+        own_times_ = upload(times.times, "spike times");
+        own_stream_times_ = upload(trains.times().data(), trains.num_spikes(), "spike stream");
+        own_stream_neurons_ = upload(trains.neurons().data(), trains.num_spikes(), "spike stream");
+        spikes_ = DeviceSpikes{own_times_.get(), own_stream_times_.get(), own_stream_neurons_.get(), trains.num_spikes()};
+    }
 
     std::vector<std::uint64_t> extend(std::span<const Extension> extensions, std::uint64_t keep_at_least) override {
         std::vector<std::uint64_t> counts(extensions.size(), 0);
@@ -213,7 +221,7 @@ private:
             const Extension& head = extensions[order[plan.first]];
             PrefixInfo info{};
             if (head.from_seed()) {
-                info.ends = info.starts = d_times_.get() + times_.offsets[head.seed_neuron()];
+                info.ends = info.starts = spikes_.by_neuron + times_.offsets[head.seed_neuron()];
             } else {
                 const Location& list = lists_[head.parent];
                 const ListArrays& arrays = list.fresh ? fresh_ : kept_;
@@ -253,7 +261,7 @@ private:
         const auto d_owner = upload(owner, "extension plan");
         const GroupView view{d_infos.get(),         static_cast<std::uint32_t>(infos.size()), d_table.get(),
                              neurons_,              d_lo.get(),                                d_hi.get(),
-                             stream_times_.get(),   stream_neurons_.get(),                     stream_neurons_.size(),
+                             spikes_.stream_times,  spikes_.stream_neurons,                    spikes_.spikes,
                              chunks,                per_chunk};
 
         // Count, scan, write: every extension's list in end order, lists one after another.
@@ -315,9 +323,10 @@ private:
     Progress* progress_;
     std::uint32_t neurons_;
     std::size_t budget_;
-    DeviceBuffer<Tick> d_times_;
-    DeviceBuffer<Tick> stream_times_;
-    DeviceBuffer<NeuronId> stream_neurons_;
+    DeviceBuffer<Tick> own_times_;
+    DeviceBuffer<Tick> own_stream_times_;
+    DeviceBuffer<NeuronId> own_stream_neurons_;
+    DeviceSpikes spikes_;
     ListArrays kept_;   // lists retained by the last call
     ListArrays fresh_;  // lists made by this call
     std::vector<Location> lists_;
@@ -335,6 +344,11 @@ private:
 std::unique_ptr<ListStore> make_gpu_list_store(const SpikeTrains& trains, const NeuronTimes& times,
                                                std::size_t memory_budget, Progress* progress) {
     return std::make_unique<GpuListStore>(trains, times, memory_budget, progress);
+}
+
+std::unique_ptr<ListStore> make_gpu_list_store(const DeviceSpikes& spikes, const NeuronTimes& times, std::size_t memory_budget,
+                                               Progress* progress) {
+    return std::make_unique<GpuListStore>(spikes, times, memory_budget, progress);
 }
 
 }  // namespace spikeminer::mining::detail

@@ -3,6 +3,7 @@
 #include "spikeminer/core/backend.hpp"
 #include "spikeminer/core/progress.hpp"
 #include "spikeminer/mining/episode.hpp"
+#include "spikeminer/mining/surrogates.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -71,6 +72,12 @@ public:
     /// `keep_at_least`, so that the next call counts their one-node extensions in one step
     /// each (mining passes a level's threshold); the other counters keep nothing.
     CountResult count(std::span<const Episode> episodes, std::uint64_t keep_at_least = kKeepNone);
+
+    /// Counts episodes of two or more nodes in surrogate `index` of the recording
+    /// (make_surrogate's spikes). On the GPU the surrogate is made on the device and counted
+    /// there by the prefix counter, whatever the counter chosen (they all count alike); on
+    /// the CPU it is made here and counted by the chosen counter.
+    CountResult count_in_surrogate(const SurrogateOptions& surrogate, std::uint64_t index, std::span<const Episode> episodes);
 
     /// A largest set of non-overlapped occurrences of `episode` (on the CPU): the greedy
     /// one, taking at each step the occurrence that ends first and, among those, the one

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace spikeminer::mining {
 
@@ -28,6 +29,7 @@ struct SurrogateOptions {
     Tick dither = 0;      ///< the largest move, in ticks (> 0)
     Tick refractory = 0;  ///< Dither: two spikes of a neuron stay at least this far apart (when they were)
     std::uint64_t seed = 1;
+    bool operator==(const SurrogateOptions&) const = default;
 };
 
 /// Surrogate number `index` of `trains`: the same neurons, the same number of spikes per
@@ -47,7 +49,16 @@ struct SurrogateOptions {
 ///   dithered uniformly.
 /// - Shift: a neuron's spikes all move by one uniform offset within ±dither, wrapping
 ///   around the span's ends.
+/// With `only` (one flag per neuron), the neurons not flagged have no spikes in the
+/// surrogate: the flagged ones are as in the whole surrogate, and so are the counts of
+/// episodes made of them, at a fraction of the work.
 /// Throws UsageError for a dither that is not positive or a negative refractory period.
-SpikeTrains make_surrogate(const SpikeTrains& trains, const SurrogateOptions& options, std::uint64_t index);
+SpikeTrains make_surrogate(const SpikeTrains& trains, const SurrogateOptions& options, std::uint64_t index,
+                           const std::vector<bool>& only = {});
+
+/// The same surrogate made on the GPU, spike for spike, and read back (significance tests
+/// count surrogates where they are made; this is their check). Throws Error in builds
+/// without CUDA or without a device, GpuOutOfMemory when the device is full.
+SpikeTrains make_surrogate_on_gpu(const SpikeTrains& trains, const SurrogateOptions& options, std::uint64_t index);
 
 }  // namespace spikeminer::mining
