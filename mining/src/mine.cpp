@@ -90,6 +90,7 @@ MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
                 episodes.push_back(f.episode);
                 counts.push_back(f.count);
             }
+            report.significance_note = resolution_note(episodes.size(), *options.significance);
             const auto results = test_episodes(trains, episodes, counts, *options.significance, options.count);
             for (std::size_t i = 0; i < found.size(); ++i) found[i].significance = results[i];
             std::erase_if(found, [](const FrequentEpisode& f) { return !f.significance->significant; });

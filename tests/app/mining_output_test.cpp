@@ -83,7 +83,7 @@ TEST_CASE("significance results are written in every format and read back from H
     std::size_t tested = 0;
     for (auto& found : mined.result.episodes) {
         if (found.episode.size() < 2) continue;
-        found.significance = mining::EpisodeSignificance{found.count, 2.5, 1.25, 100 + tested, 0, 0.001 * double(tested + 1), 0.01, true};
+        found.significance = mining::SurrogateSignificance{found.count, 2.5, 1.25, 100 + tested, 0, 0.001 * double(tested + 1), 0.01, true};
         ++tested;
     }
     REQUIRE(tested > 0);

@@ -3,7 +3,8 @@
 // built from scratch from that window's co-firing edges (so the dynamic graph, moved by
 // batches, holds exactly the window's graph); the edge changes replay to each window's
 // edges; the results folder is written whole, or not at all when cancelled; run configs
-// refuse unknown keys and wrong types.
+// refuse unknown keys and wrong types; with significance on, every assembly is tested
+// against surrogates and the embedded ones pass.
 #include "catch.hpp"
 
 #include "app_test_helpers.hpp"
@@ -59,6 +60,34 @@ TEST_CASE("pipeline: the demo's chains and the active stretches of its assemblie
     CHECK(r.assembly_precision() >= 0.8);
     CHECK(r.span_error_s < 15);  // windows are 30 s wide, 5 s apart
     CHECK(d.result.windows.size() == 43);
+}
+
+TEST_CASE("pipeline: with significance on, every assembly is tested against surrogates and the embedded ones pass", "[pipeline][significance]") {
+    pipeline::RunConfig config = demo_config();
+    config.significance_q = 0.05;
+    config.surrogates = 99;
+    const pipeline::Input input = pipeline::load_input(config, nullptr);
+    const pipeline::PipelineResult result = pipeline::run_pipeline(input, config, nullptr);
+    REQUIRE(input.recording.truth);
+    REQUIRE_FALSE(result.assemblies.empty());
+    std::size_t embedded = 0;
+    for (const pipeline::Assembly& a : result.assemblies) {
+        REQUIRE(a.significance);
+        CHECK(a.significance->count == a.activations.size());
+        CHECK(a.significance->surrogates_used >= 1);
+        const bool within_truth = std::any_of(input.recording.truth->assemblies.begin(), input.recording.truth->assemblies.end(),
+                                              [&](const auto& t) {
+                                                  return std::all_of(a.members.begin(), a.members.end(), [&](NeuronId n) {
+                                                      return std::find(t.members.begin(), t.members.end(), n) != t.members.end();
+                                                  });
+                                              });
+        if (!within_truth) continue;
+        ++embedded;
+        INFO("assembly " << a.track.id << ", " << a.activations.size() << " activations");
+        CHECK(a.significance->p <= 2.0 / 100);  // (1 + at most one exceedance) / (N + 1)
+        CHECK(a.significance->significant);
+    }
+    CHECK(embedded >= 5);
 }
 
 TEST_CASE("pipeline: each window's cliques are those of its co-firing edges, built from scratch", "[pipeline]") {
@@ -172,7 +201,8 @@ TEST_CASE("pipeline: the automatic episode threshold is twice the chance count a
 TEST_CASE("run config: keys from JSON, checked by name and type, and back", "[pipeline][config]") {
     pipeline::RunConfig config;
     pipeline::apply_json(config, R"({"simulate": {"scenario": "demo", "seed": 7}, "cofiring": {"window_s": 20, "step_s": 2, "sync_ms": 1.5},
-                                   "mining": {"min_count": [300, 200]}, "assemblies": {"min_size": 4}, "analytics": false})",
+                                   "mining": {"min_count": [300, 200]}, "assemblies": {"min_size": 4}, "analytics": false,
+                                   "significance": {"q": 0.05, "surrogates": 500, "surrogate": "isi", "dither_ms": 5}})",
                          "run.json");
     CHECK(config.simulate == "demo");
     CHECK(config.seed == 7);
@@ -181,6 +211,10 @@ TEST_CASE("run config: keys from JSON, checked by name and type, and back", "[pi
     CHECK(config.mining_min_count == "300,200");
     CHECK(config.min_size == 4);
     CHECK_FALSE(config.analytics);
+    CHECK(config.significance_q == 0.05);
+    CHECK(config.surrogates == 500);
+    CHECK(config.surrogate == "isi");
+    CHECK(config.dither_ms == 5);
     pipeline::RunConfig again;
     pipeline::apply_json(again, pipeline::to_json(config), "again");
     CHECK(pipeline::to_json(again) == pipeline::to_json(config));
@@ -210,4 +244,9 @@ TEST_CASE("run config: keys from JSON, checked by name and type, and back", "[pi
     invalid([](pipeline::RunConfig& c) { c.min_size = 1; });
     invalid([](pipeline::RunConfig& c) { c.jaccard = 1.5; });
     invalid([](pipeline::RunConfig& c) { c.backend = "tpu"; });
+    invalid([](pipeline::RunConfig& c) { c.significance_q = 1.5; });
+    invalid([](pipeline::RunConfig& c) { c.significance_q = 0.05; c.surrogate = "jitter"; });
+    invalid([](pipeline::RunConfig& c) { c.significance_q = 0.05; c.surrogates = 0; });
+    invalid([](pipeline::RunConfig& c) { c.significance_q = 0.05; c.dither_ms = 0; });
+    invalid([](pipeline::RunConfig& c) { c.significance_q = 0.05; c.refractory_ms = -1; });
 }

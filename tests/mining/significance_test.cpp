@@ -10,6 +10,8 @@
 #include "spikeminer/simulator/simulate.hpp"
 
 #include <algorithm>
+#include <span>
+#include <string>
 #include <vector>
 
 using namespace spikeminer;
@@ -29,7 +31,7 @@ std::vector<Episode> all_pairs(std::size_t neurons) {
     return pairs;
 }
 
-std::vector<mining::EpisodeSignificance> significance(const SpikeTrains& trains, const std::vector<Episode>& episodes,
+std::vector<mining::SurrogateSignificance> significance(const SpikeTrains& trains, const std::vector<Episode>& episodes,
                                                       const mining::SignificanceOptions& options) {
     mining::CountOptions count;
     count.backend = Backend::Cpu;
@@ -173,4 +175,48 @@ TEST_CASE("mining with significance keeps the embedded chain and drops the pairs
         if (neurons.size() == 2 && !repeats && !chain) ++chance;
     }
     CHECK(chance <= 2);
+}
+
+TEST_CASE("the sequential test over any counts: exceedances, early stops and the resolution N gives", "[significance]") {
+    // Item 0 is never reached by a surrogate; item 1 always is; item 2 in every third one.
+    const std::vector<std::uint64_t> observed{50, 2, 10};
+    std::vector<std::vector<std::size_t>> asked;
+    const auto count_in = [&](std::uint64_t s, std::span<const std::size_t> open) {
+        asked.emplace_back(open.begin(), open.end());
+        std::vector<std::uint64_t> counts;
+        for (const std::size_t i : open) counts.push_back(i == 0 ? 10 : i == 1 ? 5 : (s % 3 == 0 ? 10 : 0));
+        return counts;
+    };
+    mining::SignificanceOptions options;
+    options.surrogates = 60;
+    options.enough_exceedances = 4;
+    options.q = 0.05;
+    const auto r = mining::test_against_surrogates(observed, options, count_in);
+    REQUIRE(r.size() == 3);
+    CHECK(r[0].surrogates_used == 60);
+    CHECK(r[0].exceedances == 0);
+    CHECK(r[0].p == Approx(1.0 / 61));
+    CHECK(r[0].surrogate_mean == 10);
+    CHECK(r[0].surrogate_sd == 0);
+    CHECK(r[1].surrogates_used == 4);  // stopped at its 4th exceedance
+    CHECK(r[1].p == 1.0);
+    CHECK(r[2].surrogates_used == 10);  // surrogates 0, 3, 6 and 9 reach 10
+    CHECK(r[2].p == Approx(0.4));
+    CHECK(r[0].significant);
+    CHECK_FALSE(r[1].significant);
+    CHECK_FALSE(r[2].significant);
+    CHECK(asked[0] == std::vector<std::size_t>{0, 1, 2});
+    CHECK(asked[4] == std::vector<std::size_t>{0, 2});
+    CHECK(asked[10] == std::vector<std::size_t>{0});
+
+    // 1 / (N + 1) passes BH at q among m items only when m / (q (N + 1)) of them pass.
+    mining::SignificanceOptions wide;
+    wide.q = 0.05;
+    wide.surrogates = 1000;
+    CHECK(mining::resolution_note(50, wide).empty());  // 1/1001 <= 0.05/50
+    const std::string note = mining::resolution_note(3000, wide);
+    CHECK_THAT(note, Catch::Contains("60 or more pass together"));
+    CHECK_THAT(note, Catch::Contains("--surrogates 59999"));
+    wide.surrogates = 59'999;
+    CHECK(mining::resolution_note(3000, wide).empty());
 }

@@ -45,15 +45,8 @@ struct MineArguments {
 
 std::optional<mining::SignificanceOptions> significance_options(const MineArguments& args, const TimeBase& time_base) {
     if (args.significance == 0) return std::nullopt;
-    if (!(args.significance > 0 && args.significance <= 1)) throw UsageError("--significance: give a rate q in (0, 1]");
-    mining::SignificanceOptions options;
-    options.q = args.significance;
-    options.surrogates = args.surrogates;
-    options.surrogate.kind = mining::parse_surrogate(args.surrogate);
-    options.surrogate.dither = time_base.from_seconds(args.dither_ms / 1000);
-    options.surrogate.refractory = time_base.from_seconds(args.refractory_ms / 1000);
-    options.surrogate.seed = args.surrogate_seed;
-    return options;
+    return mining::significance_options(args.significance, args.surrogates, args.surrogate, args.dither_ms, args.refractory_ms,
+                                        args.surrogate_seed, time_base);
 }
 
 std::vector<NeuronId> parse_neuron_list(const std::string& text, const SpikeTrains& trains) {
@@ -83,6 +76,7 @@ void print_level(const mining::LevelReport& level, std::string& last_note) {
     }
     if (!level.note.empty() && level.note != last_note) std::fprintf(stderr, "  note: %s\n", level.note.c_str());
     last_note = level.note;
+    if (!level.significance_note.empty()) std::fprintf(stderr, "  note: %s\n", level.significance_note.c_str());
 }
 
 void print_summary(const SpikeTrains& trains, const mining::MiningResult& result, const MineArguments& args) {

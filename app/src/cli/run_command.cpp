@@ -58,8 +58,12 @@ void print_summary(const pipeline::Input& input, const pipeline::PipelineResult&
         const pipeline::Assembly& a = *longest_lived[i];
         std::string members;
         for (const NeuronId n : a.members) members += " " + trains.label(n);
-        std::printf("  %3u: %.1f s to %.1f s, %zu windows, %zu activations:%s\n", a.track.id, tb.to_seconds(a.span.start),
-                    tb.to_seconds(a.span.end), a.track.windows.size(), a.activations.size(), members.c_str());
+        char tested[96] = "";
+        if (const auto& s = a.significance) {
+            std::snprintf(tested, sizeof tested, " (p %.2g, adjusted %.2g%s)", s->p, s->p_adjusted, s->significant ? "" : ": chance");
+        }
+        std::printf("  %3u: %.1f s to %.1f s, %zu windows, %zu activations%s:%s\n", a.track.id, tb.to_seconds(a.span.start),
+                    tb.to_seconds(a.span.end), a.track.windows.size(), a.activations.size(), tested, members.c_str());
     }
     if (result.recovery) {
         const pipeline::Recovery& r = *result.recovery;
@@ -126,6 +130,14 @@ void add_settings(CLI::App& command, RunArguments& args) {
     setting(command, args, "--chance", &C::chance, "baseline (default) or independent");
     setting(command, args, "--correction", &C::correction, "bh (default) or bonferroni");
     setting(command, args, "--q", &C::q, "the correction's rate (default 0.01)");
+    setting(command, args, "--significance", &C::significance_q,
+            "keep only episodes more frequent than in surrogates, and test each assembly's activations, at this false "
+            "discovery rate, e.g. 0.05 (default off)");
+    setting(command, args, "--surrogates", &C::surrogates, "surrogate recordings per test (default 1000)");
+    setting(command, args, "--surrogate", &C::surrogate, "dither (default), isi or shift");
+    setting(command, args, "--dither-ms", &C::dither_ms, "the surrogates' largest move in ms (default 10)");
+    setting(command, args, "--refractory-ms", &C::refractory_ms, "dither and isi keep a neuron's spikes this far apart (default 1)");
+    setting(command, args, "--surrogate-seed", &C::surrogate_seed, "the surrogates' seed (default 1)");
     setting(command, args, "--min-size", &C::min_size, "the smallest assembly (default 3)");
     setting(command, args, "--jaccard", &C::jaccard, "cliques of consecutive windows this alike are one assembly (default 0.5)");
     setting(command, args, "--max-gap", &C::max_gap, "windows an assembly may go unseen (default 1)");

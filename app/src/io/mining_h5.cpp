@@ -14,12 +14,12 @@
 #include "hdf5_read.hpp"
 #include "hdf5_write.hpp"
 #include "mining_h5.hpp"
+#include "significance_fields.hpp"
 
 #include "spikeminer/core/error.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace spikeminer::io::detail {
 namespace {
@@ -60,10 +60,8 @@ void write_mining_group(H5Writer& file, const SpikeTrains& trains, const mining:
     if (std::any_of(result.episodes.begin(), result.episodes.end(), [](const auto& e) { return e.significance.has_value(); })) {
         std::vector<double> rows;
         for (const auto& found : result.episodes) {
-            const auto& s = found.significance;
-            const double nan = std::numeric_limits<double>::quiet_NaN();
-            rows.insert(rows.end(), {s ? s->p : nan, s ? s->p_adjusted : nan, s ? s->surrogate_mean : nan,
-                                     s ? s->surrogate_sd : nan, s ? static_cast<double>(s->surrogates_used) : nan});
+            const auto row = significance_row(found.significance);
+            rows.insert(rows.end(), row.begin(), row.end());
         }
         file.write_rows("/mining/significance", rows, result.episodes.size());
     }
@@ -153,7 +151,7 @@ mining::MiningResult read_mining_h5(const std::string& path) {
             if (!(row[4] >= 0 && row[4] <= 1e15)) {
                 throw Error(where("/mining/significance") + " row " + std::to_string(e) + ": the surrogates used are not a count");
             }
-            found.significance = mining::EpisodeSignificance{found.count, row[2], row[3], static_cast<std::size_t>(row[4]), 0, row[0], row[1], true};
+            found.significance = mining::SurrogateSignificance{found.count, row[2], row[3], static_cast<std::size_t>(row[4]), 0, row[0], row[1], true};
         }
         result.episodes.push_back(std::move(found));
         start = ends[e];

@@ -2,6 +2,7 @@
 
 #include "json_text.hpp"
 #include "mining_h5.hpp"
+#include "significance_fields.hpp"
 #include "spikeminer/app/io/atomic_output.hpp"
 #include "spikeminer/core/error.hpp"
 
@@ -53,13 +54,7 @@ std::string json_text(const SpikeTrains& trains, const mining::MiningResult& res
                              {"neurons", labels},
                              {"intervals", intervals},
                              {"count", found.count}};
-        if (const auto& s = found.significance) {
-            entry["significance"] = {{"p", s->p},
-                                     {"p_adjusted", s->p_adjusted},
-                                     {"surrogate_mean", s->surrogate_mean},
-                                     {"surrogate_sd", s->surrogate_sd},
-                                     {"surrogates", s->surrogates_used}};
-        }
+        if (const auto& s = found.significance) entry["significance"] = detail::significance_json(*s);
         if (with_occurrences) {
             entry["occurrences_s"] = nlohmann::json::array();
             for (const auto& occurrence : counter->occurrences(found.episode)) {
@@ -76,18 +71,11 @@ std::string json_text(const SpikeTrains& trains, const mining::MiningResult& res
 // With significance tests, five more columns (empty for the untested single neurons).
 std::string csv_text(const SpikeTrains& trains, const mining::MiningResult& result, const std::string& unit) {
     const bool tested = std::any_of(result.episodes.begin(), result.episodes.end(), [](const auto& e) { return e.significance.has_value(); });
-    std::string text = tested ? "level,count,episode,p,p_adjusted,surrogate_mean,surrogate_sd,surrogates\n" : "level,count,episode\n";
+    std::string text = std::string("level,count,episode") + (tested ? detail::kSignificanceColumns : "") + "\n";
     for (const auto& found : result.episodes) {
         text += std::to_string(found.episode.size()) + "," + std::to_string(found.count) + ",\"" +
                 mining::format_episode(found.episode, trains, unit) + "\"";
-        if (const auto& s = found.significance) {
-            char numbers[160];
-            std::snprintf(numbers, sizeof numbers, ",%.6g,%.6g,%.6g,%.6g,%zu", s->p, s->p_adjusted, s->surrogate_mean,
-                          s->surrogate_sd, s->surrogates_used);
-            text += numbers;
-        } else if (tested) {
-            text += ",,,,,";
-        }
+        if (tested) text += detail::significance_csv(found.significance);
         text += "\n";
     }
     return text;

@@ -170,6 +170,11 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
     auto start = Clock::now();
     result.episodes = mine_episodes(trains, config, progress);
     result.stages.push_back({"episodes", seconds_since(start), result.episodes.levels.empty() ? "" : backend_name(result.episodes.levels.back().backend)});
+    for (const auto& level : result.episodes.levels) {
+        if (!level.significance_note.empty()) {
+            result.notes.push_back("episodes, level " + std::to_string(level.level) + ": " + level.significance_note);
+        }
+    }
 
     result.cofiring = cofiring_options(config, trains.time_base());
     mining::CofiringOptions counting = result.cofiring;
@@ -255,6 +260,7 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
     for (WindowSummary& w : result.windows) {
         for (std::uint32_t& id : w.assemblies) id = reported(id) ? id : kNoAssembly;
     }
+    std::vector<TimeSpan> tested_spans;  // each assembly's windows, where its activations are counted
     for (const TrackedAssembly& track : tracker.assemblies()) {
         if (!reported(track.id)) continue;
         Assembly a;
@@ -265,6 +271,7 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
         // Active from its first activation to its last (windows are coarser than that).
         a.span = a.activations.empty() ? windows_span : TimeSpan{a.activations.front(), a.activations.back() + 1};
         result.assemblies.push_back(std::move(a));
+        tested_spans.push_back(windows_span);
     }
     // The events of reported assemblies; one from or into a flicker is its appearing or end.
     for (AssemblyEvent e : tracker.events()) {
@@ -275,6 +282,14 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
     }
     tracking_s += seconds_since(start);
     result.stages.push_back({"tracking and activations", tracking_s, "cpu"});
+    if (const auto significance = significance_options(config, trains.time_base()); significance && !result.assemblies.empty()) {
+        start = Clock::now();
+        std::vector<std::vector<NeuronId>> members;
+        for (const Assembly& a : result.assemblies) members.push_back(a.members);
+        const auto tested = test_activations(trains, members, tested_spans, sync, *significance, progress);
+        for (std::size_t i = 0; i < tested.size(); ++i) result.assemblies[i].significance = tested[i];
+        result.stages.push_back({"assemblies against surrogates", seconds_since(start), "cpu"});
+    }
     if (input.recording.truth) result.recovery = recover(*input.recording.truth, result, trains.time_base());
     return result;
 }

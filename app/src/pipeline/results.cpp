@@ -3,6 +3,7 @@
 
 #include "figures.hpp"
 #include "../io/json_text.hpp"
+#include "../io/significance_fields.hpp"
 #include "results_h5.hpp"
 
 #include "spikeminer/app/figures/raster_figure.hpp"
@@ -103,6 +104,7 @@ nlohmann::json summary_json(const Input& input, const RunConfig& config, const P
                               {"end_s", tb.to_seconds(a.span.end)},
                               {"windows", a.track.windows.size()},
                               {"activations", a.activations.size()}});
+        if (a.significance) assemblies.back()["significance"] = io::detail::significance_json(*a.significance);
     }
     out["assemblies"] = assemblies;
     std::map<std::string, std::size_t> events;
@@ -133,11 +135,13 @@ nlohmann::json summary_json(const Input& input, const RunConfig& config, const P
 void write_tables(const PartialFolder& folder, const SpikeTrains& trains, const PipelineResult& result) {
     const TimeBase& tb = trains.time_base();
     io::write_atomically(folder.file("assemblies.csv"), [&](std::ostream& out) {
-        out << "id,start_s,end_s,first_window,last_window,windows,activations,members\n";
+        // With significance tests, five more columns after the activations.
+        const bool tested = std::any_of(result.assemblies.begin(), result.assemblies.end(), [](const Assembly& a) { return a.significance.has_value(); });
+        out << "id,start_s,end_s,first_window,last_window,windows,activations" << (tested ? io::detail::kSignificanceColumns : "") << ",members\n";
         for (const Assembly& a : result.assemblies) {
             out << a.track.id << ',' << seconds(a.span.start, tb) << ',' << seconds(a.span.end, tb) << ',' << a.track.windows.front() << ','
-                << a.track.windows.back() << ',' << a.track.windows.size() << ',' << a.activations.size() << ',' << labels(trains, a.members, " ")
-                << '\n';
+                << a.track.windows.back() << ',' << a.track.windows.size() << ',' << a.activations.size()
+                << (tested ? io::detail::significance_csv(a.significance) : "") << ',' << labels(trains, a.members, " ") << '\n';
         }
     });
     io::write_atomically(folder.file("windows.csv"), [&](std::ostream& out) {

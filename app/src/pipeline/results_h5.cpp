@@ -12,13 +12,18 @@
 //                          1 erased, 2 re-weighted), weight float64 [E] (-log10 corrected p)
 //   /assemblies/id int64 [A], span int64 [A, 2] ticks, members uint32 [],
 //                          members_index int64 [A], windows int64 [], windows_index int64 [A],
-//                          activations int64 [] ticks, activations_index int64 [A]
+//                          activations int64 [] ticks, activations_index int64 [A],
+//                          significance float64 [A, 5] with significance tests (p,
+//                          p_adjusted, surrogate mean, surrogate sd, surrogates used)
 //   /events/window, assembly, other int64 [V], kind uint32 [V] (0 appears, 1 grows,
 //                          2 shrinks, 3 splits, 4 merges, 5 ends)
 #include "results_h5.hpp"
 
 #include "../io/hdf5_write.hpp"
 #include "../io/mining_h5.hpp"
+#include "../io/significance_fields.hpp"
+
+#include <algorithm>
 
 namespace spikeminer::pipeline::detail {
 namespace {
@@ -124,6 +129,14 @@ void write_assemblies(io::detail::H5Writer& file, const PipelineResult& result) 
     flatten(activations, flat, ends);
     file.write("/assemblies/activations", all(flat));
     file.write("/assemblies/activations_index", all(ends));
+    if (std::any_of(result.assemblies.begin(), result.assemblies.end(), [](const Assembly& a) { return a.significance.has_value(); })) {
+        std::vector<double> rows;
+        for (const Assembly& a : result.assemblies) {
+            const auto row = io::detail::significance_row(a.significance);
+            rows.insert(rows.end(), row.begin(), row.end());
+        }
+        file.write_rows("/assemblies/significance", rows, result.assemblies.size());
+    }
 
     file.create_group("/events");
     std::vector<std::int64_t> window, assembly, other;

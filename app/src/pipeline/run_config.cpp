@@ -111,6 +111,23 @@ const std::vector<Key>& keys() {
          [](const RunConfig& c) { return Json(c.correction); }},
         {"cofiring.q", "the correction's rate", [](RunConfig& c, const Json& v, const std::string& w) { c.q = number(v, w); },
          [](const RunConfig& c) { return Json(c.q); }},
+        {"significance.q", "keep only episodes more frequent than in surrogates, and test each assembly's activations, at this "
+                           "false discovery rate (0: off)",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.significance_q = number(v, w); },
+         [](const RunConfig& c) { return Json(c.significance_q); }},
+        {"significance.surrogates", "surrogate recordings per test (an item stops once 10 reach its count)",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.surrogates = whole(v, w); },
+         [](const RunConfig& c) { return Json(c.surrogates); }},
+        {"significance.surrogate", "dither, isi or shift", [](RunConfig& c, const Json& v, const std::string& w) { c.surrogate = text(v, w); },
+         [](const RunConfig& c) { return Json(c.surrogate); }},
+        {"significance.dither_ms", "the surrogates' largest move in ms",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.dither_ms = number(v, w); },
+         [](const RunConfig& c) { return Json(c.dither_ms); }},
+        {"significance.refractory_ms", "dither and isi keep a neuron's spikes this far apart, in ms",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.refractory_ms = number(v, w); },
+         [](const RunConfig& c) { return Json(c.refractory_ms); }},
+        {"significance.seed", "the surrogates' seed", [](RunConfig& c, const Json& v, const std::string& w) { c.surrogate_seed = whole(v, w); },
+         [](const RunConfig& c) { return Json(c.surrogate_seed); }},
         {"assemblies.min_size", "the smallest assembly", [](RunConfig& c, const Json& v, const std::string& w) { c.min_size = whole(v, w); },
          [](const RunConfig& c) { return Json(c.min_size); }},
         {"assemblies.jaccard", "cliques of consecutive windows with this Jaccard similarity are one assembly",
@@ -189,6 +206,13 @@ void validate(const RunConfig& c) {
     if (c.correction != "bh" && c.correction != "bonferroni") throw UsageError("correction: choose bh or bonferroni");
     if (c.duplicates != "keep" && c.duplicates != "merge") throw UsageError("duplicates: choose keep or merge");
     (void)parse_backend(c.backend);
+    (void)significance_options(c, TimeBase{1'000'000'000});  // what the recording's tick does not decide
+}
+
+std::optional<mining::SignificanceOptions> significance_options(const RunConfig& c, const TimeBase& time_base) {
+    if (c.significance_q == 0) return std::nullopt;
+    return mining::significance_options(c.significance_q, c.surrogates, c.surrogate, c.dither_ms, c.refractory_ms, c.surrogate_seed,
+                                        time_base, "significance: --");
 }
 
 std::string to_json(const RunConfig& config) {

@@ -37,13 +37,14 @@ struct LevelReport {
     Counter counter = Counter::Auto;
     Backend backend = Backend::Cpu;
     double seconds = 0;
-    std::string note;
+    std::string note;               ///< why the counting fell back, if it did
+    std::string significance_note;  ///< when the surrogates are too few for one episode alone to pass (resolution_note)
 };
 
 struct FrequentEpisode {
     Episode episode;
     std::uint64_t count = 0;
-    std::optional<EpisodeSignificance> significance;  ///< when it was tested
+    std::optional<SurrogateSignificance> significance;  ///< when it was tested
 };
 
 struct MiningResult {

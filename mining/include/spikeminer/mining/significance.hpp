@@ -9,7 +9,9 @@
 #include "spikeminer/mining/surrogates.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace spikeminer::mining {
@@ -24,7 +26,15 @@ struct SignificanceOptions {
     double q = 0.05;
 };
 
-struct EpisodeSignificance {
+/// Options from what a user writes: q in (0, 1], N >= 1 surrogates, the surrogate's name,
+/// its dither (> 0) and refractory period (>= 0) in ms, converted to the ticks of
+/// `time_base`, and its seed. Throws UsageError naming `prefix`'s option ("--dither-ms").
+SignificanceOptions significance_options(double q, std::size_t surrogates, const std::string& surrogate, double dither_ms,
+                                         double refractory_ms, std::uint64_t seed, const TimeBase& time_base,
+                                         const std::string& prefix = "--");
+
+/// One item's test (an episode, an assembly): its count against its counts in surrogates.
+struct SurrogateSignificance {
     std::uint64_t count = 0;           ///< in the recording
     double surrogate_mean = 0;         ///< over the surrogates it was counted in
     double surrogate_sd = 0;
@@ -35,10 +45,27 @@ struct EpisodeSignificance {
     bool significant = false;          ///< passed the correction at q
 };
 
+/// Counts of items in one surrogate: `count_in(s, open)` gives the counts in surrogate s of
+/// the items `open` (indices into the observed counts), in that order.
+using SurrogateCounts = std::function<std::vector<std::uint64_t>(std::uint64_t s, std::span<const std::size_t> open)>;
+
+/// The sequential test of any counts against surrogates 0, 1, ...: each item is counted in
+/// surrogates until `enough_exceedances` reach its observed count or N are used; then the
+/// p-values are corrected together. `progress` (optional) is checked for Cancel between
+/// surrogates.
+std::vector<SurrogateSignificance> test_against_surrogates(std::span<const std::uint64_t> observed, const SignificanceOptions& options,
+                                                           const SurrogateCounts& count_in, Progress* progress = nullptr);
+
+/// The smallest p-value N surrogates give is 1 / (N + 1); among m items corrected at q it
+/// passes only when at least m / (q (N + 1)) pass together (Bonferroni: never unless
+/// N + 1 >= m / q). Empty when one item alone can pass; else a note saying so and which N
+/// lets one pass.
+std::string resolution_note(std::size_t tested, const SignificanceOptions& options);
+
 /// Tests `episodes` (with their `counts` in `trains`) against surrogates 0, 1, ... of
 /// `trains`, counted with `count` (any backend: the surrogates are the same). The result
 /// depends only on the inputs and the seed.
-std::vector<EpisodeSignificance> test_episodes(const SpikeTrains& trains, std::span<const Episode> episodes,
+std::vector<SurrogateSignificance> test_episodes(const SpikeTrains& trains, std::span<const Episode> episodes,
                                                std::span<const std::uint64_t> counts, const SignificanceOptions& options,
                                                const CountOptions& count = {});
 

@@ -73,6 +73,8 @@ struct Assembly {
     std::vector<NeuronId> members;        ///< its core: the neurons in at least half its windows
     TimeSpan span;                        ///< from its first activation to its last (its windows' span when it has none)
     std::vector<Tick> activations;        ///< times at which more than half its members fire within the synchrony lag
+    /// Its number of activations over its windows against surrogates (with significance on).
+    std::optional<mining::SurrogateSignificance> significance;
     bool operator==(const Assembly&) const = default;
 };
 

@@ -3,6 +3,7 @@
 // wins), checked before any work starts.
 
 #include "spikeminer/mining/cofiring.hpp"
+#include "spikeminer/mining/significance.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -37,6 +38,14 @@ struct RunConfig {
     std::string chance = "baseline";
     std::string correction = "bh";
     double q = 0.01;
+    // Significance against surrogates, off when significance_q is 0: of the episodes (from
+    // level 2 on, as `mine --significance`) and of each assembly's activations.
+    double significance_q = 0;
+    std::size_t surrogates = 1000;
+    std::string surrogate = "dither";
+    double dither_ms = 10;
+    double refractory_ms = 1;
+    std::uint64_t surrogate_seed = 1;
     // Assemblies.
     std::size_t min_size = 3;
     double jaccard = 0.5;
@@ -47,6 +56,10 @@ struct RunConfig {
     std::string backend = "auto";
     unsigned threads = 0;
 };
+
+/// The significance options of `config` in the ticks of `time_base`; none when it is off.
+/// Throws UsageError naming the setting.
+std::optional<mining::SignificanceOptions> significance_options(const RunConfig& config, const TimeBase& time_base);
 
 /// The keys of a run config file, each with what it sets (for --help and the README).
 std::vector<std::pair<std::string, std::string>> config_keys();
