@@ -45,8 +45,8 @@ void row(const std::string& name, const SpikeTrains& trains, double rate_hz, con
         episodes.push_back(found.episode);
         counts.push_back(found.count);
     }
-    std::vector<mining::EpisodeSignificance> cpu;
-    std::vector<mining::EpisodeSignificance> gpu;
+    std::vector<mining::SurrogateSignificance> cpu;
+    std::vector<mining::SurrogateSignificance> gpu;
     mining::CountOptions count;
     double gpu_s = -1;
     if (setup.gpu) {  // first: the quicker one's time shows even when a time limit stops the CPU
