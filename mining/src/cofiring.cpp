@@ -4,6 +4,7 @@
 
 #include "cofiring_counter.hpp"
 #include "cofiring_decide.hpp"
+#include "cofiring_surrogates.hpp"
 
 #include "spikeminer/core/error.hpp"
 
@@ -28,6 +29,7 @@ struct CofiringWindows::State {
     detail::CounterProgress counter_progress;
     std::unique_ptr<detail::CofiringCounter> gpu;
     std::unique_ptr<detail::CofiringCounter> cpu;
+    std::unique_ptr<SurrogateTrains> surrogates;  // with the surrogate edge test
     std::size_t next = 0;
 
     State(const SpikeTrains& t, const CofiringOptions& o) : trains(t), options(o) {}
@@ -92,6 +94,7 @@ CofiringWindows::CofiringWindows(const SpikeTrains& trains, const CofiringOption
     }
     s.table = detail::level_tables(s.lags, options.test, detail::kTableBaselines, options.threads);
     s.counter_progress = {options.progress, s.bins.windows == 1};
+    if (options.test.surrogates) s.surrogates = std::make_unique<SurrogateTrains>(trains, options.test.surrogates->surrogate);
 }
 
 CofiringWindows::~CofiringWindows() = default;
@@ -143,6 +146,7 @@ bool CofiringWindows::next(CofiringWindow& window) {
             return counter.candidates(rule);
         });
     window.edges = detail::decide(std::move(candidates), s.options.test, rule, s.options.threads);
+    if (s.surrogates) detail::confirm_with_surrogates(*s.surrogates, window, s.options.lags, s.options.test, s.options.threads, progress);
     if (progress != nullptr) {
         if (!s.counter_progress.report_spikes) progress->update(w + 1);
         if (s.next == s.bins.windows) progress->finish();

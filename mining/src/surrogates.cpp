@@ -73,6 +73,73 @@ SpikeTrains make_surrogate(const SpikeTrains& trains, const SurrogateOptions& op
     return surrogate;
 }
 
+struct SurrogateTrains::State {
+    detail::DitherBounds bounds;
+    detail::NeuronTimes times;
+    std::vector<std::uint32_t> histograms;  // JointIsi: every neuron's, IsiBins(bounds.dither).cells() each
+};
+
+SurrogateTrains::SurrogateTrains(const SpikeTrains& trains, const SurrogateOptions& options)
+    : state_(std::make_unique<State>(State{detail::bounds_for(trains, options), detail::NeuronTimes(trains), {}})) {
+    State& s = *state_;
+    if (options.kind != SurrogateKind::JointIsi) return;
+    const std::size_t cells = detail::IsiBins(s.bounds.dither).cells();
+    s.histograms.assign(trains.num_neurons() * cells, 0);
+#pragma omp parallel for schedule(dynamic, 4)
+    for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
+        const auto spikes = s.times.of(n);
+        detail::add_joint_isi(spikes.data(), spikes.size(), detail::IsiBins(s.bounds.dither), s.histograms.data() + n * cells);
+    }
+}
+
+SurrogateTrains::~SurrogateTrains() = default;
+
+std::vector<Tick> SurrogateTrains::near(NeuronId n, std::uint64_t index, TimeSpan range) const {
+    const State& s = *state_;
+    const detail::DitherBounds& b = s.bounds;
+    const std::span<const Tick> times = s.times.of(n);
+    const std::size_t count = times.size();
+    std::vector<Tick> out;
+    if (b.kind == SurrogateKind::Shift) {
+        // The spikes that land in the range come from it moved back by the offset, once
+        // around the span either way at most.
+        const Tick offset = detail::shift_offset(b, index, n);
+        const Tick length = b.end - b.start;
+        const Tick lo = std::max(range.start, b.start);
+        const Tick hi = std::min(range.end, b.end);
+        for (const Tick turn : {-length, Tick{0}, length}) {
+            const auto first = std::lower_bound(times.begin(), times.end(), lo - offset + turn);
+            const auto last = std::lower_bound(first, times.end(), hi - offset + turn);
+            for (auto t = first; t < last; ++t) out.push_back(detail::shifted(*t, offset, b));
+        }
+        std::erase_if(out, [&](Tick t) { return t < lo || t >= hi; });
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+    // A spike lands within ±dither of where it was. Spike k's place depends on its
+    // neighbours' (even k: the originals; odd k: the placed even ones), so the spikes
+    // [first, last) need the even ones of [first - 1, last + 1) and the originals of
+    // [first - 2, last + 2).
+    const auto first = static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), range.start - b.dither) - times.begin());
+    const auto last = static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), range.end + b.dither) - times.begin());
+    if (first >= last) return out;
+    thread_local std::vector<Tick> placed;
+    if (placed.size() < count) placed.resize(count);
+    const std::size_t from = first >= 2 ? first - 2 : 0;
+    const std::size_t to = std::min(count, last + 2);
+    std::copy(times.begin() + static_cast<std::ptrdiff_t>(from), times.begin() + static_cast<std::ptrdiff_t>(to), placed.begin() + static_cast<std::ptrdiff_t>(from));
+    const std::uint32_t* histogram = s.histograms.empty() ? nullptr : s.histograms.data() + n * detail::IsiBins(b.dither).cells();
+    const auto place = [&](std::size_t lo, std::size_t hi, std::size_t parity) {
+        for (std::size_t k = lo + ((lo % 2) != parity ? 1 : 0); k < hi; k += 2) {
+            placed[k] = detail::dithered_spike(times.data(), placed.data(), count, k, b, index, n, histogram);
+        }
+    };
+    place(first >= 1 ? first - 1 : 0, std::min(count, last + 1), 0);
+    place(first, last, 1);
+    out.assign(placed.begin() + static_cast<std::ptrdiff_t>(first), placed.begin() + static_cast<std::ptrdiff_t>(last));
+    return out;
+}
+
 SpikeTrains make_surrogate_on_gpu(const SpikeTrains& trains, const SurrogateOptions& options, std::uint64_t index) {
 #ifdef SPIKEMINER_HAVE_CUDA
     choose_backend(Backend::Cuda);

@@ -1,7 +1,9 @@
 // The co-firing engine against the definition (brute_cofiring.cpp) on random small
 // recordings: the counts of every test in every window, the expected counts, the p-values
 // and what Benjamini-Hochberg or Bonferroni accepts; the same on any number of threads;
-// windows as sums of bins; and the options it refuses.
+// windows as sums of bins; the surrogate edge test (its counts are the engine's; chance
+// edges on independent neurons fall, an embedded assembly's stay); and the options it
+// refuses.
 #include "catch.hpp"
 
 #include "brute_cofiring.hpp"
@@ -10,6 +12,7 @@
 
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/mining/cofiring.hpp"
+#include "spikeminer/mining/significance.hpp"
 
 #include <cmath>
 #include <map>
@@ -270,4 +273,103 @@ TEST_CASE("co-firing refuses impossible lags, windows and tests", "[mining][cofi
     CHECK_THROWS_AS(mining::parse_lags("2", "0-2", "40-20", us, "us"), UsageError);
     CHECK_THROWS_AS(mining::parse_lags("-1", "0-2", "20-40", us, "us"), UsageError);
     CHECK_THROWS_AS(mining::parse_lags("2", "0-2", "20-30,30-40", us, "us"), UsageError);
+}
+
+namespace {
+
+// Surrogates that move no spike of a neuron with two or more: a refractory period as long
+// as the recording leaves none of them room.
+mining::SignificanceOptions immobile_surrogates(const SpikeTrains& trains) {
+    mining::SignificanceOptions surrogates;
+    surrogates.surrogate = {mining::SurrogateKind::Dither, 50, trains.span().length(), 3};
+    surrogates.surrogates = 20;
+    surrogates.enough_exceedances = 3;
+    return surrogates;
+}
+
+// `neurons` independent Poisson trains at `rate_hz` for `seconds` (1 ms ticks), and, with
+// `assembly`, neurons 0-3 also firing together (within 1 ms) at 2 Hz.
+SpikeTrains poisson_neurons(std::uint64_t seed, std::size_t neurons, double rate_hz, double seconds, bool assembly) {
+    test::Rng rng(seed);
+    std::vector<Spike> spikes;
+    const auto span = static_cast<Tick>(seconds * 1000);
+    for (NeuronId n = 0; n < neurons; ++n) {
+        const auto count = static_cast<std::size_t>(rate_hz * seconds);
+        for (std::size_t k = 0; k < count; ++k) spikes.push_back({rng.between(0, span - 1), n});
+    }
+    if (assembly) {
+        for (std::size_t k = 0; k < static_cast<std::size_t>(2 * seconds); ++k) {
+            const Tick t = rng.between(0, span - 2);
+            for (NeuronId n = 0; n < 4; ++n) spikes.push_back({t + rng.between(0, 1), n});
+        }
+    }
+    SpikeTrains trains = test::make_trains(std::move(spikes), neurons);
+    trains.set_span(TimeSpan{0, span});
+    return trains;
+}
+
+}  // namespace
+
+TEST_CASE("the surrogate edge test counts each edge's test as the engine does", "[mining][cofiring][significance]") {
+    std::size_t checked = 0;
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+        test::SmallCase c = test::small_case(seed, 150);
+        c.options.backend = Backend::Cpu;
+        c.options.test.q = 1;  // every test with a count is screened in, and passes
+        CofiringWindows plain(c.trains, c.options);
+        c.options.test.surrogates = immobile_surrogates(c.trains);
+        CofiringWindows confirmed(c.trains, c.options);
+        CofiringWindow a;
+        CofiringWindow b;
+        while (plain.next(a)) {
+            REQUIRE(confirmed.next(b));
+            INFO("seed " << seed << ", window " << a.index);
+            REQUIRE(b.edges.size() == a.edges.size());
+            for (std::size_t i = 0; i < a.edges.size(); ++i) {
+                INFO("edge " << a.edges[i].a << " " << a.edges[i].b << " test " << a.edges[i].interval);
+                if (c.trains.spike_count(a.edges[i].a) < 2 || c.trains.spike_count(a.edges[i].b) < 2) continue;  // a lone spike moves
+                ++checked;
+                CHECK(b.edges[i].count == a.edges[i].count);
+                CHECK(b.edges[i].expected == static_cast<double>(a.edges[i].count));  // every surrogate counted the same
+                CHECK(b.edges[i].p == 1.0);
+            }
+        }
+    }
+    CHECK(checked >= 1000);
+}
+
+TEST_CASE("surrogate p-values of independent neurons' pairs are about uniform; an assembly's pairs pass", "[mining][cofiring][significance]") {
+    CofiringOptions options = cpu_options();
+    options.lags = mining::parse_lags("2", "", "20-40", TimeBase{1000});
+    options.test.q = 1;  // every pair with a count reaches the surrogates, and is kept with its p-value
+    mining::SignificanceOptions surrogates;
+    surrogates.surrogate = {mining::SurrogateKind::Dither, 10, 1, 7};
+    surrogates.surrogates = 199;
+    options.test.surrogates = surrogates;
+    const CofiringWindow null = mining::cofiring_whole_recording(poisson_neurons(5, 24, 8, 300, false), options);
+    REQUIRE(null.edges.size() == 24 * 23 / 2);  // every pair co-fires by chance within 2 ms in 300 s
+    std::size_t below_05 = 0;
+    std::size_t below_half = 0;
+    for (const CofiringEdge& e : null.edges) {
+        below_05 += e.p <= 0.05 ? 1 : 0;
+        below_half += e.p <= 0.5 ? 1 : 0;
+    }
+    // 276 uniform p-values: about 14 (sd 3.6) at or below 0.05 and 138 (sd 8.3) at or below
+    // 0.5; the bounds are about four standard deviations (counts are discrete, so p is
+    // slightly conservative).
+    CHECK(below_05 <= 28);
+    CHECK(below_half >= 100);
+    CHECK(below_half <= 172);
+
+    options.test.q = 0.05;
+    const CofiringWindow found = mining::cofiring_whole_recording(poisson_neurons(6, 24, 8, 300, true), options);
+    std::size_t assembly_pairs = 0;
+    for (const CofiringEdge& e : found.edges) {
+        if (e.a < 4 && e.b < 4) {
+            ++assembly_pairs;
+            CHECK(e.p <= 2.0 / 200);
+        }
+    }
+    CHECK(assembly_pairs == 6);
+    CHECK(found.edges.size() <= 8);
 }

@@ -62,6 +62,35 @@ TEST_CASE("a surrogate of some neurons only is the whole surrogate's trains of t
     CHECK_THROWS_AS(mining::make_surrogate(trains, SurrogateOptions{SurrogateKind::Dither, 500, 20, 8}, 3, {true}), Error);
 }
 
+TEST_CASE("a neuron's surrogate train near a stretch of time is the whole surrogate's there", "[surrogates]") {
+    const SpikeTrains bursty = test::random_stream(11, 5, 6000, 200'000, true);
+    const SpikeTrains early = test::shifted(bursty, -50'000);
+    for (const SpikeTrains* trains : {&bursty, &early}) {
+        for (const SurrogateKind kind : {SurrogateKind::Dither, SurrogateKind::JointIsi, SurrogateKind::Shift}) {
+            const SurrogateOptions options{kind, 700, 5, 21};
+            const mining::SurrogateTrains near(*trains, options);
+            for (const std::uint64_t index : {0, 9}) {
+                const SpikeTrains whole = mining::make_surrogate(*trains, options, index);
+                const TimeSpan span = trains->span();
+                for (const TimeSpan range : {TimeSpan{span.start, span.start + 3000}, TimeSpan{span.start + 70'000, span.start + 95'000},
+                                             TimeSpan{span.end - 4000, span.end + 10}, TimeSpan{span.start - 500, span.end}}) {
+                    for (NeuronId n = 0; n < trains->num_neurons(); ++n) {
+                        INFO(mining::surrogate_name(kind) << ", surrogate " << index << ", neuron " << n << ", [" << range.start << ", "
+                                                          << range.end << ")");
+                        const auto inside = [&](std::vector<Tick> times) {
+                            std::erase_if(times, [&](Tick t) { return t < range.start || t >= range.end; });
+                            return times;
+                        };
+                        const std::vector<Tick> got = near.near(n, index, range);
+                        CHECK(std::is_sorted(got.begin(), got.end()));
+                        CHECK(inside(got) == inside(train(whole, n)));
+                    }
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("dithering keeps counts, order, the span and the refractory period, within ±dither", "[surrogates]") {
     const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{6}));
     const SurrogateKind kind = GENERATE(SurrogateKind::Dither, SurrogateKind::JointIsi);

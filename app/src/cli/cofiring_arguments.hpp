@@ -22,6 +22,12 @@ struct CofiringArguments {
     std::uint64_t min_count = 1;
     double min_ratio = 0;
     std::optional<double> min_z;
+    std::string edge_test = "analytic";
+    std::size_t surrogates = 1000;
+    std::string surrogate = "dither";
+    double dither_ms = 10;
+    double refractory_ms = 1;
+    std::uint64_t surrogate_seed = 1;
     std::string backend = "auto";
     unsigned threads = 0;
 

@@ -128,6 +128,9 @@ void add_settings(CLI::App& command, RunArguments& args) {
     setting(command, args, "--intervals", &C::intervals_ms, "directed lags that also join neurons, in ms (default none)");
     setting(command, args, "--baseline", &C::baseline_ms, "lags that give chance, in ms (default 20-40)");
     setting(command, args, "--chance", &C::chance, "baseline (default) or independent");
+    setting(command, args, "--edge-test", &C::edge_test,
+            "analytic (default) or surrogate: each edge found is also counted in surrogates (--surrogates, --surrogate, "
+            "--dither-ms) and kept when it beats them");
     setting(command, args, "--correction", &C::correction, "bh (default) or bonferroni");
     setting(command, args, "--q", &C::q, "the correction's rate (default 0.01)");
     setting(command, args, "--significance", &C::significance_q,

@@ -145,6 +145,8 @@ mining::CofiringOptions cofiring_options(const RunConfig& config, const TimeBase
     options.test.chance = config.chance == "independent" ? mining::Chance::Independent : mining::Chance::Baseline;
     options.test.correction = config.correction == "bonferroni" ? mining::Correction::Bonferroni : mining::Correction::BenjaminiHochberg;
     options.test.q = config.q;
+    options.test.surrogates = mining::surrogate_edge_test(config.edge_test, config.surrogates, config.surrogate, config.dither_ms,
+                                                          config.refractory_ms, config.surrogate_seed, time_base);
     try {
         options.window = parse_ticks(std::to_string(config.window_s), "s", time_base);
         options.step = parse_ticks(std::to_string(config.step_s), "s", time_base);

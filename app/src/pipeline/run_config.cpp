@@ -107,6 +107,10 @@ const std::vector<Key>& keys() {
          [](const RunConfig& c) { return Json(c.baseline_ms); }},
         {"cofiring.chance", "baseline or independent", [](RunConfig& c, const Json& v, const std::string& w) { c.chance = text(v, w); },
          [](const RunConfig& c) { return Json(c.chance); }},
+        {"cofiring.edge_test", "analytic, or surrogate: each edge found is also counted in surrogates (the significance "
+                               "settings) and kept when it beats them",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.edge_test = text(v, w); },
+         [](const RunConfig& c) { return Json(c.edge_test); }},
         {"cofiring.correction", "bh or bonferroni", [](RunConfig& c, const Json& v, const std::string& w) { c.correction = text(v, w); },
          [](const RunConfig& c) { return Json(c.correction); }},
         {"cofiring.q", "the correction's rate", [](RunConfig& c, const Json& v, const std::string& w) { c.q = number(v, w); },
@@ -206,7 +210,10 @@ void validate(const RunConfig& c) {
     if (c.correction != "bh" && c.correction != "bonferroni") throw UsageError("correction: choose bh or bonferroni");
     if (c.duplicates != "keep" && c.duplicates != "merge") throw UsageError("duplicates: choose keep or merge");
     (void)parse_backend(c.backend);
-    (void)significance_options(c, TimeBase{1'000'000'000});  // what the recording's tick does not decide
+    // What the recording's tick does not decide.
+    (void)significance_options(c, TimeBase{1'000'000'000});
+    (void)mining::surrogate_edge_test(c.edge_test, c.surrogates, c.surrogate, c.dither_ms, c.refractory_ms, c.surrogate_seed,
+                                      TimeBase{1'000'000'000});
 }
 
 std::optional<mining::SignificanceOptions> significance_options(const RunConfig& c, const TimeBase& time_base) {

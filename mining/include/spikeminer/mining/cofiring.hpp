@@ -35,10 +35,12 @@
 #include "spikeminer/core/spike_trains.hpp"
 #include "spikeminer/mining/episode.hpp"
 #include "spikeminer/mining/multiple_testing.hpp"
+#include "spikeminer/mining/significance.hpp"
 
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -71,6 +73,13 @@ struct EdgeTest {
     std::uint64_t min_count = 1;  ///< at least this many occurrences
     double min_ratio = 0;         ///< at least this many times the expected count
     double min_z = -std::numeric_limits<double>::infinity();  ///< at least this many Poisson standard deviations above it
+    /// The surrogate edge test (--edge-test surrogate): each edge the test above finds (it
+    /// screens) is counted again in its window in surrogates 0, 1, ... of the recording,
+    /// with the sequential stop of significance.hpp, and kept when its surrogate p-value
+    /// passes `correction` at `q` among the window's edges. The kept edges' p and p_adjusted
+    /// are then the surrogates' and `expected` their mean count. The surrogates' own q and
+    /// correction are not used.
+    std::optional<SignificanceOptions> surrogates;
 };
 
 struct CofiringOptions {
@@ -122,6 +131,12 @@ inline constexpr const char* kDefaultBaselineMs = "20-40";
 /// Throws UsageError naming what is wrong (see validate()).
 CofiringLags parse_lags(const std::string& sync, const std::string& intervals, const std::string& baseline,
                         const TimeBase& time_base, const std::string& unit = "ms");
+
+/// EdgeTest::surrogates for --edge-test `edge_test`: none for "analytic", the surrogates'
+/// settings (as significance_options takes them) for "surrogate". Throws UsageError.
+std::optional<SignificanceOptions> surrogate_edge_test(const std::string& edge_test, std::size_t surrogates, const std::string& surrogate,
+                                                       double dither_ms, double refractory_ms, std::uint64_t seed,
+                                                       const TimeBase& time_base);
 
 /// Checks options against a recording: lags (sync >= 0 or off, intervals sorted, not
 /// overlapping, lo < hi, baseline beyond every tested lag and wider than nothing), window and

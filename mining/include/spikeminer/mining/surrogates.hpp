@@ -8,6 +8,7 @@
 #include "spikeminer/core/spike_trains.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,26 @@ struct SurrogateOptions {
 /// Throws UsageError for a dither that is not positive or a negative refractory period.
 SpikeTrains make_surrogate(const SpikeTrains& trains, const SurrogateOptions& options, std::uint64_t index,
                            const std::vector<bool>& only = {});
+
+/// Single neurons' surrogate trains over stretches of time, spike for spike as
+/// make_surrogate makes them: what a test within one co-firing window needs, at the cost of
+/// the spikes near the window instead of the whole recording.
+class SurrogateTrains {
+public:
+    /// Checks the options as make_surrogate does (UsageError). The trains must outlive this.
+    SurrogateTrains(const SpikeTrains& trains, const SurrogateOptions& options);
+    ~SurrogateTrains();
+    SurrogateTrains(const SurrogateTrains&) = delete;
+    SurrogateTrains& operator=(const SurrogateTrains&) = delete;
+
+    /// Neuron n's spikes in surrogate `index` that land in `range`, in time order, with
+    /// perhaps a few just outside it. Safe to call from several threads.
+    [[nodiscard]] std::vector<Tick> near(NeuronId n, std::uint64_t index, TimeSpan range) const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 /// The same surrogate made on the GPU, spike for spike, and read back (significance tests
 /// count surrogates where they are made; this is their check). Throws Error in builds

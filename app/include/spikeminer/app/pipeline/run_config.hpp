@@ -36,10 +36,12 @@ struct RunConfig {
     std::string intervals_ms;               ///< lagged co-firing that also joins neurons (default none)
     std::string baseline_ms = mining::kDefaultBaselineMs;
     std::string chance = "baseline";
+    std::string edge_test = "analytic";     ///< or "surrogate": edges also beat surrogates (the significance settings)
     std::string correction = "bh";
     double q = 0.01;
     // Significance against surrogates, off when significance_q is 0: of the episodes (from
-    // level 2 on, as `mine --significance`) and of each assembly's activations.
+    // level 2 on, as `mine --significance`) and of each assembly's activations. The
+    // surrogates' settings also serve edge_test "surrogate".
     double significance_q = 0;
     std::size_t surrogates = 1000;
     std::string surrogate = "dither";

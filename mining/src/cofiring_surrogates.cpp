@@ -1,0 +1,110 @@
+// See cofiring_surrogates.hpp.
+#include "cofiring_surrogates.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <map>
+
+namespace spikeminer::mining::detail {
+namespace {
+
+// Spikes of `times` in [lo, hi).
+std::uint64_t spikes_in(std::span<const Tick> times, Tick lo, Tick hi) {
+    if (hi <= lo) return 0;
+    const auto from = std::lower_bound(times.begin(), times.end(), lo);
+    return static_cast<std::uint64_t>(std::lower_bound(from, times.end(), hi) - from);
+}
+
+// The spikes of `times` in [window.start, window.end).
+std::span<const Tick> in_window(std::span<const Tick> times, TimeSpan window) {
+    const auto from = std::lower_bound(times.begin(), times.end(), window.start);
+    const auto to = std::lower_bound(from, times.end(), window.end);
+    return {from, to};
+}
+
+}  // namespace
+
+Tick longest_lag(const CofiringLags& lags) {
+    Tick longest = std::max<Tick>(lags.sync, 0);
+    for (const Interval& interval : lags.intervals) longest = std::max(longest, interval.hi);
+    return longest;
+}
+
+std::uint64_t count_test(std::span<const Tick> first, std::span<const Tick> second, TimeSpan window, int interval,
+                         const CofiringLags& lags) {
+    std::uint64_t count = 0;
+    if (interval == kSynchrony) {
+        // Each pair once, by its later spike: second's spikes with first's at or before
+        // them, then first's spikes with second's strictly before them.
+        for (const Tick t : in_window(second, window)) count += spikes_in(first, t - lags.sync, t + 1);
+        for (const Tick t : in_window(first, window)) count += spikes_in(second, t - lags.sync, t);
+        return count;
+    }
+    const Interval& gap = lags.intervals[static_cast<std::size_t>(interval)];
+    for (const Tick t : in_window(second, window)) count += spikes_in(first, t - gap.hi, t - gap.lo);
+    return count;
+}
+
+void confirm_with_surrogates(const SurrogateTrains& surrogates, CofiringWindow& window, const CofiringLags& lags,
+                             const EdgeTest& test, unsigned threads, Progress* progress) {
+    if (window.edges.empty() || !test.surrogates) return;
+    SignificanceOptions options = *test.surrogates;
+    options.q = test.q;
+    options.correction = test.correction;
+    std::vector<std::uint64_t> observed;
+    for (const CofiringEdge& edge : window.edges) observed.push_back(edge.count);
+    const TimeSpan near{window.span.start - longest_lag(lags), window.span.end};
+    const int workers = threads != 0 ? static_cast<int>(threads) : omp_get_max_threads();
+    const auto count_in = [&](std::uint64_t s, std::span<const std::size_t> open) {
+        // The open edges' neurons in surrogate s, near the window.
+        std::vector<NeuronId> neurons;
+        for (const std::size_t i : open) {
+            neurons.push_back(window.edges[i].a);
+            neurons.push_back(window.edges[i].b);
+        }
+        std::sort(neurons.begin(), neurons.end());
+        neurons.erase(std::unique(neurons.begin(), neurons.end()), neurons.end());
+        std::vector<std::vector<Tick>> trains(neurons.size());
+#pragma omp parallel for schedule(dynamic) num_threads(workers)
+        for (std::size_t k = 0; k < neurons.size(); ++k) trains[k] = surrogates.near(neurons[k], s, near);
+        const auto of = [&](NeuronId n) -> std::span<const Tick> {
+            return trains[static_cast<std::size_t>(std::lower_bound(neurons.begin(), neurons.end(), n) - neurons.begin())];
+        };
+        std::vector<std::uint64_t> counts(open.size());
+#pragma omp parallel for schedule(dynamic) num_threads(workers)
+        for (std::size_t k = 0; k < open.size(); ++k) {
+            const CofiringEdge& edge = window.edges[open[k]];
+            counts[k] = count_test(of(edge.a), of(edge.b), window.span, edge.interval, lags);
+        }
+        return counts;
+    };
+    const std::vector<SurrogateSignificance> tested = test_against_surrogates(observed, options, count_in, progress);
+    std::vector<CofiringEdge> kept;
+    for (std::size_t i = 0; i < tested.size(); ++i) {
+        if (!tested[i].significant) continue;
+        CofiringEdge edge = window.edges[i];
+        edge.expected = tested[i].surrogate_mean;
+        edge.p = tested[i].p;
+        edge.p_adjusted = tested[i].p_adjusted;
+        kept.push_back(edge);
+    }
+    window.edges = std::move(kept);
+}
+
+}  // namespace spikeminer::mining::detail
+
+namespace spikeminer::mining {
+
+std::optional<SignificanceOptions> surrogate_edge_test(const std::string& edge_test, std::size_t surrogates, const std::string& surrogate,
+                                                       double dither_ms, double refractory_ms, std::uint64_t seed,
+                                                       const TimeBase& time_base) {
+    if (edge_test == "analytic") return std::nullopt;
+    if (edge_test != "surrogate") throw UsageError("--edge-test: choose analytic or surrogate");
+    // The edge test's own q and correction decide; the surrogates' are not used.
+    return significance_options(1.0, surrogates, surrogate, dither_ms, refractory_ms, seed, time_base);
+}
+
+}  // namespace spikeminer::mining
