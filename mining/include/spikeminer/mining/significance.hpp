@@ -43,6 +43,7 @@ struct SurrogateSignificance {
     double p = 1;                      ///< (1 + exceedances) / (L + 1), or h / L when it stopped early
     double p_adjusted = 1;
     bool significant = false;          ///< passed the correction at q
+    bool operator==(const SurrogateSignificance&) const = default;
 };
 
 /// Counts of items in one surrogate: `count_in(s, open)` gives the counts in surrogate s of
