@@ -81,7 +81,7 @@ void confirm_with_surrogates(const SurrogateTrains& surrogates, CofiringWindow& 
         }
         return counts;
     };
-    const std::vector<SurrogateSignificance> tested = test_against_surrogates(observed, options, count_in, progress);
+    const std::vector<SurrogateSignificance> tested = test_against_surrogates(observed, options, count_in, progress, "");  // the windows show progress
     std::vector<CofiringEdge> kept;
     for (std::size_t i = 0; i < tested.size(); ++i) {
         if (!tested[i].significant) continue;

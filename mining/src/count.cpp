@@ -187,6 +187,7 @@ CountResult EpisodeCounter::count_in_surrogate(const SurrogateOptions& surrogate
         [&] {
             CountOptions cpu = state.options;
             cpu.backend = Backend::Cpu;
+            cpu.progress = nullptr;  // the surrogates' loop shows the progress
             if (is_gpu_counter(cpu.counter)) cpu.counter = Counter::TwoStep;
             // Pairs extend one-node seeds: the prefix counter builds no list for them and
             // counts each first neuron's pairs at once, about twice as fast as two-step.

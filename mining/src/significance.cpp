@@ -26,7 +26,8 @@ SignificanceOptions significance_options(double q, std::size_t surrogates, const
 }
 
 std::vector<SurrogateSignificance> test_against_surrogates(std::span<const std::uint64_t> observed, const SignificanceOptions& options,
-                                                           const SurrogateCounts& count_in, Progress* progress) {
+                                                           const SurrogateCounts& count_in, Progress* progress,
+                                                           const std::string& task) {
     if (options.surrogates == 0 || options.enough_exceedances == 0) {
         throw UsageError("significance: give at least one surrogate and one exceedance to stop at");
     }
@@ -38,7 +39,10 @@ std::vector<SurrogateSignificance> test_against_surrogates(std::span<const std::
         results[i].count = observed[i];
         open[i] = i;
     }
+    const bool shown = progress != nullptr && !task.empty();
+    if (shown) progress->begin(task, options.surrogates);
     for (std::size_t s = 0; s < options.surrogates && !open.empty(); ++s) {
+        if (shown) progress->update(s);
         if (progress != nullptr) progress->check_cancelled();
         const std::vector<std::uint64_t> counted = count_in(s, open);
         if (counted.size() != open.size()) throw Error("significance: one surrogate count per open item is needed");
@@ -54,6 +58,7 @@ std::vector<SurrogateSignificance> test_against_surrogates(std::span<const std::
         }
         open = std::move(still);
     }
+    if (shown) progress->finish();
     std::vector<double> p(observed.size());
     for (std::size_t i = 0; i < observed.size(); ++i) {
         SurrogateSignificance& r = results[i];
@@ -95,7 +100,7 @@ std::vector<SurrogateSignificance> test_episodes(const SpikeTrains& trains, std:
         for (const std::size_t i : open) batch.push_back(episodes[i]);
         return counter.count_in_surrogate(options.surrogate, s, batch).counts;
     };
-    return test_against_surrogates(counts, options, count_in, count.progress);
+    return test_against_surrogates(counts, options, count_in, count.progress, "episodes against surrogates");
 }
 
 }  // namespace spikeminer::mining

@@ -4,6 +4,7 @@
 // stopping a candidate after h exceedances decides as the full N surrogates do.
 #include "catch.hpp"
 
+#include "spikeminer/core/progress.hpp"
 #include "spikeminer/mining/count.hpp"
 #include "spikeminer/mining/mine.hpp"
 #include "spikeminer/mining/significance.hpp"
@@ -219,4 +220,27 @@ TEST_CASE("the sequential test over any counts: exceedances, early stops and the
     CHECK_THAT(note, Catch::Contains("--surrogates 59999"));
     wide.surrogates = 59'999;
     CHECK(mining::resolution_note(3000, wide).empty());
+}
+
+TEST_CASE("the surrogate test shows each surrogate as progress and stops on Cancel", "[significance]") {
+    const std::vector<std::uint64_t> observed{50, 60};
+    mining::SignificanceOptions options;
+    options.surrogates = 30;
+    CancelToken cancel;
+    std::vector<std::uint64_t> reported;
+    Progress progress([&](const std::string& task, std::uint64_t done, std::uint64_t total) {
+        CHECK(task == "things against surrogates");
+        CHECK(total == 30);
+        reported.push_back(done);
+    }, &cancel, std::chrono::nanoseconds{0});
+    std::uint64_t made = 0;
+    const auto count_in = [&](std::uint64_t s, std::span<const std::size_t> open) {
+        made = s + 1;
+        if (s == 11) cancel.request();
+        return std::vector<std::uint64_t>(open.size(), 0);
+    };
+    CHECK_THROWS_AS(mining::test_against_surrogates(observed, options, count_in, &progress, "things against surrogates"), Cancelled);
+    CHECK(made == 12);  // stopped before the surrogate after the one that asked
+    REQUIRE_FALSE(reported.empty());
+    CHECK(reported.back() == 11);  // the last report: 11 done, as the 12th began
 }

@@ -44,7 +44,6 @@ std::vector<mining::SurrogateSignificance> test_activations(const SpikeTrains& t
                                                             const mining::SignificanceOptions& options, Progress* progress) {
     std::vector<std::uint64_t> observed;
     for (std::size_t i = 0; i < members.size(); ++i) observed.push_back(activation_times(trains, members[i], spans[i], within).size());
-    if (progress != nullptr) progress->begin("assemblies against surrogates", options.surrogates);
     const auto count_in = [&](std::uint64_t s, std::span<const std::size_t> open) {
         std::vector<bool> only(trains.num_neurons(), false);
         for (const std::size_t i : open) {
@@ -53,12 +52,9 @@ std::vector<mining::SurrogateSignificance> test_activations(const SpikeTrains& t
         const SpikeTrains surrogate = mining::make_surrogate(trains, options.surrogate, s, only);
         std::vector<std::uint64_t> counts;
         for (const std::size_t i : open) counts.push_back(activation_times(surrogate, members[i], spans[i], within).size());
-        if (progress != nullptr) progress->update(s + 1);
         return counts;
     };
-    auto results = mining::test_against_surrogates(observed, options, count_in, progress);
-    if (progress != nullptr) progress->finish();
-    return results;
+    return mining::test_against_surrogates(observed, options, count_in, progress, "assemblies against surrogates");
 }
 
 }  // namespace spikeminer::pipeline

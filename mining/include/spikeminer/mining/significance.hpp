@@ -52,10 +52,12 @@ using SurrogateCounts = std::function<std::vector<std::uint64_t>(std::uint64_t s
 
 /// The sequential test of any counts against surrogates 0, 1, ...: each item is counted in
 /// surrogates until `enough_exceedances` reach its observed count or N are used; then the
-/// p-values are corrected together. `progress` (optional) is checked for Cancel between
+/// p-values are corrected together. `progress` (optional) shows the surrogates as `task`
+/// (an empty task: the caller shows progress) and its Cancel stops the work between
 /// surrogates.
 std::vector<SurrogateSignificance> test_against_surrogates(std::span<const std::uint64_t> observed, const SignificanceOptions& options,
-                                                           const SurrogateCounts& count_in, Progress* progress = nullptr);
+                                                           const SurrogateCounts& count_in, Progress* progress = nullptr,
+                                                           const std::string& task = "surrogates");
 
 /// The smallest p-value N surrogates give is 1 / (N + 1); among m items corrected at q it
 /// passes only when at least m / (q (N + 1)) pass together (Bonferroni: never unless
