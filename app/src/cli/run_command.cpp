@@ -1,10 +1,12 @@
 // `spikeminer run` and `spikeminer demo`: the whole pipeline, from a recording (or a
-// simulation) to assemblies through time, with the results in one folder.
+// simulation) to assemblies through time, with the results in one folder; or, with
+// --batch, many recordings each in its own.
 #include "commands.hpp"
 #include "terminal_progress.hpp"
 
 #include "spikeminer/app/figures/figure.hpp"
 #include "spikeminer/app/io/input_file.hpp"
+#include "spikeminer/app/pipeline/batch.hpp"
 #include "spikeminer/app/pipeline/pipeline.hpp"
 #include "spikeminer/app/pipeline/results.hpp"
 #include "spikeminer/core/error.hpp"
@@ -16,12 +18,15 @@
 #include <memory>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace spikeminer::cli {
 namespace {
 
 // The command line's settings, each applied over the config file's when given.
 struct RunArguments {
     std::string config_file;
+    std::string batch;  // a manifest of recordings, instead of one
     std::string output;
     double figure_seconds = 10;
     std::size_t show = 10;
@@ -82,6 +87,44 @@ void print_summary(const pipeline::Input& input, const pipeline::PipelineResult&
     for (const auto& note : result.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
 }
 
+std::string seconds_text(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f s", seconds);
+    return text;
+}
+
+// Many recordings (--batch): each into its own folder under -o, a line for each, and the
+// summary table; Error (exit 1) when any failed.
+void run_batch(const pipeline::RunConfig& config, const RunArguments& args) {
+    if (!config.input.empty() || !config.simulate.empty()) throw UsageError("--batch: give the recordings in the manifest, not INPUT or --simulate");
+    const auto apply_overrides = [&args](pipeline::RunConfig& c) {
+        for (const auto& override : args.overrides) override(c);
+    };
+    const std::vector<pipeline::BatchEntry> entries = pipeline::read_manifest(args.batch, config, apply_overrides);
+    TerminalProgress terminal;
+    std::size_t position = 0;
+    const auto report = [&](const pipeline::BatchOutcome& o) {
+        if (isatty(STDERR_FILENO) != 0) std::fprintf(stderr, "\r\033[K");  // the progress bar's line
+        std::printf("[%zu/%zu] %s: %s", ++position, entries.size(), o.name.c_str(), pipeline::status_name(o.status).c_str());
+        if (o.status == pipeline::BatchOutcome::Status::Failed) {
+            std::printf(": %s\n", o.error.c_str());
+        } else {
+            std::printf(" (%zu neurons, %zu spikes, %zu windows, %zu assemblies%s)\n", o.neurons, o.spikes, o.windows, o.assemblies,
+                        o.status == pipeline::BatchOutcome::Status::Done ? (", " + seconds_text(o.seconds)).c_str() : "");
+        }
+        std::fflush(stdout);
+    };
+    const auto outcomes = pipeline::run_batch(entries, args.output, args.batch, &terminal.progress(), args.figure_seconds, report);
+    const auto failed = static_cast<std::size_t>(std::count_if(outcomes.begin(), outcomes.end(), [](const auto& o) {
+        return o.status == pipeline::BatchOutcome::Status::Failed;
+    }));
+    std::printf("wrote %s: one folder per recording, batch-summary.csv, batch-summary.json\n", args.output.c_str());
+    if (failed > 0) {
+        throw Error(std::to_string(failed) + " of " + std::to_string(outcomes.size()) + " recordings failed (see " + args.output +
+                    "/batch-summary.csv); run the same command again to retry them");
+    }
+}
+
 void run(pipeline::RunConfig config, const RunArguments& args) {
     if (!args.config_file.empty()) {
         io::check_input_file(args.config_file);
@@ -90,6 +133,10 @@ void run(pipeline::RunConfig config, const RunArguments& args) {
         std::stringstream text;
         text << file.rdbuf();
         pipeline::apply_json(config, text.str(), args.config_file);
+    }
+    if (!args.batch.empty()) {
+        run_batch(config, args);
+        return;
     }
     for (const auto& override : args.overrides) override(config);
     pipeline::validate(config);
@@ -174,7 +221,10 @@ void add_run_command(CLI::App& app) {
     setting(*command, *args, "INPUT", &C::input, "a recording (or give --simulate)");
     setting(*command, *args, "--simulate", &C::simulate, "simulate this scenario instead: demo, assemblies, paper, large");
     command->add_option("--config", args->config_file, "settings from a JSON file (see below)");
-    command->add_option("-o,--output", args->output, "a new or empty folder for the results")->required();
+    command->add_option("--batch", args->batch,
+                        "run every recording of this manifest, each into its own folder under -o, and resume: "
+                        "{\"recordings\": [\"a.h5\", {\"input\": \"b.nwb\", \"name\": \"b\", <its own settings>}], <shared settings>}");
+    command->add_option("-o,--output", args->output, "a new or empty folder for the results (with --batch: the batch's folder)")->required();
     add_settings(*command, *args);
     command->callback([args] { run(pipeline::RunConfig{}, *args); });
 }

@@ -97,8 +97,9 @@ void add_simulate_command(CLI::App& app) {
     args->command = command;
     command->add_option("-o,--output", args->output, "output file (.h5 keeps the ground truth; .csv, .nwb, ...)")->required();
     command->add_option("--scenario", args->scenario,
-                        "preset: paper (64 neurons, four 9-neuron chains), assemblies, large (1000 neurons), none")
-        ->check(CLI::IsMember({"paper", "assemblies", "large", "none"}));
+                        "preset: paper (64 neurons, four 9-neuron chains), assemblies, demo (assemblies active in stretches, "
+                        "as spikeminer demo simulates), large (1000 neurons), none")
+        ->check(CLI::IsMember({"paper", "assemblies", "demo", "large", "none"}));
     command->add_option("--to", args->to, "output format (default: from the extension)");
     command->add_option("--seed", args->given.seed, "random seed (same seed, same spikes)");
     command->add_option("--duration", args->given.duration_s, "length of the recording in seconds");
