@@ -118,13 +118,17 @@ struct EpisodeCounter::State {
 #endif
     }
 
-    // After a fallback from the GPU a GPU counter gives way to the two-step counter, and the
-    // device copies of the spike times are given back.
-    std::vector<std::uint64_t> count_on_cpu(std::span<const Episode> episodes, Counter& counter, std::uint64_t keep_at_least) {
+    // After a fallback from the GPU the device copies of the spike times are given back.
+    void release_device() {
 #ifdef SPIKEMINER_HAVE_CUDA
         gpu.reset();
         surrogates.reset();
 #endif
+    }
+
+    // After a fallback from the GPU a GPU counter gives way to the two-step counter.
+    std::vector<std::uint64_t> count_on_cpu(std::span<const Episode> episodes, Counter& counter, std::uint64_t keep_at_least) {
+        release_device();
         if (counter == Counter::Prefix) return prefix_counting(Backend::Cpu).count(episodes, keep_at_least);
         if (is_gpu_counter(counter)) counter = Counter::TwoStep;
         return count_with_cpu_counter(times, episodes, counter, options.threads);
@@ -185,6 +189,7 @@ CountResult EpisodeCounter::count_in_surrogate(const SurrogateOptions& surrogate
             return state.count_surrogate_on_gpu(surrogate, index, episodes);
         },
         [&] {
+            state.release_device();
             CountOptions cpu = state.options;
             cpu.backend = Backend::Cpu;
             cpu.progress = nullptr;  // the surrogates' loop shows the progress
