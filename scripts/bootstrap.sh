@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config zlib1g-dev libhdf5-dev libcli11-dev nlohmann-json3-dev catch2
-          qt6-base-dev libcairo2-dev libgraphviz-dev "$@")
+          qt6-base-dev libcairo2-dev libgraphviz-dev libopenmpi-dev openmpi-bin "$@")
 
 missing=()
 for package in "${packages[@]}"; do

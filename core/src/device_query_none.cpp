@@ -12,6 +12,8 @@ DeviceReport query_devices() {
     return report;
 }
 
+void use_device(int /*index*/) {}
+
 DeviceSelfTest run_device_self_test(int /*device*/, std::size_t /*n*/) {
     throw Error("this build has no CUDA support: no device self-test can run");
 }

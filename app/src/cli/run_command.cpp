@@ -101,6 +101,7 @@ void run_batch(const pipeline::RunConfig& config, const RunArguments& args) {
         for (const auto& override : args.overrides) override(c);
     };
     const std::vector<pipeline::BatchEntry> entries = pipeline::read_manifest(args.batch, config, apply_overrides);
+    const pipeline::BatchRanks ranks;  // under mpirun: rank 0 hands out, reports and writes the summary
     TerminalProgress terminal;
     std::size_t position = 0;
     const auto report = [&](const pipeline::BatchOutcome& o) {
@@ -114,7 +115,8 @@ void run_batch(const pipeline::RunConfig& config, const RunArguments& args) {
         }
         std::fflush(stdout);
     };
-    const auto outcomes = pipeline::run_batch(entries, args.output, args.batch, &terminal.progress(), args.figure_seconds, report);
+    const auto outcomes = pipeline::run_batch_on_ranks(ranks, entries, args.output, args.batch, &terminal.progress(), args.figure_seconds, report);
+    if (ranks.rank() != 0) return;
     const auto failed = static_cast<std::size_t>(std::count_if(outcomes.begin(), outcomes.end(), [](const auto& o) {
         return o.status == pipeline::BatchOutcome::Status::Failed;
     }));

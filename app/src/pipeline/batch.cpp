@@ -1,6 +1,8 @@
 // See batch.hpp.
 #include "spikeminer/app/pipeline/batch.hpp"
 
+#include "batch_parts.hpp"
+
 #include "../io/json_text.hpp"
 
 #include "spikeminer/app/io/atomic_output.hpp"
@@ -92,15 +94,77 @@ std::string csv_field(const std::string& text) {
     return quoted + "\"";
 }
 
-void write_summary(const fs::path& dir, const std::vector<BatchOutcome>& outcomes, const std::string& manifest) {
-    Json rows = Json::array();
-    for (const BatchOutcome& o : outcomes) {
-        rows.push_back({{"name", o.name}, {"input", o.input}, {"status", status_name(o.status)}, {"error", o.error},
-                        {"seconds", o.seconds}, {"neurons", o.neurons}, {"spikes", o.spikes}, {"windows", o.windows},
-                        {"assemblies", o.assemblies}});
+}  // namespace
+
+namespace detail {
+
+void make_batch_dir(const std::string& dir) {
+    std::error_code error;
+    if (fs::exists(dir, error) && !fs::is_directory(dir, error)) throw UsageError(dir + ": is a file; a batch's results go in a folder");
+    fs::create_directories(dir, error);
+    if (error) throw Error(dir + ": cannot be made: " + error.message());
+}
+
+BatchOutcome run_entry(const BatchEntry& entry, const std::string& dir, Progress* progress, double figure_seconds) {
+    BatchOutcome outcome;
+    outcome.name = entry.name;
+    outcome.input = entry.config.input.empty() ? "simulated " + entry.config.simulate : entry.config.input;
+    const fs::path folder = fs::path(dir) / entry.name;
+    if (has_results(folder)) {
+        outcome.status = BatchOutcome::Status::DoneEarlier;
+        read_counts(folder, outcome);
+        return outcome;
     }
-    const std::string json_path = (dir / "batch-summary.json").string();
-    const std::string csv_path = (dir / "batch-summary.csv").string();
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        check_results_dir(folder.string(), entry.config);
+        const Input input = load_input(entry.config, progress);
+        const PipelineResult result = run_pipeline(input, entry.config, progress);
+        write_results(folder.string(), input, entry.config, result, progress, figure_seconds);
+        outcome.neurons = input.recording.trains.num_neurons();
+        outcome.spikes = input.recording.trains.num_spikes();
+        outcome.windows = result.windows.size();
+        outcome.assemblies = result.assemblies.size();
+    } catch (const Cancelled&) {
+        throw;
+    } catch (const std::exception& e) {  // Error, UsageError, GpuOutOfMemory, bad_alloc: this recording only
+        outcome.status = BatchOutcome::Status::Failed;
+        outcome.error = e.what();
+    }
+    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return outcome;
+}
+
+std::string outcome_text(const BatchOutcome& o) {
+    const Json row{{"name", o.name}, {"input", o.input}, {"status", status_name(o.status)}, {"error", o.error},
+                   {"seconds", o.seconds}, {"neurons", o.neurons}, {"spikes", o.spikes}, {"windows", o.windows},
+                   {"assemblies", o.assemblies}};
+    return row.dump();
+}
+
+BatchOutcome outcome_from_text(const std::string& text) {
+    const Json row = Json::parse(text);
+    BatchOutcome o;
+    o.name = row.at("name").get<std::string>();
+    o.input = row.at("input").get<std::string>();
+    const std::string status = row.at("status").get<std::string>();
+    for (const auto s : {BatchOutcome::Status::Done, BatchOutcome::Status::DoneEarlier, BatchOutcome::Status::Failed}) {
+        if (status == status_name(s)) o.status = s;
+    }
+    o.error = row.at("error").get<std::string>();
+    o.seconds = row.at("seconds").get<double>();
+    o.neurons = row.at("neurons").get<std::size_t>();
+    o.spikes = row.at("spikes").get<std::size_t>();
+    o.windows = row.at("windows").get<std::size_t>();
+    o.assemblies = row.at("assemblies").get<std::size_t>();
+    return o;
+}
+
+void write_batch_summary(const std::string& dir, const std::vector<BatchOutcome>& outcomes, const std::string& manifest) {
+    Json rows = Json::array();
+    for (const BatchOutcome& o : outcomes) rows.push_back(Json::parse(outcome_text(o)));
+    const std::string json_path = (fs::path(dir) / "batch-summary.json").string();
+    const std::string csv_path = (fs::path(dir) / "batch-summary.csv").string();
     io::OutputSet outputs({json_path, csv_path}, {manifest});
     io::write_atomically(json_path, [&](std::ostream& out) { out << io::json_text(Json{{"recordings", rows}}, 1) << '\n'; });
     io::write_atomically(csv_path, [&](std::ostream& out) {
@@ -115,7 +179,7 @@ void write_summary(const fs::path& dir, const std::vector<BatchOutcome>& outcome
     outputs.commit();
 }
 
-}  // namespace
+}  // namespace detail
 
 std::vector<BatchEntry> read_manifest(const std::string& path, const RunConfig& base, const std::function<void(RunConfig&)>& last) {
     Json manifest = parse_manifest(path);
@@ -151,42 +215,13 @@ std::string status_name(BatchOutcome::Status status) {
 std::vector<BatchOutcome> run_batch(const std::vector<BatchEntry>& entries, const std::string& dir, const std::string& manifest,
                                     Progress* progress, double figure_seconds,
                                     const std::function<void(const BatchOutcome&)>& on_outcome) {
-    std::error_code error;
-    if (fs::exists(dir, error) && !fs::is_directory(dir, error)) throw UsageError(dir + ": is a file; a batch's results go in a folder");
-    fs::create_directories(dir, error);
-    if (error) throw Error(dir + ": cannot be made: " + error.message());
+    detail::make_batch_dir(dir);
     std::vector<BatchOutcome> outcomes;
     for (const BatchEntry& entry : entries) {
-        BatchOutcome outcome;
-        outcome.name = entry.name;
-        outcome.input = entry.config.input.empty() ? "simulated " + entry.config.simulate : entry.config.input;
-        const fs::path folder = fs::path(dir) / entry.name;
-        if (has_results(folder)) {
-            outcome.status = BatchOutcome::Status::DoneEarlier;
-            read_counts(folder, outcome);
-        } else {
-            const auto start = std::chrono::steady_clock::now();
-            try {
-                check_results_dir(folder.string(), entry.config);
-                const Input input = load_input(entry.config, progress);
-                const PipelineResult result = run_pipeline(input, entry.config, progress);
-                write_results(folder.string(), input, entry.config, result, progress, figure_seconds);
-                outcome.neurons = input.recording.trains.num_neurons();
-                outcome.spikes = input.recording.trains.num_spikes();
-                outcome.windows = result.windows.size();
-                outcome.assemblies = result.assemblies.size();
-            } catch (const Cancelled&) {
-                throw;
-            } catch (const std::exception& e) {  // Error, UsageError, GpuOutOfMemory, bad_alloc: this recording only
-                outcome.status = BatchOutcome::Status::Failed;
-                outcome.error = e.what();
-            }
-            outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        }
-        if (on_outcome) on_outcome(outcome);
-        outcomes.push_back(std::move(outcome));
+        outcomes.push_back(detail::run_entry(entry, dir, progress, figure_seconds));
+        if (on_outcome) on_outcome(outcomes.back());
     }
-    write_summary(dir, outcomes, manifest);
+    detail::write_batch_summary(dir, outcomes, manifest);
     return outcomes;
 }
 

@@ -1,7 +1,11 @@
 // Device query through the CUDA runtime (compiled by the host compiler, linked to cudart).
 #include "spikeminer/core/device_query.hpp"
 
+#include "spikeminer/core/error.hpp"
+
 #include <cuda_runtime_api.h>
+
+#include <string>
 
 namespace spikeminer {
 
@@ -44,6 +48,11 @@ DeviceReport query_devices() {
     }
     cudaSetDevice(current);
     return report;
+}
+
+void use_device(int index) {
+    const cudaError_t status = cudaSetDevice(index);
+    if (status != cudaSuccess) throw Error("CUDA device " + std::to_string(index) + " cannot be used: " + cudaGetErrorString(status));
 }
 
 }  // namespace spikeminer

@@ -28,6 +28,10 @@ struct DeviceReport {
 /// machine without a driver (status gives the runtime's reason).
 DeviceReport query_devices();
 
+/// Makes device `index` the one this process's GPU work runs on (when it is set before
+/// that work begins). Throws Error when it cannot; does nothing in a build without CUDA.
+void use_device(int index);
+
 /// Result of a tiny end-to-end kernel check on one device.
 struct DeviceSelfTest {
     bool passed = false;
