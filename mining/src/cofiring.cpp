@@ -101,6 +101,8 @@ CofiringWindows::~CofiringWindows() = default;
 
 std::size_t CofiringWindows::size() const { return state_->bins.windows; }
 
+void CofiringWindows::skip_to(std::size_t index) { state_->next = std::min(index, state_->bins.windows); }
+
 const BackendChoice& CofiringWindows::backend() const { return state_->choice; }
 
 const std::string& CofiringWindows::note() const { return state_->note; }

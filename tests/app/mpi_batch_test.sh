@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# run --batch under `mpirun -np 2` and `-np 3` (oversubscribed: more ranks than cores) writes
-# the single process's tables byte for byte; a recording that fails is reported by the
-# rank that ran it while the others go on, and no rank is left waiting.
+# Under `mpirun -np 2` and `-np 3` (oversubscribed: more ranks than cores): run --batch
+# writes the single process's tables byte for byte, a recording that fails is reported by
+# the rank that ran it while the others go on, and no rank is left waiting; one recording
+# with its windows shared out over the ranks gives the single process's tables too.
 # Usage: mpi_batch_test.sh SPIKEMINER MPIEXEC
 set -euo pipefail
 spikeminer="$1"
@@ -45,4 +46,12 @@ for ranks in 2 3; do
     echo "FAIL: the summary differs with $ranks ranks"; exit 1
   fi
 done
-echo "mpi_batch: 2 and 3 ranks wrote the single process's tables"
+run=(run --simulate demo --duration 60 --window 10 --step 2 --backend cpu --threads 1)
+expect_exit 0 "$spikeminer" "${run[@]}" -o whole
+for ranks in 2 3; do
+  expect_exit 0 "$mpiexec" --oversubscribe -np "$ranks" "$spikeminer" "${run[@]}" -o "windows$ranks"
+  for table in assemblies.csv episodes.csv windows.csv; do
+    cmp "whole/$table" "windows$ranks/$table" || { echo "FAIL: $table differs with the windows over $ranks ranks"; exit 1; }
+  done
+done
+echo "mpi_batch: 2 and 3 ranks wrote the single process's tables, for a batch and for one recording's windows"

@@ -8,6 +8,7 @@
 #include "spikeminer/app/io/input_file.hpp"
 #include "spikeminer/app/pipeline/batch.hpp"
 #include "spikeminer/app/pipeline/pipeline.hpp"
+#include "spikeminer/app/pipeline/ranks.hpp"
 #include "spikeminer/app/pipeline/results.hpp"
 #include "spikeminer/core/error.hpp"
 
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include <unistd.h>
@@ -101,7 +103,7 @@ void run_batch(const pipeline::RunConfig& config, const RunArguments& args) {
         for (const auto& override : args.overrides) override(c);
     };
     const std::vector<pipeline::BatchEntry> entries = pipeline::read_manifest(args.batch, config, apply_overrides);
-    const pipeline::BatchRanks ranks;  // under mpirun: rank 0 hands out, reports and writes the summary
+    const pipeline::MpiRanks ranks;  // under mpirun: rank 0 hands out, reports and writes the summary
     TerminalProgress terminal;
     std::size_t position = 0;
     const auto report = [&](const pipeline::BatchOutcome& o) {
@@ -142,10 +144,15 @@ void run(pipeline::RunConfig config, const RunArguments& args) {
     }
     for (const auto& override : args.overrides) override(config);
     pipeline::validate(config);
+    // Under mpirun every rank checks and reads alike (a bad setting stops them all the same
+    // way), the windows are shared out, and rank 0 writes.
+    const pipeline::MpiRanks ranks;
     pipeline::check_results_dir(args.output, config);
     TerminalProgress terminal;
     const pipeline::Input input = pipeline::load_input(config, &terminal.progress());
-    const pipeline::PipelineResult result = pipeline::run_pipeline(input, config, &terminal.progress());
+    const std::optional<pipeline::PipelineResult> ran = pipeline::run_pipeline_on_ranks(ranks, input, config, &terminal.progress());
+    if (!ran) return;
+    const pipeline::PipelineResult& result = *ran;
     const std::vector<std::string> written = pipeline::write_results(args.output, input, config, result, &terminal.progress(), args.figure_seconds);
     print_summary(input, result, args.show);
     std::string names;

@@ -139,6 +139,8 @@ std::vector<std::vector<NeuronId>> cliques_of(const app::WindowGraph& graph, con
     return cliques;
 }
 
+}  // namespace
+
 mining::CofiringOptions cofiring_options(const RunConfig& config, const TimeBase& time_base) {
     mining::CofiringOptions options;
     options.lags = mining::parse_lags(config.sync_ms, config.intervals_ms, config.baseline_ms, time_base);
@@ -163,9 +165,7 @@ std::string small_graphs() {
     return "window graphs under " + std::to_string(app::kGpuWindowEdges) + " edges, which the CPU keeps faster";
 }
 
-}  // namespace
-
-PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progress* progress) {
+PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progress* progress, const WindowFeed& feed) {
     validate(config);
     const SpikeTrains& trains = input.recording.trains;
     PipelineResult result;
@@ -198,7 +198,7 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
     mining::CofiringWindow window;
     for (;;) {
         start = Clock::now();
-        if (!windows.next(window)) break;
+        if (!(feed ? feed(windows, window) : windows.next(window))) break;
         counting_s += seconds_since(start);
         WindowSummary summary;
         summary.index = window.index;

@@ -160,6 +160,9 @@ public:
     [[nodiscard]] std::size_t size() const;
     /// Computes the next window into `window`; false after the last. Throws Cancelled.
     bool next(CofiringWindow& window);
+    /// Makes window `index` the next one (a window does not depend on those before it):
+    /// for a part of the windows, as the ranks of an MPI run compute them.
+    void skip_to(std::size_t index);
     /// Where the counting runs, and why when that is not what was asked.
     [[nodiscard]] const BackendChoice& backend() const;
     /// Remarks on the windows (a recording shorter than one window), or empty.

@@ -59,30 +59,4 @@ std::vector<BatchOutcome> run_batch(const std::vector<BatchEntry>& entries, cons
                                     Progress* progress, double figure_seconds = 10,
                                     const std::function<void(const BatchOutcome&)>& on_outcome = {});
 
-/// The processes of a batch: under `mpirun -np N` in a build with MPI, rank r of N (MPI
-/// starts with this object and finishes with it); otherwise rank 0 of 1.
-class BatchRanks {
-public:
-    BatchRanks();
-    ~BatchRanks();
-    BatchRanks(const BatchRanks&) = delete;
-    BatchRanks& operator=(const BatchRanks&) = delete;
-    [[nodiscard]] int rank() const { return rank_; }
-    [[nodiscard]] int size() const { return size_; }
-
-private:
-    int rank_ = 0;
-    int size_ = 1;
-};
-
-/// run_batch spread over `ranks`. Rank 0 hands the recordings out one at a time, each to
-/// the next rank that is free, hears their outcomes as they end (`on_outcome`) and writes
-/// the summary: the same folders and tables as run_batch's. Every other rank runs what it
-/// is given, on its node's GPU number (local rank mod GPUs) when the node has GPUs, and
-/// returns nothing. Cancel (Ctrl-C, which mpirun passes to every rank) or a rank that
-/// dies ends all of them. With one rank this is run_batch.
-std::vector<BatchOutcome> run_batch_on_ranks(const BatchRanks& ranks, const std::vector<BatchEntry>& entries, const std::string& dir,
-                                             const std::string& manifest, Progress* progress, double figure_seconds = 10,
-                                             const std::function<void(const BatchOutcome&)>& on_outcome = {});
-
 }  // namespace spikeminer::pipeline

@@ -16,6 +16,7 @@
 #include "spikeminer/mining/cofiring.hpp"
 #include "spikeminer/mining/mine.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -114,9 +115,16 @@ struct PipelineResult {
     std::vector<std::string> notes;          ///< backend choices and fallbacks, short recordings
 };
 
+/// Stage 3's options for `config` in the ticks of `time_base`.
+mining::CofiringOptions cofiring_options(const RunConfig& config, const TimeBase& time_base);
+
+/// Where stage 3's windows come from: by default each is computed here in turn
+/// (`windows.next`); across MPI ranks some arrive from other ranks. False after the last.
+using WindowFeed = std::function<bool(mining::CofiringWindows& windows, mining::CofiringWindow& window)>;
+
 /// Stages 2-7 on a loaded input. Throws Cancelled when asked to stop, UsageError for
 /// settings the recording cannot take (a lag that is not a whole number of its ticks).
-PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progress* progress);
+PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progress* progress, const WindowFeed& feed = {});
 
 /// Stage 7's last part: the recovery of the ground truth.
 Recovery recover(const simulator::GroundTruth& truth, const PipelineResult& result, const TimeBase& time_base);
