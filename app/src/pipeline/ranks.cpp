@@ -42,16 +42,6 @@ bool launched_by_mpi() {
 
 void send_work(std::int64_t index, int rank) { MPI_Send(&index, 1, MPI_INT64_T, rank, kWork, MPI_COMM_WORLD); }
 
-// This rank's place among the ranks of its node.
-int local_rank() {
-    MPI_Comm node;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    int rank = 0;
-    MPI_Comm_rank(node, &rank);
-    MPI_Comm_free(&node);
-    return rank;
-}
-
 // Rank 0: the recordings to the ranks as they become free; their outcomes back, in the
 // entries' order. Waits by polling, so that Cancel is seen while the others work.
 std::vector<BatchOutcome> hand_out(const MpiRanks& ranks, const std::vector<BatchEntry>& entries, Progress* progress,
@@ -95,14 +85,15 @@ std::vector<BatchOutcome> hand_out(const MpiRanks& ranks, const std::vector<Batc
 }
 
 // This rank's GPU, when its node has any: local rank mod GPUs.
-void use_local_device() {
+void use_local_device(const MpiRanks& ranks) {
     const DeviceReport devices = query_devices();
-    if (!devices.devices.empty()) use_device(local_rank() % static_cast<int>(devices.devices.size()));
+    if (!devices.devices.empty()) use_device(ranks.local_rank() % static_cast<int>(devices.devices.size()));
 }
 
 // Any other rank: what rank 0 hands out, until it says stop.
-void work(const std::vector<BatchEntry>& entries, const std::string& dir, Progress* progress, double figure_seconds) {
-    use_local_device();
+void work(const MpiRanks& ranks, const std::vector<BatchEntry>& entries, const std::string& dir, Progress* progress,
+          double figure_seconds) {
+    use_local_device(ranks);
     for (;;) {
         std::int64_t index = -1;
         MPI_Recv(&index, 1, MPI_INT64_T, 0, kWork, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -235,6 +226,11 @@ MpiRanks::MpiRanks() {
     MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);  // only the main thread calls MPI
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    // Collective: every rank asks here, together, never one rank alone later.
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &local_rank_);
+    MPI_Comm_free(&node);
 }
 
 MpiRanks::~MpiRanks() {
@@ -254,7 +250,7 @@ std::vector<BatchOutcome> run_batch_on_ranks(const MpiRanks& ranks, const std::v
         if (ranks.rank() == 0) detail::make_batch_dir(dir);
         MPI_Barrier(MPI_COMM_WORLD);  // the folder exists before anyone writes into it
         if (ranks.rank() != 0) {
-            work(entries, dir, progress, figure_seconds);
+            work(ranks, entries, dir, progress, figure_seconds);
             return {};
         }
         std::vector<BatchOutcome> outcomes = hand_out(ranks, entries, progress, on_outcome);
@@ -270,7 +266,7 @@ std::optional<PipelineResult> run_pipeline_on_ranks(const MpiRanks& ranks, const
     if (ranks.size() == 1) return run_pipeline(input, config, progress);
     try {
         if (ranks.rank() != 0) {
-            use_local_device();
+            use_local_device(ranks);
             send_block(ranks, input, config, progress);
             return std::nullopt;
         }

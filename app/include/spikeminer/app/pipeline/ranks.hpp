@@ -19,10 +19,13 @@ public:
     MpiRanks& operator=(const MpiRanks&) = delete;
     [[nodiscard]] int rank() const { return rank_; }
     [[nodiscard]] int size() const { return size_; }
+    /// This rank's place among the ranks of its node (which of the node's GPUs it uses).
+    [[nodiscard]] int local_rank() const { return local_rank_; }
 
 private:
     int rank_ = 0;
     int size_ = 1;
+    int local_rank_ = 0;
 };
 
 /// run_batch spread over `ranks`. Rank 0 hands the recordings out one at a time, each to
