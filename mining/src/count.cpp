@@ -118,6 +118,27 @@ struct EpisodeCounter::State {
 #endif
     }
 
+    // The surrogate made here of the episodes' neurons only (the others decide no count).
+    std::vector<std::uint64_t> count_surrogate_on_cpu(const SurrogateOptions& surrogate, std::uint64_t index,
+                                                      std::span<const Episode> episodes, Counter& counter) {
+        release_device();
+        CountOptions cpu = options;
+        cpu.backend = Backend::Cpu;
+        cpu.progress = nullptr;  // the surrogates' loop shows the progress
+        if (is_gpu_counter(cpu.counter)) cpu.counter = Counter::TwoStep;
+        // Pairs extend one-node seeds: the prefix counter builds no list for them and counts
+        // each first neuron's pairs at once, about twice as fast as two-step.
+        const bool pairs = std::all_of(episodes.begin(), episodes.end(), [](const Episode& e) { return e.size() == 2; });
+        if (cpu.counter == Counter::Auto && pairs) cpu.counter = Counter::Prefix;
+        std::vector<bool> used(trains.num_neurons(), false);
+        for (const Episode& episode : episodes) {
+            for (const NeuronId n : episode.neurons) used[n] = true;
+        }
+        CountResult counted = count_episodes(make_surrogate(trains, surrogate, index, used), episodes, cpu);
+        counter = counted.counter;
+        return std::move(counted.counts);
+    }
+
     // After a fallback from the GPU the device copies of the spike times are given back.
     void release_device() {
 #ifdef SPIKEMINER_HAVE_CUDA
@@ -188,25 +209,7 @@ CountResult EpisodeCounter::count_in_surrogate(const SurrogateOptions& surrogate
             result.counter = Counter::Prefix;
             return state.count_surrogate_on_gpu(surrogate, index, episodes);
         },
-        [&] {
-            state.release_device();
-            CountOptions cpu = state.options;
-            cpu.backend = Backend::Cpu;
-            cpu.progress = nullptr;  // the surrogates' loop shows the progress
-            if (is_gpu_counter(cpu.counter)) cpu.counter = Counter::TwoStep;
-            // Pairs extend one-node seeds: the prefix counter builds no list for them and
-            // counts each first neuron's pairs at once, about twice as fast as two-step.
-            const bool pairs = std::all_of(episodes.begin(), episodes.end(), [](const Episode& e) { return e.size() == 2; });
-            if (cpu.counter == Counter::Auto && pairs) cpu.counter = Counter::Prefix;
-            // Only the episodes' neurons decide their counts: the others are left out.
-            std::vector<bool> used(state.trains.num_neurons(), false);
-            for (const Episode& episode : episodes) {
-                for (const NeuronId n : episode.neurons) used[n] = true;
-            }
-            CountResult counted = count_episodes(make_surrogate(state.trains, surrogate, index, used), episodes, cpu);
-            result.counter = counted.counter;
-            return std::move(counted.counts);
-        });
+        [&] { return state.count_surrogate_on_cpu(surrogate, index, episodes, result.counter); });
     result.backend = state.choice.backend;
     result.note = state.choice.note;
     return result;
