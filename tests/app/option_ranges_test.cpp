@@ -61,6 +61,12 @@ TEST_CASE("cli: options that only qualify another are refused without it", "[cli
         {{"info", spikes, "--self-test"}, "--self-test requires --devices"},
         {{"mine", spikes, "--min-count", "1", "--surrogates", "99"}, "--surrogates requires --significance"},
         {{"mine", spikes, "--min-count", "1", "--significance", "1.5"}, "--significance: give a rate q in (0, 1]"},
+        {{"cofiring", spikes, "--surrogates", "99"}, "--surrogates requires --edge-test"},
+        {{"cofiring", spikes, "--edge-test", "analytic", "--dither-ms", "5"}, "apply to --edge-test surrogate"},
+        {{"cofiring", spikes, "--edge-test", "jitter"}, "--edge-test: choose analytic or surrogate"},
+        {{"run", "--simulate", "demo", "-o", dir.file("run"), "--surrogates", "99"}, "apply with significance.q"},
+        {{"run", "--simulate", "demo", "-o", dir.file("run"), "--edge-test", "surrogate", "--dither-ms", "0"}, "dither-ms: give a positive"},
+        {{"run", "--batch", spikes, "--simulate", "demo", "-o", dir.file("run")}, "--batch: give the recordings in the manifest"},
     };
     for (const Case& c : cases) {
         const test::CliResult result = test::run_cli(c.args);
@@ -69,5 +75,6 @@ TEST_CASE("cli: options that only qualify another are refused without it", "[cli
         CHECK(test::has(result.err, c.words));
     }
     CHECK(!std::filesystem::exists(dir.file("episodes.csv")));
+    CHECK(!std::filesystem::exists(dir.file("run")));
     CHECK(test::run_cli({"mine", spikes, "--min-count", "1", "--occurrences", "-o", dir.file("episodes.json")}).status == 0);
 }

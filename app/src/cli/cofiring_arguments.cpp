@@ -24,14 +24,16 @@ void CofiringArguments::add_to(CLI::App& command, const std::string& intervals_d
     command.add_option("--min-count", min_count, "an edge also needs at least this many co-firings (default 1)");
     command.add_option("--min-ratio", min_ratio, "... at least this many times chance (default 0)")->check(CLI::NonNegativeNumber);
     command.add_option("--min-z", min_z, "... at least this many standard deviations of chance above it (default none)");
-    command.add_option("--edge-test", edge_test,
-                       "analytic (default: the test above decides) or surrogate (each edge it finds is counted again in its "
-                       "window in surrogate recordings and kept when it beats them, corrected at --q)");
-    command.add_option("--surrogates", surrogates, "surrogate recordings per edge (default 1000; an edge stops once 10 reach its count)");
-    command.add_option("--surrogate", surrogate, "dither (default), isi or shift: how surrogates move spikes (see mine --help)");
-    command.add_option("--dither-ms", dither_ms, "the surrogates' largest move in ms (default 10)");
-    command.add_option("--refractory-ms", refractory_ms, "dither and isi keep a neuron's spikes this far apart (default 1)");
-    command.add_option("--surrogate-seed", surrogate_seed, "the surrogates' seed (default 1)");
+    CLI::Option* test = command.add_option(
+        "--edge-test", edge_test,
+        "analytic (default: the test above decides) or surrogate (each edge it finds is counted again in its window in surrogate "
+        "recordings and kept when it beats them, corrected at --q)");
+    command.add_option("--surrogates", surrogates, "surrogate recordings per edge (default 1000; an edge stops once 10 reach its count)")
+        ->needs(test);
+    command.add_option("--surrogate", surrogate, "dither (default), isi or shift: how surrogates move spikes (see mine --help)")->needs(test);
+    command.add_option("--dither-ms", dither_ms, "the surrogates' largest move in ms (default 10)")->needs(test);
+    command.add_option("--refractory-ms", refractory_ms, "dither and isi keep a neuron's spikes this far apart (default 1)")->needs(test);
+    command.add_option("--surrogate-seed", surrogate_seed, "the surrogates' seed (default 1)")->needs(test);
     command.add_option("--backend", backend, "auto, cpu or gpu");
     command.add_option("--threads", threads, "CPU threads (default: all)");
 }
@@ -47,6 +49,12 @@ mining::CofiringOptions CofiringArguments::options(const TimeBase& time_base) co
     out.test.min_count = min_count;
     out.test.min_ratio = min_ratio;
     if (min_z) out.test.min_z = *min_z;
+    const CofiringArguments defaults;
+    const bool surrogate_settings = surrogates != defaults.surrogates || surrogate != defaults.surrogate || dither_ms != defaults.dither_ms ||
+                                    refractory_ms != defaults.refractory_ms || surrogate_seed != defaults.surrogate_seed;
+    if (edge_test == "analytic" && surrogate_settings) {
+        throw UsageError("--surrogates, --surrogate, --dither-ms, --refractory-ms and --surrogate-seed apply to --edge-test surrogate");
+    }
     out.test.surrogates = mining::surrogate_edge_test(edge_test, surrogates, surrogate, dither_ms, refractory_ms, surrogate_seed, time_base);
     out.backend = parse_backend(backend);
     out.threads = threads;

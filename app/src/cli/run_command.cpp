@@ -98,10 +98,12 @@ std::string seconds_text(double seconds) {
 // Many recordings (--batch): each into its own folder under -o, a line for each, and the
 // summary table; Error (exit 1) when any failed.
 void run_batch(const pipeline::RunConfig& config, const RunArguments& args) {
-    if (!config.input.empty() || !config.simulate.empty()) throw UsageError("--batch: give the recordings in the manifest, not INPUT or --simulate");
     const auto apply_overrides = [&args](pipeline::RunConfig& c) {
         for (const auto& override : args.overrides) override(c);
     };
+    pipeline::RunConfig given = config;
+    apply_overrides(given);
+    if (!given.input.empty() || !given.simulate.empty()) throw UsageError("--batch: give the recordings in the manifest, not INPUT or --simulate");
     const std::vector<pipeline::BatchEntry> entries = pipeline::read_manifest(args.batch, config, apply_overrides);
     const pipeline::MpiRanks ranks;  // under mpirun: rank 0 hands out, reports and writes the summary
     TerminalProgress terminal;

@@ -210,6 +210,14 @@ void validate(const RunConfig& c) {
     if (c.correction != "bh" && c.correction != "bonferroni") throw UsageError("correction: choose bh or bonferroni");
     if (c.duplicates != "keep" && c.duplicates != "merge") throw UsageError("duplicates: choose keep or merge");
     (void)parse_backend(c.backend);
+    const RunConfig defaults;
+    const bool surrogate_settings = c.surrogates != defaults.surrogates || c.surrogate != defaults.surrogate ||
+                                    c.dither_ms != defaults.dither_ms || c.refractory_ms != defaults.refractory_ms ||
+                                    c.surrogate_seed != defaults.surrogate_seed;
+    if (surrogate_settings && c.significance_q == 0 && c.edge_test != "surrogate") {
+        throw UsageError("the surrogates' settings apply with significance.q (--significance) or cofiring.edge_test surrogate "
+                         "(--edge-test surrogate)");
+    }
     // What the recording's tick does not decide.
     (void)significance_options(c, TimeBase{1'000'000'000});
     (void)mining::surrogate_edge_test(c.edge_test, c.surrogates, c.surrogate, c.dither_ms, c.refractory_ms, c.surrogate_seed,
