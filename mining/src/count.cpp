@@ -73,6 +73,8 @@ struct EpisodeCounter::State {
     std::unique_ptr<detail::GpuSurrogates> surrogates;  // made at the first GPU surrogate count
 #endif
     std::unique_ptr<detail::PrefixCounting> prefix;  // made at the first prefix count
+    std::unique_ptr<SurrogateTrains> cpu_surrogates;  // made at the first CPU surrogate count, for these options:
+    SurrogateOptions cpu_surrogate_options;
     Backend prefix_backend = Backend::Cpu;           // where `prefix` keeps its lists
     State(const SpikeTrains& t, const CountOptions& o, BackendChoice c) : trains(t), options(o), choice(std::move(c)), times(t) {}
 
@@ -118,7 +120,8 @@ struct EpisodeCounter::State {
 #endif
     }
 
-    // The surrogate made here of the episodes' neurons only (the others decide no count).
+    // The surrogate made here of the episodes' neurons only (the others decide no count),
+    // from what every surrogate shares, made once.
     std::vector<std::uint64_t> count_surrogate_on_cpu(const SurrogateOptions& surrogate, std::uint64_t index,
                                                       std::span<const Episode> episodes, Counter& counter) {
         release_device();
@@ -134,7 +137,11 @@ struct EpisodeCounter::State {
         for (const Episode& episode : episodes) {
             for (const NeuronId n : episode.neurons) used[n] = true;
         }
-        CountResult counted = count_episodes(make_surrogate(trains, surrogate, index, used), episodes, cpu);
+        if (!cpu_surrogates || cpu_surrogate_options != surrogate) {
+            cpu_surrogates = std::make_unique<SurrogateTrains>(trains, surrogate);
+            cpu_surrogate_options = surrogate;
+        }
+        CountResult counted = count_episodes(cpu_surrogates->whole(index, used), episodes, cpu);
         counter = counted.counter;
         return std::move(counted.counts);
     }

@@ -28,59 +28,44 @@ SurrogateKind parse_surrogate(const std::string& name) {
     throw UsageError("unknown surrogate '" + name + "': choose dither, isi or shift");
 }
 
-SpikeTrains make_surrogate(const SpikeTrains& trains, const SurrogateOptions& options, std::uint64_t index,
-                           const std::vector<bool>& only) {
-    if (!only.empty() && only.size() != trains.num_neurons()) throw Error("make_surrogate: one flag per neuron is needed");
-    const detail::DitherBounds bounds = detail::bounds_for(trains, options);
-    const detail::IsiBins shape(bounds.dither);
-    // Each neuron's spikes go to their own slice of `spikes`, neurons side by side.
-    const auto kept = [&](NeuronId n) { return only.empty() || only[n]; };
-    std::vector<std::size_t> first(trains.num_neurons() + 1, 0);
-    for (NeuronId n = 0; n < trains.num_neurons(); ++n) first[n + 1] = first[n] + (kept(n) ? trains.spike_count(n) : 0);
-    std::vector<Spike> spikes(first.back());
-#pragma omp parallel
-    {
-        std::vector<Tick> times;
-        std::vector<Tick> placed;
-        std::vector<std::uint32_t> histogram;
-#pragma omp for schedule(dynamic, 4)
-        for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
-            if (!kept(n)) continue;
-            times.clear();
-            for (const std::uint32_t at : trains.spikes_of(n)) times.push_back(trains.times()[at]);
-            Spike* out = spikes.data() + first[n];
-            const std::size_t count = times.size();
-            if (options.kind == SurrogateKind::Shift) {
-                const Tick offset = detail::shift_offset(bounds, index, n);
-                for (std::size_t k = 0; k < count; ++k) out[k] = {detail::shifted(times[k], offset, bounds), n};
-                continue;
-            }
-            if (options.kind == SurrogateKind::JointIsi) {
-                histogram.assign(shape.cells(), 0);
-                detail::add_joint_isi(times.data(), count, shape, histogram.data());
-            }
-            placed = times;
-            for (const std::size_t parity : {0U, 1U}) {
-                for (std::size_t k = parity; k < count; k += 2) {
-                    placed[k] = detail::dithered_spike(times.data(), placed.data(), count, k, bounds, index, n, histogram.data());
-                }
-            }
-            for (std::size_t k = 0; k < count; ++k) out[k] = {placed[k], n};
-        }
-    }
-    SpikeTrains surrogate = SpikeTrains::from_spikes(std::move(spikes), trains.neuron_table(), trains.time_base());
-    surrogate.set_span(trains.span());
-    return surrogate;
-}
-
 struct SurrogateTrains::State {
+    const SpikeTrains& trains;
     detail::DitherBounds bounds;
     detail::NeuronTimes times;
     std::vector<std::uint32_t> histograms;  // JointIsi: every neuron's, IsiBins(bounds.dither).cells() each
+
+    // Neuron n's dithered spikes [first, last) of surrogate `index` into out[0, last - first).
+    // Spike k's place depends on its neighbours' (even k: the originals; odd k: the placed
+    // even ones), so [first, last) needs the even spikes of [first - 1, last + 1) and the
+    // originals of [first - 2, last + 2).
+    void dither(NeuronId n, std::uint64_t index, std::size_t first, std::size_t last, Tick* out) const {
+        const std::span<const Tick> original = times.of(n);
+        const std::size_t count = original.size();
+        thread_local std::vector<Tick> placed;
+        if (placed.size() < count) placed.resize(count);
+        const std::size_t from = first >= 2 ? first - 2 : 0;
+        const std::size_t to = std::min(count, last + 2);
+        std::copy(original.begin() + static_cast<std::ptrdiff_t>(from), original.begin() + static_cast<std::ptrdiff_t>(to),
+                  placed.begin() + static_cast<std::ptrdiff_t>(from));
+        const std::uint32_t* histogram = histograms.empty() ? nullptr : histograms.data() + n * detail::IsiBins(bounds.dither).cells();
+        const auto place = [&](std::size_t lo, std::size_t hi, std::size_t parity) {
+            for (std::size_t k = lo + ((lo % 2) != parity ? 1 : 0); k < hi; k += 2) {
+                placed[k] = detail::dithered_spike(original.data(), placed.data(), count, k, bounds, index, n, histogram);
+            }
+        };
+        place(first >= 1 ? first - 1 : 0, std::min(count, last + 1), 0);
+        place(first, last, 1);
+        std::copy(placed.begin() + static_cast<std::ptrdiff_t>(first), placed.begin() + static_cast<std::ptrdiff_t>(last), out);
+    }
 };
 
+SpikeTrains make_surrogate(const SpikeTrains& trains, const SurrogateOptions& options, std::uint64_t index,
+                           const std::vector<bool>& only) {
+    return SurrogateTrains(trains, options).whole(index, only);
+}
+
 SurrogateTrains::SurrogateTrains(const SpikeTrains& trains, const SurrogateOptions& options)
-    : state_(std::make_unique<State>(State{detail::bounds_for(trains, options), detail::NeuronTimes(trains), {}})) {
+    : state_(std::make_unique<State>(State{trains, detail::bounds_for(trains, options), detail::NeuronTimes(trains), {}})) {
     State& s = *state_;
     if (options.kind != SurrogateKind::JointIsi) return;
     const std::size_t cells = detail::IsiBins(s.bounds.dither).cells();
@@ -98,7 +83,6 @@ std::vector<Tick> SurrogateTrains::near(NeuronId n, std::uint64_t index, TimeSpa
     const State& s = *state_;
     const detail::DitherBounds& b = s.bounds;
     const std::span<const Tick> times = s.times.of(n);
-    const std::size_t count = times.size();
     std::vector<Tick> out;
     if (b.kind == SurrogateKind::Shift) {
         // The spikes that land in the range come from it moved back by the offset, once
@@ -116,28 +100,44 @@ std::vector<Tick> SurrogateTrains::near(NeuronId n, std::uint64_t index, TimeSpa
         std::sort(out.begin(), out.end());
         return out;
     }
-    // A spike lands within ±dither of where it was. Spike k's place depends on its
-    // neighbours' (even k: the originals; odd k: the placed even ones), so the spikes
-    // [first, last) need the even ones of [first - 1, last + 1) and the originals of
-    // [first - 2, last + 2).
+    // A spike lands within ±dither of where it was.
     const auto first = static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), range.start - b.dither) - times.begin());
     const auto last = static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), range.end + b.dither) - times.begin());
     if (first >= last) return out;
-    thread_local std::vector<Tick> placed;
-    if (placed.size() < count) placed.resize(count);
-    const std::size_t from = first >= 2 ? first - 2 : 0;
-    const std::size_t to = std::min(count, last + 2);
-    std::copy(times.begin() + static_cast<std::ptrdiff_t>(from), times.begin() + static_cast<std::ptrdiff_t>(to), placed.begin() + static_cast<std::ptrdiff_t>(from));
-    const std::uint32_t* histogram = s.histograms.empty() ? nullptr : s.histograms.data() + n * detail::IsiBins(b.dither).cells();
-    const auto place = [&](std::size_t lo, std::size_t hi, std::size_t parity) {
-        for (std::size_t k = lo + ((lo % 2) != parity ? 1 : 0); k < hi; k += 2) {
-            placed[k] = detail::dithered_spike(times.data(), placed.data(), count, k, b, index, n, histogram);
-        }
-    };
-    place(first >= 1 ? first - 1 : 0, std::min(count, last + 1), 0);
-    place(first, last, 1);
-    out.assign(placed.begin() + static_cast<std::ptrdiff_t>(first), placed.begin() + static_cast<std::ptrdiff_t>(last));
+    out.resize(last - first);
+    s.dither(n, index, first, last, out.data());
     return out;
+}
+
+SpikeTrains SurrogateTrains::whole(std::uint64_t index, const std::vector<bool>& only) const {
+    const State& s = *state_;
+    const SpikeTrains& trains = s.trains;
+    if (!only.empty() && only.size() != trains.num_neurons()) throw Error("make_surrogate: one flag per neuron is needed");
+    // Each neuron's spikes go to their own slice of `spikes`, neurons side by side.
+    const auto kept = [&](NeuronId n) { return only.empty() || only[n]; };
+    std::vector<std::size_t> first(trains.num_neurons() + 1, 0);
+    for (NeuronId n = 0; n < trains.num_neurons(); ++n) first[n + 1] = first[n] + (kept(n) ? trains.spike_count(n) : 0);
+    std::vector<Spike> spikes(first.back());
+#pragma omp parallel
+    {
+        std::vector<Tick> placed;
+#pragma omp for schedule(dynamic, 4)
+        for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
+            if (!kept(n)) continue;
+            const std::span<const Tick> original = s.times.of(n);
+            placed.resize(original.size());
+            if (s.bounds.kind == SurrogateKind::Shift) {
+                const Tick offset = detail::shift_offset(s.bounds, index, n);
+                for (std::size_t k = 0; k < original.size(); ++k) placed[k] = detail::shifted(original[k], offset, s.bounds);
+            } else {
+                s.dither(n, index, 0, original.size(), placed.data());
+            }
+            for (std::size_t k = 0; k < placed.size(); ++k) spikes[first[n] + k] = {placed[k], n};
+        }
+    }
+    SpikeTrains surrogate = SpikeTrains::from_spikes(std::move(spikes), trains.neuron_table(), trains.time_base());
+    surrogate.set_span(trains.span());
+    return surrogate;
 }
 
 SpikeTrains make_surrogate_on_gpu(const SpikeTrains& trains, const SurrogateOptions& options, std::uint64_t index) {

@@ -71,6 +71,9 @@ public:
     /// Neuron n's spikes in surrogate `index` that land in `range`, in time order, with
     /// perhaps a few just outside it. Safe to call from several threads.
     [[nodiscard]] std::vector<Tick> near(NeuronId n, std::uint64_t index, TimeSpan range) const;
+    /// The whole surrogate `index` (make_surrogate's, with `only` as there), without making
+    /// again what every surrogate shares (the neurons' joint-interval histograms).
+    [[nodiscard]] SpikeTrains whole(std::uint64_t index, const std::vector<bool>& only = {}) const;
 
 private:
     struct State;
