@@ -14,11 +14,19 @@ DitherBounds bounds_for(const SpikeTrains& trains, const SurrogateOptions& o) {
     return DitherBounds{o.kind, std::min(o.dither, longest), std::min(o.refractory, longest), span.start, span.end, o.seed};
 }
 
-void add_joint_isi(const Tick* times, std::size_t n, const IsiBins& shape, std::uint32_t* counts) {
-    for (std::size_t k = 1; k + 1 < n; ++k) {
-        const std::size_t cell = shape.cell(times[k] - times[k - 1], times[k + 1] - times[k]);
-        if (cell != shape.cells()) ++counts[cell];
+std::vector<std::uint32_t> joint_isi_histograms(const NeuronTimes& times, const IsiBins& shape) {
+    const std::size_t neurons = times.offsets.size() - 1;
+    std::vector<std::uint32_t> histograms(neurons * shape.cells(), 0);
+#pragma omp parallel for schedule(dynamic, 4)
+    for (std::size_t n = 0; n < neurons; ++n) {
+        const std::span<const Tick> t = times.of(static_cast<NeuronId>(n));
+        std::uint32_t* counts = histograms.data() + n * shape.cells();
+        for (std::size_t k = 1; k + 1 < t.size(); ++k) {
+            const std::size_t cell = shape.cell(t[k] - t[k - 1], t[k + 1] - t[k]);
+            if (cell != shape.cells()) ++counts[cell];
+        }
     }
+    return histograms;
 }
 
 }  // namespace spikeminer::mining::detail

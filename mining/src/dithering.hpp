@@ -5,6 +5,7 @@
 // spike on the same tick.
 
 #include "host_device.hpp"
+#include "neuron_times.hpp"
 #include "surrogate_random.hpp"
 
 #include "spikeminer/mining/surrogates.hpp"
@@ -166,9 +167,9 @@ struct JointIsiView {
     }
 };
 
-/// Adds a neuron's pairs of successive intervals (its n sorted spike times) to its
-/// histogram `counts` (shape.cells() cells).
-void add_joint_isi(const Tick* times, std::size_t n, const IsiBins& shape, std::uint32_t* counts);
+/// Every neuron's joint-interval histogram (shape.cells() cells each, neuron after neuron),
+/// on all cores.
+std::vector<std::uint32_t> joint_isi_histograms(const NeuronTimes& times, const IsiBins& shape);
 
 /// Spike k of a neuron's n spikes in a dithered surrogate (Dither or JointIsi: `histogram`
 /// is then the neuron's), given its neighbours in `placed`. Even-numbered spikes are

@@ -66,14 +66,8 @@ SpikeTrains make_surrogate(const SpikeTrains& trains, const SurrogateOptions& op
 
 SurrogateTrains::SurrogateTrains(const SpikeTrains& trains, const SurrogateOptions& options)
     : state_(std::make_unique<State>(State{trains, detail::bounds_for(trains, options), detail::NeuronTimes(trains), {}})) {
-    State& s = *state_;
-    if (options.kind != SurrogateKind::JointIsi) return;
-    const std::size_t cells = detail::IsiBins(s.bounds.dither).cells();
-    s.histograms.assign(trains.num_neurons() * cells, 0);
-#pragma omp parallel for schedule(dynamic, 4)
-    for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
-        const auto spikes = s.times.of(n);
-        detail::add_joint_isi(spikes.data(), spikes.size(), detail::IsiBins(s.bounds.dither), s.histograms.data() + n * cells);
+    if (options.kind == SurrogateKind::JointIsi) {
+        state_->histograms = detail::joint_isi_histograms(state_->times, detail::IsiBins(state_->bounds.dither));
     }
 }
 

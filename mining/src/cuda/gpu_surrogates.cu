@@ -84,16 +84,6 @@ std::vector<NeuronId> neuron_of_spikes(const NeuronTimes& times) {
     return neuron_of;
 }
 
-std::vector<std::uint32_t> joint_isi_histograms(const NeuronTimes& times, const IsiBins& shape) {
-    const std::size_t neurons = times.offsets.size() - 1;
-    std::vector<std::uint32_t> histograms(neurons * shape.cells(), 0);
-    for (std::size_t n = 0; n < neurons; ++n) {
-        const auto spikes = times.of(static_cast<NeuronId>(n));
-        add_joint_isi(spikes.data(), spikes.size(), shape, histograms.data() + n * shape.cells());
-    }
-    return histograms;
-}
-
 }  // namespace
 
 struct GpuSurrogates::Device {
