@@ -44,12 +44,13 @@ std::vector<mining::SurrogateSignificance> test_activations(const SpikeTrains& t
                                                             const mining::SignificanceOptions& options, Progress* progress) {
     std::vector<std::uint64_t> observed;
     for (std::size_t i = 0; i < members.size(); ++i) observed.push_back(activation_times(trains, members[i], spans[i], within).size());
+    const mining::SurrogateTrains surrogates(trains, options.surrogate);  // what every surrogate shares, made once
     const auto count_in = [&](std::uint64_t s, std::span<const std::size_t> open) {
         std::vector<bool> only(trains.num_neurons(), false);
         for (const std::size_t i : open) {
             for (const NeuronId n : members[i]) only[n] = true;
         }
-        const SpikeTrains surrogate = mining::make_surrogate(trains, options.surrogate, s, only);
+        const SpikeTrains surrogate = surrogates.whole(s, only);
         std::vector<std::uint64_t> counts;
         for (const std::size_t i : open) counts.push_back(activation_times(surrogate, members[i], spans[i], within).size());
         return counts;
