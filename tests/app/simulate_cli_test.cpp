@@ -58,6 +58,33 @@ TEST_CASE("simulate cli: the paper scenario for 5 s", "[simulate-cli]") {
     CHECK(config["duration_s"] == 5.0);
 }
 
+TEST_CASE("simulate cli: --rate and --neurons apply to a scenario with per-neuron resting rates", "[simulate-cli]") {
+    // The large scenario rests its assembly members (200-399) at 5 Hz, the others at 20 Hz.
+    const test::TempDir dir;
+    const auto config_of = [&](const std::vector<std::string>& flags) {
+        std::vector<std::string> args = {"simulate", "-o", dir.file("large.h5"), "--scenario", "large", "--duration", "0.1"};
+        args.insert(args.end(), flags.begin(), flags.end());
+        std::filesystem::remove(dir.file("large.h5"));
+        const CliResult result = run_cli(args);
+        INFO("stdout: " << result.out << "\nstderr: " << result.err);
+        REQUIRE(result.status == 0);
+        return nlohmann::json::parse(io::read_ground_truth(dir.file("large.h5"))->config_json);
+    };
+    const nlohmann::json scenario = config_of({});
+    REQUIRE(scenario["rest_rates_hz"].size() == 1000);
+    CHECK(scenario["rest_rates_hz"][0] == 20.0);
+    CHECK(scenario["rest_rates_hz"][200] == 5.0);
+
+    const nlohmann::json rated = config_of({"--rate", "8"});
+    CHECK(rated["rest_rates_hz"].empty());
+    CHECK(rated["rest_rate_hz"] == 8.0);
+
+    const nlohmann::json more = config_of({"--neurons", "1200"});
+    REQUIRE(more["rest_rates_hz"].size() == 1200);
+    CHECK(more["rest_rates_hz"][200] == 5.0);
+    CHECK(more["rest_rates_hz"][1100] == 20.0);
+}
+
 TEST_CASE("simulate cli: the same seed gives the same spikes, another seed others", "[simulate-cli]") {
     const test::TempDir dir;
     const auto simulate = [&](const std::string& name, const std::string& seed) {

@@ -35,10 +35,17 @@ struct SimulateArguments {
 simulator::NetworkConfig build_config(const SimulateArguments& args) {
     simulator::NetworkConfig config = args.scenario == "none" ? simulator::NetworkConfig{} : simulator::scenario(args.scenario);
     const simulator::NetworkConfig& given = args.given;
-    if (args.has("--neurons")) config.neurons = given.neurons;
+    if (args.has("--neurons")) {
+        config.neurons = given.neurons;
+        // A scenario's per-neuron resting rates keep theirs; neurons added rest at the common rate.
+        if (!config.rest_rates.empty()) config.rest_rates.resize(config.neurons, config.rest_rate_hz);
+    }
     if (args.has("--duration")) config.duration_s = given.duration_s;
     if (args.has("--seed")) config.seed = given.seed;
-    if (args.has("--rate")) config.rest_rate_hz = given.rest_rate_hz;
+    if (args.has("--rate")) {  // every neuron's, a scenario's per-neuron rates included
+        config.rest_rate_hz = given.rest_rate_hz;
+        config.rest_rates.clear();
+    }
     if (args.has("--slope")) config.slope = given.slope;
     if (args.has("--max-prob")) config.max_step_probability = given.max_step_probability;
     if (args.has("--background-density")) config.background_density = given.background_density;
