@@ -3,11 +3,11 @@
 
 #include "spikeminer/app/assembly_palette.hpp"
 #include "spikeminer/app/figures/graph_layout.hpp"
+#include "spikeminer/app/pipeline/window_edges.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <set>
 
 namespace spikeminer::pipeline::detail {
 namespace {
@@ -22,17 +22,6 @@ std::string format(const char* pattern, double x) {
     char text[64];
     std::snprintf(text, sizeof text, pattern, x);
     return text;
-}
-
-// The neuron pairs joined in window `w`: the edge changes replayed up to it.
-std::set<std::pair<NeuronId, NeuronId>> edges_at(const PipelineResult& result, std::size_t w) {
-    std::set<std::pair<NeuronId, NeuronId>> edges;
-    for (const EdgeChange& c : result.changes) {
-        if (c.window > w) break;
-        if (c.kind == EdgeChange::Kind::Inserted) edges.emplace(c.a, c.b);
-        if (c.kind == EdgeChange::Kind::Erased) edges.erase({c.a, c.b});
-    }
-    return edges;
 }
 
 }  // namespace
@@ -85,7 +74,7 @@ figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& re
     for (std::size_t w = 0; w < result.windows.size(); ++w) {
         if (result.windows[w].edges > result.windows[busiest].edges) busiest = w;
     }
-    const auto edges = result.windows.empty() ? std::set<std::pair<NeuronId, NeuronId>>{} : edges_at(result, busiest);
+    const std::vector<WindowEdge> edges = result.windows.empty() ? std::vector<WindowEdge>{} : WindowEdges(result.changes, result.windows.size()).at(busiest);
     // Each neuron's colour: that of the first of the window's cliques holding it (the
     // clique's assembly's, grey for a clique of no reported assembly), else light grey.
     std::vector<std::vector<NeuronId>> cliques;
@@ -102,11 +91,11 @@ figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& re
     std::vector<int> group = first_assembly_of(trains.num_neurons(), cliques);
     // The drawn neurons, numbered 0.. for the layout.
     std::map<NeuronId, std::uint32_t> index;
-    for (const auto& [a, b] : edges) index.emplace(a, 0), index.emplace(b, 0);
+    for (const WindowEdge& e : edges) index.emplace(e.a, 0), index.emplace(e.b, 0);
     std::vector<NeuronId> neurons;
     for (auto& [neuron, i] : index) i = static_cast<std::uint32_t>(neurons.size()), neurons.push_back(neuron);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> local;
-    for (const auto& [a, b] : edges) local.emplace_back(index[a], index[b]);
+    for (const WindowEdge& e : edges) local.emplace_back(index[e.a], index[e.b]);
     // At their electrodes when the file places them, else where Graphviz's layout puts them.
     const std::vector<Position>& sites = trains.neuron_table().positions;
     std::vector<figures::Point> at;
