@@ -249,11 +249,7 @@ void add_demo_command(CLI::App& app) {
     command->add_option("-o,--output", args->output, "where the results go (default spikeminer-demo; a previous demo's results there are replaced)");
     add_settings(*command, *args);
     command->callback([args] {
-        pipeline::RunConfig config;
-        config.simulate = "demo";
-        config.window_s = 30;
-        config.step_s = 5;
-        config.mining_min_count = "400";  // the chains' links fire ~900 times; chance pairs of these rates, ~30-200
+        pipeline::RunConfig config = pipeline::demo_config();
         pipeline::remove_previous_results(args->output);
         run(config, *args);
     });

@@ -244,4 +244,13 @@ std::string to_json(const RunConfig& config) {
     return io::json_text(out, 1);
 }
 
+RunConfig demo_config() {
+    RunConfig config;
+    config.simulate = "demo";
+    config.window_s = 30;
+    config.step_s = 5;
+    config.mining_min_count = "400";  // the chains' links fire ~900 times; chance pairs of these rates, ~30-200
+    return config;
+}
+
 }  // namespace spikeminer::pipeline

@@ -78,4 +78,8 @@ void validate(const RunConfig& config);
 /// The config as JSON, every key (kept with the results).
 std::string to_json(const RunConfig& config);
 
+/// `spikeminer demo`'s run: the demo scenario (seed 1) with windows of 30 s every 5 s and
+/// an episode threshold above the chance pairs of its rates.
+RunConfig demo_config();
+
 }  // namespace spikeminer::pipeline
