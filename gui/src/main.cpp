@@ -1,8 +1,39 @@
-// spikeminer-gui: the desktop app. `spikeminer-gui [FILE]` opens FILE at start.
+// spikeminer-gui: the desktop app. `spikeminer-gui [FILE]` opens FILE at start;
+// `spikeminer-gui --demo` runs the demo in the window; with `--screenshot out.png` it then
+// saves the window (or one view of it, `--view`) at the busiest co-firing window and
+// quits (with QT_QPA_PLATFORM=offscreen it needs no display; the README's screenshots
+// come from it).
+#include "assembly_timeline.hpp"
+#include "graph_view.hpp"
 #include "main_window.hpp"
+#include "pipeline_panel.hpp"
+#include "raster_view.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
+
+#include <cstdio>
+
+namespace {
+
+using spikeminer::gui::MainWindow;
+
+// Shows the co-firing window with the most edges, then saves `view` of the window into `path`.
+bool save_screenshot(MainWindow& window, const QString& view, const QString& path) {
+    spikeminer::gui::PipelinePanel& panel = *window.pipeline_panel();
+    panel.show_busiest_window();
+    QWidget* shown = &window;
+    if (view == QStringLiteral("raster")) shown = window.raster();
+    if (view == QStringLiteral("graph")) shown = panel.graph();
+    if (view == QStringLiteral("timeline")) shown = window.findChild<spikeminer::gui::AssemblyTimeline*>();
+    if (!shown->grab().save(path)) {
+        std::fprintf(stderr, "spikeminer-gui: could not write %s\n", path.toLocal8Bit().constData());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
 
 int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
@@ -15,10 +46,39 @@ int main(int argc, char* argv[]) {
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("FILE"),
                                  QStringLiteral("spike file to open: CSV, text, NWB, spikeminer HDF5 or waverepo HDF5"));
+    const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("simulate the demo scenario and run the pipeline on it"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("with --demo: save a picture of the window at its busiest co-firing window, then quit"),
+                                        QStringLiteral("PNG"));
+    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("what --screenshot shows: window (default), raster, graph or timeline"),
+                                  QStringLiteral("VIEW"), QStringLiteral("window"));
+    parser.addOptions({demo, screenshot, view});
     parser.process(app);
+    const QStringList views = {QStringLiteral("window"), QStringLiteral("raster"), QStringLiteral("graph"), QStringLiteral("timeline")};
+    if (parser.isSet(screenshot) && !parser.isSet(demo)) {
+        std::fprintf(stderr, "spikeminer-gui: --screenshot needs --demo\n");
+        return 2;
+    }
+    if (!views.contains(parser.value(view))) {
+        std::fprintf(stderr, "spikeminer-gui: --view: choose window, raster, graph or timeline\n");
+        return 2;
+    }
 
-    spikeminer::gui::MainWindow window;
+    MainWindow window;
     window.show();
-    if (!parser.positionalArguments().isEmpty()) window.open_file(parser.positionalArguments().front());
+    if (parser.isSet(screenshot)) {
+        QObject::connect(&window, &MainWindow::task_failed, &app, [](const QString& message) {
+            std::fprintf(stderr, "spikeminer-gui: %s\n", message.toLocal8Bit().constData());
+            QCoreApplication::exit(1);
+        });
+        QObject::connect(&window, &MainWindow::run_shown, &app, [&window, &parser, &screenshot, &view] {
+            QCoreApplication::exit(save_screenshot(window, parser.value(view), parser.value(screenshot)) ? 0 : 1);
+        });
+    }
+    if (parser.isSet(demo)) {
+        window.run_demo();
+    } else if (!parser.positionalArguments().isEmpty()) {
+        window.open_file(parser.positionalArguments().front());
+    }
     return QApplication::exec();
 }

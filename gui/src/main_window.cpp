@@ -4,11 +4,15 @@
 #include "background_task.hpp"
 #include "device_dialog.hpp"
 #include "mining_dialog.hpp"
+#include "pipeline_panel.hpp"
 #include "raster_view.hpp"
+#include "run_dialog.hpp"
+#include "simulate_dialog.hpp"
 #include "summary_panel.hpp"
 
 #include "spikeminer/app/assembly_palette.hpp"
-#include "spikeminer/app/io/read_spikes.hpp"
+#include "spikeminer/app/pipeline/results.hpp"
+#include "spikeminer/core/error.hpp"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -24,11 +28,46 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QStatusBar>
 
 #include <algorithm>
 
 namespace spikeminer::gui {
+namespace {
+
+// QSettings keys.
+const QString kLastDir = QStringLiteral("paths/last_dir");
+const QString kRecent = QStringLiteral("paths/recent");
+const QString kRunConfig = QStringLiteral("run/config_json");
+constexpr int kMostRecent = 8;
+
+QString last_dir() { return QSettings().value(kLastDir).toString(); }
+void remember_dir(const QString& path) { QSettings().setValue(kLastDir, QFileInfo(path).absolutePath()); }
+
+// The run dialog's last settings, over the defaults; settings a newer or older program
+// does not take are dropped.
+pipeline::RunConfig saved_run_config() {
+    pipeline::RunConfig config;
+    const QString json = QSettings().value(kRunConfig).toString();
+    if (json.isEmpty()) return config;
+    try {
+        pipeline::apply_json(config, json.toStdString(), "the saved settings");
+    } catch (const Error&) {
+        return {};
+    }
+    return config;
+}
+
+// Loads (reads or simulates) what `source` names, as `spikeminer run` would.
+LoadedRecording load(const QString& name, const pipeline::RunConfig& source, Progress& progress) {
+    auto input = std::make_shared<const pipeline::Input>(pipeline::load_input(source, &progress));
+    TrainsPtr trains(input, &input->recording.trains);  // shares the input's ownership
+    RecordingSummary summary = summarize(*trains);
+    return LoadedRecording{name, std::move(input), std::move(trains), std::move(summary), source};
+}
+
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("spikeminer"));
@@ -56,6 +95,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     assemblies_list_->setObjectName(QStringLiteral("assemblies"));
     add_dock(tr("Assemblies"), QStringLiteral("assemblies"), assemblies_list_);
     resizeDocks({summary_dock}, {340}, Qt::Horizontal);
+    pipeline_panel_ = new PipelinePanel(this);
+    auto* through_time = new QDockWidget(tr("Through time"), this);
+    through_time->setObjectName(QStringLiteral("through time"));
+    through_time->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    through_time->setWidget(pipeline_panel_);
+    addDockWidget(Qt::BottomDockWidgetArea, through_time);
+    resizeDocks({through_time}, {360}, Qt::Vertical);
+    connect(pipeline_panel_, &PipelinePanel::window_changed, raster_, &RasterView::set_highlight);
 
     task_ = new BackgroundTask(this);
     connect(task_, &BackgroundTask::progress, this, &MainWindow::on_progress);
@@ -75,6 +122,14 @@ void MainWindow::create_menus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     open_action_ = file->addAction(tr("&Open…"), this, &MainWindow::choose_file);
     open_action_->setShortcut(QKeySequence::Open);
+    recent_menu_ = file->addMenu(tr("Open &Recent"));
+    update_recent_files({});
+    simulate_action_ = file->addAction(tr("&Simulate…"), this, &MainWindow::choose_simulation);
+    simulate_action_->setStatusTip(tr("Simulate a network with embedded firing chains and assemblies, keeping the ground truth"));
+    file->addSeparator();
+    export_action_ = file->addAction(tr("&Export results…"), this, &MainWindow::choose_export);
+    export_action_->setStatusTip(tr("Write the run's tables, results.h5 and figures (SVG and PNG) into a new folder"));
+    export_action_->setEnabled(false);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -85,6 +140,11 @@ void MainWindow::create_menus() {
     fit->setStatusTip(tr("Show the whole recording; the wheel zooms time, Ctrl+wheel zooms neurons, drag pans"));
 
     QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
+    run_action_ = analysis->addAction(tr("&Run pipeline…"), this, &MainWindow::choose_run);
+    run_action_->setShortcut(Qt::CTRL | Qt::Key_R);
+    run_action_->setStatusTip(tr("Episodes, co-firing windows, their graphs, cliques and assemblies through time, as spikeminer run"));
+    run_action_->setEnabled(false);
+    analysis->addSeparator();
     mine_action_ = analysis->addAction(tr("Mine &episodes…"), this, &MainWindow::mine_episodes);
     mine_action_->setStatusTip(tr("Sequences of neurons that fire in order, with set delays, more often than a threshold"));
     mine_action_->setEnabled(false);
@@ -93,6 +153,8 @@ void MainWindow::create_menus() {
     assemblies_action_->setEnabled(false);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("Run the &demo"), this, &MainWindow::run_demo)
+        ->setStatusTip(tr("Simulate four minutes of 100 neurons with chains and assemblies that come and go, and run the pipeline"));
     help->addAction(tr("&Devices…"), this, [this] { show_device_dialog(this); });
     help->addAction(tr("&About spikeminer"), this, [this] {
         QMessageBox::about(this, tr("About spikeminer"),
@@ -126,6 +188,10 @@ void MainWindow::set_busy(bool busy) {
     cancel_button_->setVisible(busy);
     cancel_button_->setEnabled(busy);
     open_action_->setEnabled(!busy);
+    recent_menu_->setEnabled(!busy);
+    simulate_action_->setEnabled(!busy);
+    run_action_->setEnabled(!busy && shown_ != nullptr);
+    export_action_->setEnabled(!busy && run_ != nullptr);
     assemblies_action_->setEnabled(!busy && shown_ != nullptr);
     mine_action_->setEnabled(!busy && shown_ != nullptr);
     if (busy) {
@@ -148,25 +214,133 @@ void MainWindow::start_task(const QString& what, const QString& label, const QSt
 
 void MainWindow::choose_file() {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open spike file"), last_dir_,
+        this, tr("Open spike file"), last_dir(),
         tr("Spike files (*.csv *.txt *.tsv *.dat *.nwb *.h5 *.hdf5);;All files (*)"));
     if (!path.isEmpty()) open_file(path);
+}
+
+void MainWindow::update_recent_files(const QString& opened) {
+    QSettings settings;
+    QStringList recent = settings.value(kRecent).toStringList();
+    if (!opened.isEmpty()) {
+        recent.removeAll(opened);
+        recent.prepend(opened);
+        while (recent.size() > kMostRecent) recent.removeLast();
+        settings.setValue(kRecent, recent);
+    }
+    recent_menu_->clear();
+    for (const QString& path : recent) recent_menu_->addAction(path, this, [this, path] { open_file(path); });
+    recent_menu_->setEnabled(!recent.isEmpty() && (task_ == nullptr || !task_->busy()));
 }
 
 void MainWindow::open_file(const QString& path) {
     auto result = std::make_shared<LoadedRecording>();
     const QString name = QFileInfo(path).fileName();
+    pipeline::RunConfig source;
+    source.input = QFile::encodeName(path).toStdString();
     start_task(
         name, tr("Opening %1…").arg(name), tr("Could not open %1.").arg(name),
-        [path, result](Progress& progress) {
-            io::ReadOptions options;
-            options.progress = &progress;
-            auto trains = std::make_shared<const SpikeTrains>(io::read_spikes(QFile::encodeName(path).toStdString(), options));
-            RecordingSummary summary = summarize(*trains);
-            *result = LoadedRecording{path, std::move(trains), std::move(summary)};
-        },
+        [path, source, result](Progress& progress) { *result = load(path, source, progress); },
+        [this, result, path] {
+            on_loaded(*result);
+            update_recent_files(path);
+        });
+    remember_dir(path);
+}
+
+void MainWindow::choose_simulation() {
+    SimulateDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted) simulate(dialog.config());
+}
+
+void MainWindow::simulate(const pipeline::RunConfig& source) {
+    auto result = std::make_shared<LoadedRecording>();
+    const QString name = tr("simulated scenario %1, seed %2").arg(QString::fromStdString(source.simulate)).arg(source.seed);
+    start_task(
+        tr("simulation"), tr("Simulating…"), tr("Could not simulate %1.").arg(name),
+        [name, source, result](Progress& progress) { *result = load(name, source, progress); },
         [this, result] { on_loaded(*result); });
-    last_dir_ = QFileInfo(path).absolutePath();
+}
+
+void MainWindow::run_demo() {
+    const pipeline::RunConfig demo = pipeline::demo_config();
+    auto result = std::make_shared<LoadedRecording>();
+    const QString name = tr("simulated scenario demo, seed %1").arg(demo.seed);
+    start_task(
+        tr("demo"), tr("Simulating the demo…"), tr("Could not simulate the demo."),
+        [name, demo, result](Progress& progress) { *result = load(name, demo, progress); },
+        [this, result, demo] {
+            on_loaded(*result);
+            // After this task has ended (its completion handler is running now).
+            QMetaObject::invokeMethod(this, [this, demo] { run_pipeline(demo); }, Qt::QueuedConnection);
+        });
+}
+
+void MainWindow::choose_run() {
+    if (loaded_ == nullptr) return;
+    pipeline::RunConfig start = saved_run_config();
+    start.input = loaded_->source.input;
+    start.simulate = loaded_->source.simulate;
+    start.seed = loaded_->source.seed;
+    start.duration_s = loaded_->source.duration_s;
+    RunDialog dialog(start, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    QSettings().setValue(kRunConfig, QString::fromStdString(pipeline::to_json(dialog.config())));
+    run_pipeline(dialog.config());
+}
+
+void MainWindow::run_pipeline(const pipeline::RunConfig& config) {
+    if (loaded_ == nullptr) return;
+    auto result = std::make_shared<RunPtr>();
+    start_task(
+        tr("pipeline"), tr("Running the pipeline…"), tr("Could not run the pipeline."),
+        [input = loaded_->input, config, result](Progress& progress) { *result = run_pipeline_for_view(input, config, progress); },
+        [this, result] { on_run(*result); });
+}
+
+void MainWindow::on_run(const RunPtr& run) {
+    run_ = run;
+    pipeline_panel_->set_run(run);
+    std::vector<std::vector<NeuronId>> members;
+    for (const pipeline::Assembly& a : run->result.assemblies) members.push_back(a.members);
+    raster_->set_assemblies(members);
+    assemblies_list_->clear();
+    QString found = tr("%1 windows, %2 assemblies through time, %3 frequent episodes")
+                        .arg(run->result.windows.size())
+                        .arg(run->result.assemblies.size())
+                        .arg(run->result.episodes.episodes.size());
+    if (run->result.recovery) {
+        found += tr("; of the ground truth: chains recall %1, assemblies recall %2")
+                     .arg(run->result.recovery->chain_recall(), 0, 'f', 2)
+                     .arg(run->result.recovery->assembly_recall(), 0, 'f', 2);
+    }
+    on_mined(run->result.episodes);  // the run's episodes in the episodes dock (its status message replaced below)
+    statusBar()->showMessage(found, 15000);
+    // Once the task has ended and the status bar shows no progress.
+    QMetaObject::invokeMethod(this, [this] { emit run_shown(); }, Qt::QueuedConnection);
+}
+
+void MainWindow::choose_export() {
+    if (run_ == nullptr) return;
+    const QString dir = QFileDialog::getSaveFileName(this, tr("Export results into a new folder"), last_dir(), QString(), nullptr,
+                                                     QFileDialog::ShowDirsOnly);
+    if (!dir.isEmpty()) export_results(dir);
+}
+
+void MainWindow::export_results(const QString& dir) {
+    if (run_ == nullptr) return;
+    const std::string path = QFile::encodeName(dir).toStdString();
+    try {
+        pipeline::check_results_dir(path, run_->config);
+    } catch (const Error& e) {
+        QMessageBox::warning(this, tr("Export results"), QString::fromStdString(e.what()));
+        return;
+    }
+    remember_dir(dir);
+    start_task(
+        tr("export"), tr("Writing %1…").arg(QFileInfo(dir).fileName()), tr("Could not export the results."),
+        [run = run_, path](Progress& progress) { pipeline::write_results(path, *run->input, run->config, run->result, &progress); },
+        [this, dir] { statusBar()->showMessage(tr("Results written to %1").arg(dir), 10000); });
 }
 
 void MainWindow::find_assemblies() {
@@ -273,6 +447,10 @@ void MainWindow::on_progress(const QString& task, double fraction) {
 void MainWindow::on_loaded(const LoadedRecording& recording) {
     occurrence_finder_.reset();  // it reads the recording shown before
     shown_ = recording.trains;
+    loaded_ = std::make_shared<const LoadedRecording>(recording);
+    run_.reset();
+    pipeline_panel_->set_run(nullptr);
+    raster_->set_highlight(0, 0);
     assemblies_list_->clear();
     episodes_list_->clear();
     listed_episodes_.clear();
@@ -288,6 +466,7 @@ void MainWindow::on_loaded(const LoadedRecording& recording) {
 
 void MainWindow::on_failed(const QString& /*what: named in the failure title*/, const QString& message) {
     set_busy(false);
+    emit task_failed(message);
     QMessageBox box(QMessageBox::Critical, tr("spikeminer"), task_failure_, QMessageBox::Ok, this);
     box.setInformativeText(message + (shown_ != nullptr ? tr("\n\nThe recording shown is unchanged.") : QString()));
     // Messages name a full path; a wider box keeps them from wrapping every few words.

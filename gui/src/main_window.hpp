@@ -1,6 +1,7 @@
 #pragma once
 
 #include "loaded_recording.hpp"
+#include "pipeline_run.hpp"
 
 #include "spikeminer/app/find_assemblies.hpp"
 #include "spikeminer/core/progress.hpp"
@@ -13,6 +14,7 @@
 
 class QAction;
 class QLabel;
+class QMenu;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
@@ -20,13 +22,16 @@ class QPushButton;
 namespace spikeminer::gui {
 
 class BackgroundTask;
+class PipelinePanel;
 class RasterView;
 class SummaryPanel;
 
-/// The app window: a raster plot of the loaded recording, its summary, its frequent
-/// episodes (one selected: its occurrences drawn over the raster) and its assemblies
-/// beside it, and a status bar that shows the progress of long work (loading a file,
-/// mining, finding assemblies) with a Cancel button.
+/// The app window: a raster plot of the loaded recording (a file, or a simulation), its
+/// summary, its frequent episodes (one selected: its occurrences drawn over the raster)
+/// and its assemblies beside it; below, a pipeline run through time (PipelinePanel);
+/// and a status bar that shows the progress of long work (loading, simulating, mining,
+/// running the pipeline, exporting) with a Cancel button. Settings, the folder last used
+/// and the recent files persist (QSettings).
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -36,6 +41,27 @@ public:
 public slots:
     /// Starts loading `path` on the worker thread; the shown recording stays until it succeeds.
     void open_file(const QString& path);
+    /// Simulates `source` (simulate, seed and duration_s set) on the worker thread and shows it.
+    void simulate(const pipeline::RunConfig& source);
+    /// Runs the pipeline on the shown recording with `config` on the worker thread; its
+    /// result replaces the run shown when it succeeds.
+    void run_pipeline(const pipeline::RunConfig& config);
+    /// Writes the run shown into the new folder `dir` as `spikeminer run` does (tables,
+    /// results.h5, figures) on the worker thread.
+    void export_results(const QString& dir);
+    /// `spikeminer demo` in the window: simulates the demo scenario, then runs the pipeline
+    /// with the demo's settings.
+    void run_demo();
+
+public:
+    [[nodiscard]] RasterView* raster() const { return raster_; }
+    [[nodiscard]] PipelinePanel* pipeline_panel() const { return pipeline_panel_; }
+
+signals:
+    /// A pipeline run is on screen (after run_pipeline or run_demo succeeded).
+    void run_shown();
+    /// Background work failed with `message` (also shown in a message box).
+    void task_failed(const QString& message);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -45,6 +71,10 @@ private:
     void create_menus();
     void create_status_bar();
     void choose_file();
+    void choose_simulation();
+    void choose_run();
+    void choose_export();
+    void update_recent_files(const QString& opened);
     void find_assemblies();
     void mine_episodes();
     /// Runs `work` in the background: `label` in the status bar, `done` on the GUI thread
@@ -55,6 +85,7 @@ private:
 
     void on_progress(const QString& task, double fraction);
     void on_loaded(const LoadedRecording& recording);
+    void on_run(const RunPtr& run);
     void on_assemblies(const AssembliesFound& found);
     void on_mined(const mining::MiningResult& result);
     void show_occurrences(int row);
@@ -73,12 +104,18 @@ private:
     RasterView* raster_ = nullptr;
     SummaryPanel* summary_ = nullptr;
     QAction* open_action_ = nullptr;
+    QAction* simulate_action_ = nullptr;
+    QAction* run_action_ = nullptr;
+    QAction* export_action_ = nullptr;
+    QMenu* recent_menu_ = nullptr;
+    PipelinePanel* pipeline_panel_ = nullptr;
     QLabel* hover_label_ = nullptr;
     QLabel* task_label_ = nullptr;
     QProgressBar* progress_bar_ = nullptr;
     QPushButton* cancel_button_ = nullptr;
     TrainsPtr shown_;  // the recording on screen; kept when a later load fails
-    QString last_dir_;
+    std::shared_ptr<const LoadedRecording> loaded_;  // what shown_ came from
+    RunPtr run_;       // the pipeline run on screen (of loaded_)
 };
 
 }  // namespace spikeminer::gui

@@ -20,6 +20,7 @@ constexpr double kMaxTickLength = 24.0;   // device pixels, so a few tall rows s
 const QColor kSpikeColor(24, 48, 140);
 const QColor kPlotBackground(255, 255, 255);
 const QColor kRowBand(242, 245, 250);
+const QColor kHighlight(255, 200, 40, 60);  // the co-firing window shown, over the spikes
 const QColor kGridColor(225, 228, 235);
 const QColor kOccurrenceColor(214, 39, 40);
 
@@ -81,6 +82,12 @@ void RasterView::set_assemblies(const std::vector<std::vector<NeuronId>>& assemb
     for (std::size_t n = 0; n < row_colours_.size(); ++n) {
         row_colours_[n] = group[n] == -1 ? plain.rgb() : QColor(QString::fromLatin1(assembly_colour(static_cast<std::size_t>(group[n])))).rgb();
     }
+    update();
+}
+
+void RasterView::set_highlight(double start_s, double end_s) {
+    highlight_t0_ = start_s;
+    highlight_t1_ = end_s;
     update();
 }
 
@@ -149,6 +156,11 @@ void RasterView::paintEvent(QPaintEvent*) {
     image.setDevicePixelRatio(ratio);
     render_plot(image, plot);
     painter.drawImage(plot.topLeft(), image);
+    if (highlight_t1_ > highlight_t0_ && highlight_t1_ > t0_ && highlight_t0_ < t1_) {
+        const double x0 = plot.left() + std::max(0.0, (highlight_t0_ - t0_) / (t1_ - t0_)) * plot.width();
+        const double x1 = plot.left() + std::min(1.0, (highlight_t1_ - t0_) / (t1_ - t0_)) * plot.width();
+        painter.fillRect(QRectF(x0, plot.top(), std::max(1.0, x1 - x0), plot.height()), kHighlight);
+    }
     draw_occurrences(painter, plot);
     painter.setPen(palette().color(QPalette::Mid));
     painter.drawRect(plot.adjusted(0, 0, -1, -1));

@@ -30,6 +30,9 @@ public:
     /// (SpikeTrains::times() indices) in episode order, drawn as dots joined by lines.
     void set_occurrences(std::vector<std::vector<std::uint32_t>> occurrences);
     [[nodiscard]] std::size_t occurrence_count() const { return occurrences_.size(); }
+    /// Shades the time span [start_s, end_s] (a co-firing window) over the plot; an empty
+    /// span (end <= start) shades nothing.
+    void set_highlight(double start_s, double end_s);
 
     [[nodiscard]] QSize sizeHint() const override { return {900, 600}; }
     [[nodiscard]] QSize minimumSizeHint() const override { return {300, 200}; }
@@ -71,6 +74,7 @@ private:
     double data_t0_ = 0, data_t1_ = 1;  // recording span, seconds
     double t0_ = 0, t1_ = 1;            // visible time, seconds
     double n0_ = 0, n1_ = 1;            // visible rows [n0, n1), in neurons
+    double highlight_t0_ = 0, highlight_t1_ = 0;  // shaded span, seconds
     int label_width_ = 0;               // widest neuron label, pixels (capped)
 
     bool dragging_ = false;

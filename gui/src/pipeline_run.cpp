@@ -1,0 +1,64 @@
+#include "pipeline_run.hpp"
+
+#include "spikeminer/app/figures/graph_layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace spikeminer::gui {
+namespace {
+
+std::vector<std::optional<figures::Point>> neuron_layout(const SpikeTrains& trains, const pipeline::WindowEdges& edges, bool& at_electrodes) {
+    std::vector<std::optional<figures::Point>> layout(trains.num_neurons());
+    std::vector<NeuronId> joined;  // the neurons of some edge, numbered 0.. for the layout
+    std::vector<std::uint32_t> local(trains.num_neurons(), ~std::uint32_t{0});
+    for (const auto& [a, b] : edges.ever()) {
+        for (const NeuronId n : {a, b}) {
+            if (local[n] == ~std::uint32_t{0}) local[n] = static_cast<std::uint32_t>(joined.size()), joined.push_back(n);
+        }
+    }
+    const std::vector<Position>& sites = trains.neuron_table().positions;
+    at_electrodes = !sites.empty();
+    std::vector<figures::Point> at;
+    if (at_electrodes) {
+        const std::vector<figures::Point> array = figures::electrode_layout(sites);
+        for (const NeuronId n : joined) at.push_back(array[n]);
+    } else if (figures::figures_available()) {
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+        for (const auto& [a, b] : edges.ever()) pairs.emplace_back(local[a], local[b]);
+        at = figures::spring_layout(joined.size(), pairs);
+    } else {
+        std::sort(joined.begin(), joined.end());
+        for (std::size_t i = 0; i < joined.size(); ++i) {
+            const double angle = 2 * std::numbers::pi * static_cast<double>(i) / static_cast<double>(joined.size());
+            at.push_back({0.5 + 0.5 * std::cos(angle), 0.5 + 0.5 * std::sin(angle)});
+        }
+    }
+    for (std::size_t i = 0; i < joined.size(); ++i) layout[joined[i]] = at[i];
+    return layout;
+}
+
+}  // namespace
+
+std::optional<std::size_t> PipelineRun::assembly_index(std::uint32_t id) const {
+    const auto& assemblies = result.assemblies;
+    const auto at = std::find_if(assemblies.begin(), assemblies.end(), [id](const pipeline::Assembly& a) { return a.track.id == id; });
+    if (at == assemblies.end()) return std::nullopt;
+    return static_cast<std::size_t>(at - assemblies.begin());
+}
+
+RunPtr run_pipeline_for_view(InputPtr input, const pipeline::RunConfig& config, Progress& progress) {
+    auto run = std::make_shared<PipelineRun>();
+    run->input = std::move(input);
+    run->config = config;
+    run->result = pipeline::run_pipeline(*run->input, config, &progress);
+    progress.begin("laying out the co-firing graph", 0);
+    run->edges = std::make_unique<const pipeline::WindowEdges>(run->result.changes, run->result.windows.size());
+    run->layout = neuron_layout(run->trains(), *run->edges, run->at_electrodes);
+    progress.finish();
+    progress.check_cancelled();
+    return run;
+}
+
+}  // namespace spikeminer::gui

@@ -1,0 +1,40 @@
+#pragma once
+// A pipeline run as the window shows it: the input, the settings, the result, each
+// window's graph on demand, and where each neuron sits in the co-firing graph view.
+
+#include "spikeminer/app/figures/figure.hpp"
+#include "spikeminer/app/pipeline/pipeline.hpp"
+#include "spikeminer/app/pipeline/window_edges.hpp"
+#include "spikeminer/core/progress.hpp"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace spikeminer::gui {
+
+using InputPtr = std::shared_ptr<const pipeline::Input>;
+
+/// Made once by run_pipeline_for_view and then only read (shared between the views).
+struct PipelineRun {
+    InputPtr input;
+    pipeline::RunConfig config;
+    pipeline::PipelineResult result;
+    std::unique_ptr<const pipeline::WindowEdges> edges;  ///< over result.changes
+    /// Per neuron, where the graph view draws it in [0, 1]^2; none for a neuron no window joins.
+    std::vector<std::optional<figures::Point>> layout;
+    bool at_electrodes = false;  ///< the layout is the recording's electrode positions
+
+    [[nodiscard]] const SpikeTrains& trains() const { return input->recording.trains; }
+    /// The index in result.assemblies of the tracked assembly `id`; none for kNoAssembly.
+    [[nodiscard]] std::optional<std::size_t> assembly_index(std::uint32_t id) const;
+};
+using RunPtr = std::shared_ptr<const PipelineRun>;
+
+/// Runs stages 2-7 on `input` and lays out every neuron some window joins: at its
+/// electrode when the recording places neurons, else by Graphviz over all windows' edges
+/// together (one layout, so that neurons keep their places while the time slider moves),
+/// else (a build without figures) on a circle. Throws what run_pipeline throws.
+RunPtr run_pipeline_for_view(InputPtr input, const pipeline::RunConfig& config, Progress& progress);
+
+}  // namespace spikeminer::gui

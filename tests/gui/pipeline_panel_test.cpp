@@ -1,0 +1,211 @@
+// The pipeline in the window, headless: a simulation is run through the pipeline from the
+// window, and what the views show is checked against `spikeminer run` on the same
+// simulation (its windows.csv and assemblies.csv, written by another process): the graph
+// view's edges at every slider step, the assemblies table row by row. Also: the table model
+// passes QAbstractItemModelTester; picking an assembly selects it everywhere; a cancelled
+// run leaves the run shown as it was; the run exports as `spikeminer run` writes.
+#include "catch.hpp"
+
+#include "assemblies_model.hpp"
+#include "assembly_timeline.hpp"
+#include "graph_view.hpp"
+#include "main_window.hpp"
+#include "pipeline_panel.hpp"
+#include "task_end.hpp"
+
+#include "test_paths.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTableView>
+
+#include <filesystem>
+
+using namespace spikeminer;
+
+namespace {
+
+void wait_for_work(const gui::MainWindow& window) {
+    const auto* task = window.findChild<gui::BackgroundTask*>();
+    REQUIRE(task != nullptr);
+    test::wait_for_end(*task);
+}
+
+// The demo scenario for 60 s (six of its assemblies active), in windows of 20 s every 5 s.
+pipeline::RunConfig small_run() {
+    pipeline::RunConfig config;
+    config.simulate = "demo";
+    config.duration_s = 60;
+    config.window_s = 20;
+    config.step_s = 5;
+    config.backend = "cpu";
+    return config;
+}
+
+// A CSV table: its header's names, then rows of fields.
+struct Table {
+    QStringList header;
+    std::vector<QStringList> rows;
+    [[nodiscard]] QString at(std::size_t row, const QString& column) const { return rows[row][header.indexOf(column)]; }
+};
+
+Table read_csv(const std::string& path) {
+    QFile file(QString::fromStdString(path));
+    REQUIRE(file.open(QIODevice::ReadOnly | QIODevice::Text));
+    Table table;
+    table.header = QString::fromUtf8(file.readLine()).trimmed().split(QLatin1Char(','));
+    while (!file.atEnd()) table.rows.push_back(QString::fromUtf8(file.readLine()).trimmed().split(QLatin1Char(',')));
+    return table;
+}
+
+// `spikeminer run` on the same simulation, in another process.
+void run_cli(const pipeline::RunConfig& config, const std::string& out) {
+    QProcess cli;
+    cli.start(QStringLiteral(SPIKEMINER_CLI),
+              {"run", "--simulate", QString::fromStdString(config.simulate), "--duration", QString::number(*config.duration_s), "--window",
+               QString::number(config.window_s), "--step", QString::number(config.step_s), "--backend", "cpu", "-o", QString::fromStdString(out)});
+    REQUIRE(cli.waitForFinished(-1));
+    INFO(cli.readAllStandardError().toStdString());
+    REQUIRE(cli.exitCode() == 0);
+}
+
+// The window with `config`'s simulation loaded and the pipeline run on it.
+void run_in_window(gui::MainWindow& window, const pipeline::RunConfig& config) {
+    QSignalSpy shown(&window, &gui::MainWindow::run_shown);
+    window.simulate(config);
+    wait_for_work(window);
+    window.run_pipeline(config);
+    wait_for_work(window);
+    REQUIRE(shown.wait());  // run_shown comes once the task has ended
+}
+
+}  // namespace
+
+TEST_CASE("pipeline in the window: the views show what spikeminer run writes", "[gui][pipeline-gui]") {
+    const pipeline::RunConfig config = small_run();
+    const test::TempDir dir;
+    run_cli(config, dir.file("cli"));
+    const Table windows = read_csv(dir.file("cli/windows.csv"));
+    const Table assemblies = read_csv(dir.file("cli/assemblies.csv"));
+    REQUIRE(windows.rows.size() == 9);
+    REQUIRE_FALSE(assemblies.rows.empty());
+
+    gui::MainWindow window;
+    window.show();
+    run_in_window(window, config);
+    gui::PipelinePanel& panel = *window.pipeline_panel();
+    auto* slider = panel.findChild<QSlider*>(QStringLiteral("window slider"));
+    REQUIRE(slider != nullptr);
+    REQUIRE(slider->maximum() + 1 == static_cast<int>(windows.rows.size()));
+    // Forwards, then backwards past the graph's checkpoints.
+    for (int step = 0; step < 2 * slider->maximum() + 2; ++step) {
+        const int w = step <= slider->maximum() ? step : 2 * slider->maximum() + 1 - step;
+        slider->setValue(w);
+        INFO("window " << w);
+        CHECK(panel.window() == static_cast<std::size_t>(w));
+        CHECK(panel.graph()->edge_count() == windows.at(static_cast<std::size_t>(w), "edges").toULongLong());
+    }
+
+    auto* table = panel.findChild<QTableView*>(QStringLiteral("assemblies table"));
+    REQUIRE(table != nullptr);
+    const QAbstractItemModel& model = *table->model();
+    REQUIRE(model.rowCount() == static_cast<int>(assemblies.rows.size()));
+    for (int row = 0; row < model.rowCount(); ++row) {  // sorted by id, as the CSV
+        const auto r = static_cast<std::size_t>(row);
+        INFO("row " << row);
+        CHECK(model.index(row, gui::AssembliesModel::Id).data().toString() == assemblies.at(r, "id"));
+        CHECK(model.index(row, gui::AssembliesModel::Windows).data().toString() == assemblies.at(r, "windows"));
+        CHECK(model.index(row, gui::AssembliesModel::Activations).data().toString() == assemblies.at(r, "activations"));
+        CHECK(model.index(row, gui::AssembliesModel::Members).data().toString() == assemblies.at(r, "members"));
+        CHECK(model.index(row, gui::AssembliesModel::From).data(Qt::UserRole).toDouble() ==
+              Approx(assemblies.at(r, "start_s").toDouble()).margin(1e-5));
+    }
+}
+
+TEST_CASE("pipeline in the window: the assemblies model is a well-behaved table", "[gui][pipeline-gui]") {
+    gui::MainWindow window;
+    run_in_window(window, small_run());
+    auto* model = window.pipeline_panel()->findChild<gui::AssembliesModel*>();
+    REQUIRE(model != nullptr);
+    REQUIRE(model->rowCount() > 0);
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    CHECK(model->columnCount() == gui::AssembliesModel::Columns);
+    // Sizes sort as numbers, not text.
+    auto* table = window.pipeline_panel()->findChild<QTableView*>(QStringLiteral("assemblies table"));
+    table->sortByColumn(gui::AssembliesModel::Size, Qt::DescendingOrder);
+    const QAbstractItemModel& sorted = *table->model();
+    for (int row = 1; row < sorted.rowCount(); ++row) {
+        CHECK(sorted.index(row - 1, gui::AssembliesModel::Size).data().toInt() >= sorted.index(row, gui::AssembliesModel::Size).data().toInt());
+    }
+}
+
+TEST_CASE("pipeline in the window: picking an assembly selects it in the table, the graph and the timeline", "[gui][pipeline-gui]") {
+    gui::MainWindow window;
+    window.show();
+    run_in_window(window, small_run());
+    gui::PipelinePanel& panel = *window.pipeline_panel();
+    QSignalSpy selected(&panel, &gui::PipelinePanel::assembly_selected);
+    auto* table = panel.findChild<QTableView*>(QStringLiteral("assemblies table"));
+    table->selectRow(1);
+    REQUIRE(selected.count() == 1);
+    const auto members = selected.front().front().value<std::vector<NeuronId>>();
+    QStringList labels;
+    for (const NeuronId n : members) labels << QString::number(n);  // a simulation's labels are its ids
+    CHECK(labels.join(QLatin1Char(' ')) == table->model()->index(1, gui::AssembliesModel::Members).data().toString());
+    CHECK(members.size() >= 3);
+    // The timeline picks an assembly too, and the table follows.
+    auto* timeline = panel.findChild<gui::AssemblyTimeline*>();
+    REQUIRE(timeline != nullptr);
+    emit timeline->clicked(0, 2);
+    CHECK(panel.window() == 2);
+    REQUIRE(selected.count() == 2);
+    REQUIRE(table->selectionModel()->selectedRows().size() == 1);
+    CHECK(table->selectionModel()->selectedRows().front().row() == 0);
+    table->clearSelection();
+    CHECK(selected.count() == 3);
+    CHECK(selected.back().front().value<std::vector<NeuronId>>().empty());
+}
+
+TEST_CASE("pipeline in the window: a cancelled run leaves the run shown as it was", "[gui][pipeline-gui]") {
+    gui::MainWindow window;
+    run_in_window(window, small_run());
+    gui::PipelinePanel& panel = *window.pipeline_panel();
+    panel.show_window(4);
+    const std::size_t edges = panel.graph()->edge_count();
+    auto* task = window.findChild<gui::BackgroundTask*>();
+    pipeline::RunConfig slow = small_run();
+    slow.step_s = 0.01;  // 4,000 windows
+    window.run_pipeline(slow);
+    REQUIRE(task->busy());
+    QSignalSpy cancelled(task, &gui::BackgroundTask::cancelled);
+    task->cancel();
+    test::wait_for_end(*task);
+    CHECK(cancelled.count() == 1);
+    CHECK(panel.window() == 4);
+    CHECK(panel.graph()->edge_count() == edges);
+    CHECK(panel.findChild<QSlider*>(QStringLiteral("window slider"))->maximum() == 8);
+}
+
+TEST_CASE("pipeline in the window: export writes the run's folder as spikeminer run does", "[gui][pipeline-gui]") {
+    gui::MainWindow window;
+    run_in_window(window, small_run());
+    const test::TempDir dir;
+    window.export_results(QString::fromStdString(dir.file("export")));
+    wait_for_work(window);
+    for (const char* name : {"results.h5", "summary.json", "assemblies.csv", "episodes.csv", "windows.csv"}) {
+        INFO(name);
+        CHECK(std::filesystem::is_regular_file(dir.file(std::string("export/") + name)));
+    }
+    run_cli(small_run(), dir.file("cli"));
+    for (const char* table : {"assemblies.csv", "windows.csv", "episodes.csv"}) {
+        INFO(table);
+        QFile gui_file(QString::fromStdString(dir.file(std::string("export/") + table)));
+        QFile cli_file(QString::fromStdString(dir.file(std::string("cli/") + table)));
+        REQUIRE(gui_file.open(QIODevice::ReadOnly));
+        REQUIRE(cli_file.open(QIODevice::ReadOnly));
+        CHECK(gui_file.readAll() == cli_file.readAll());
+    }
+}
