@@ -1,8 +1,8 @@
 // Every HDF5 reader against every object of its layout put in the wrong shape or type.
 // Seed files come from the project's own writers (a simulation with ground truth in the
-// spikeminer layout, NWB, waverepo, a graph, mining results); each dataset, group and
-// attribute in them is in turn removed, or replaced by a scalar, an array, a 2-D table,
-// strings, an empty or null-shaped dataset, or a group. Each mutated file must read or be
+// spikeminer layout, NWB, waverepo, a graph, mining results, a pipeline run's results.h5);
+// each dataset, group and attribute in them is in turn removed, or replaced by a scalar,
+// an array, a 2-D table, strings, an empty or null-shaped dataset, or a group. Each mutated file must read or be
 // refused with an Error that names the file: no crash, no other exception.
 #include "catch.hpp"
 #include "test_paths.hpp"
@@ -12,6 +12,8 @@
 #include "spikeminer/app/io/read_spikes.hpp"
 #include "spikeminer/app/io/simulation_io.hpp"
 #include "spikeminer/app/io/write_spikes.hpp"
+#include "spikeminer/app/pipeline/results.hpp"
+#include "spikeminer/app/pipeline/results_file.hpp"
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/graph.hpp"
 #include "spikeminer/mining/mine.hpp"
@@ -266,4 +268,19 @@ TEST_CASE("graph and mining-result files never crash on a mutated object", "[hdf
         sweep(seed, [](const std::string& path) { (void)io::read_mining_results(path); },
               {"/mining/counts", "/mining/episode_neurons"});
     }
+}
+
+TEST_CASE("a pipeline run's results.h5 never crashes on a mutated object", "[hdf5][bad-input][mutation][results-file]") {
+    const test::TempDir dir;
+    pipeline::RunConfig config;
+    config.simulate = "demo";
+    config.duration_s = 20;
+    config.window_s = 10;
+    config.step_s = 5;
+    config.backend = "cpu";
+    const pipeline::Input input = pipeline::load_input(config, nullptr);
+    pipeline::write_results(dir.file("run"), input, config, pipeline::run_pipeline(input, config, nullptr), nullptr);
+    // Every dataset but the optional significance is required.
+    sweep(dir.file("run/results.h5"), [](const std::string& path) { (void)pipeline::read_results(path); },
+          list_objects(dir.file("run/results.h5")).datasets);
 }

@@ -73,30 +73,36 @@ private:
 };
 
 /// Splits `values` (rows of `width` values) into `expected_groups` groups by the
-/// cumulative ends stored at `index_path` (NWB's VectorIndex), checking that they are
-/// monotone, stay within the data and cover all of it; throws Error naming the dataset.
+/// cumulative ends `ends` (NWB's VectorIndex), checking that they are monotone, stay within
+/// the data and cover all of it; throws Error starting with `where`, the index dataset's
+/// dataset_where. For tables handed back from run_isolated's child.
 template <typename T>
-std::vector<std::vector<T>> split_by_index(const H5Reader& file, const std::vector<T>& values, const std::string& index_path,
-                                  std::size_t expected_groups, std::size_t width = 1) {
-    const auto ends = file.read_integers(index_path);
+std::vector<std::vector<T>> split_by_ends(const std::string& where, const std::vector<T>& values, const std::vector<std::int64_t>& ends,
+                                          std::size_t expected_groups, std::size_t width = 1) {
     if (ends.size() != expected_groups) {
-        throw Error(file.where(index_path) + " has " + std::to_string(ends.size()) + " entries, expected " +
-                    std::to_string(expected_groups));
+        throw Error(where + " has " + std::to_string(ends.size()) + " entries, expected " + std::to_string(expected_groups));
     }
     std::vector<std::vector<T>> groups;
     std::int64_t start = 0;
     for (const std::int64_t end : ends) {
-        if (end < start || static_cast<std::size_t>(end) * width > values.size()) {
-            throw Error(file.where(index_path) + " is not monotone or points past its data");
+        if (end < start || static_cast<std::size_t>(end) > values.size() / width) {  // no product that could wrap
+            throw Error(where + " is not monotone or points past its data");
         }
         groups.emplace_back(values.begin() + start * static_cast<std::int64_t>(width),
                             values.begin() + end * static_cast<std::int64_t>(width));
         start = end;
     }
     if (static_cast<std::size_t>(start) * width != values.size()) {
-        throw Error(file.where(index_path) + " leaves values that belong to no entry");
+        throw Error(where + " leaves values that belong to no entry");
     }
     return groups;
+}
+
+/// split_by_ends with the ends read from the dataset at `index_path`.
+template <typename T>
+std::vector<std::vector<T>> split_by_index(const H5Reader& file, const std::vector<T>& values, const std::string& index_path,
+                                           std::size_t expected_groups, std::size_t width = 1) {
+    return split_by_ends(file.where(index_path), values, file.read_integers(index_path), expected_groups, width);
 }
 
 /// Silences the HDF5 library's own error printing; errors are reported by the caller.

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace spikeminer::io::detail {
 namespace {
@@ -79,22 +80,7 @@ void write_mining_group(H5Writer& file, const SpikeTrains& trains, const mining:
     file.write("/mining/level_seconds", std::span<const double>(seconds));
 }
 
-namespace {
-
-// The tables of a mining-results file as stored, checked for shape only.
-struct MiningTables {
-    std::vector<std::int64_t> neurons, ends, gaps, counts, levels, thresholds;
-    std::vector<double> significance, seconds;
-};
-
-// Reads the tables in the child process of run_isolated (hdf5_isolated.hpp).
-void read_tables(const std::string& path, Writer& out) {
-    const H5Reader file(path);
-    if (file.string_attribute("/", "spikeminer_format") != "mining-results") {
-        throw Error(path + ": not a spikeminer mining-results file (root attribute spikeminer_format)");
-    }
-    const auto version = file.integer_attribute("/", "spikeminer_format_version");
-    if (!version || *version != kVersion) throw Error(path + ": mining-results format version is not 1");
+void send_mining_group(const H5Reader& file, Writer& out) {
     const auto counts = file.read_integers("/mining/counts");
     std::vector<double> significance;
     if (file.exists("/mining/significance")) {
@@ -112,25 +98,16 @@ void read_tables(const std::string& path, Writer& out) {
     out.values(file.read_numbers("/mining/level_seconds"));
 }
 
-}  // namespace
-
-mining::MiningResult read_mining_h5(const std::string& path) {
-    MiningTables t;
-    run_isolated(
-        path, [&](Writer& out) { read_tables(path, out); },
-        [&](Reader& in) {
-            t.neurons = in.values<std::int64_t>();
-            t.ends = in.values<std::int64_t>();
-            t.gaps = in.values<std::int64_t>();
-            t.counts = in.values<std::int64_t>();
-            t.levels = in.values<std::int64_t>();
-            t.thresholds = in.values<std::int64_t>();
-            t.significance = in.values<double>();
-            t.seconds = in.values<double>();
-        },
-        nullptr);
+mining::MiningResult receive_mining_group(Reader& in, const std::string& path, std::size_t num_neurons) {
+    const auto neurons = in.values<std::int64_t>();
+    const auto ends = in.values<std::int64_t>();
+    const auto gaps = in.values<std::int64_t>();
+    const auto counts = in.values<std::int64_t>();
+    const auto levels = in.values<std::int64_t>();
+    const auto thresholds = in.values<std::int64_t>();
+    const auto significance = in.values<double>();
+    const auto seconds = in.values<double>();
     const auto where = [&](const char* dataset) { return dataset_where(path, dataset); };
-    const auto& [neurons, ends, gaps, counts, levels, thresholds, significance, seconds] = t;
     if (counts.size() != ends.size()) throw Error(where("/mining/counts") + " does not have one count per episode");
     mining::MiningResult result;
     std::int64_t start = 0;
@@ -139,11 +116,22 @@ mining::MiningResult read_mining_h5(const std::string& path) {
         if (ends[e] <= start || static_cast<std::size_t>(ends[e]) > neurons.size()) {
             throw Error(where("/mining/episode_neurons_index") + " is not increasing or points past its data");
         }
+        if (counts[e] < 0) throw Error(where("/mining/counts") + " element " + std::to_string(e) + " is negative");
         mining::FrequentEpisode found;
-        for (auto i = start; i < ends[e]; ++i) found.episode.neurons.push_back(static_cast<NeuronId>(neurons[static_cast<std::size_t>(i)]));
+        for (auto i = static_cast<std::size_t>(start); i < static_cast<std::size_t>(ends[e]); ++i) {
+            if (neurons[i] < 0 || static_cast<std::uint64_t>(neurons[i]) >= num_neurons) {
+                throw Error(where("/mining/episode_neurons") + " element " + std::to_string(i) + " is " + std::to_string(neurons[i]) +
+                            ", not one of the " + std::to_string(num_neurons) + " neurons");
+            }
+            found.episode.neurons.push_back(static_cast<NeuronId>(neurons[i]));
+        }
         for (std::size_t k = 1; k < found.episode.neurons.size(); ++k, ++gap) {
             if (2 * gap + 1 >= gaps.size()) throw Error(where("/mining/episode_gaps") + " has too few rows");
-            found.episode.gaps.push_back(mining::Interval{gaps[2 * gap], gaps[2 * gap + 1]});
+            const mining::Interval interval{gaps[2 * gap], gaps[2 * gap + 1]};
+            if (interval.lo < 0 || interval.hi <= interval.lo) {
+                throw Error(where("/mining/episode_gaps") + " row " + std::to_string(gap) + " is not an interval (lo, hi] with 0 <= lo < hi");
+            }
+            found.episode.gaps.push_back(interval);
         }
         found.count = static_cast<std::uint64_t>(counts[e]);
         if (!significance.empty() && !std::isnan(significance[5 * e])) {
@@ -156,10 +144,17 @@ mining::MiningResult read_mining_h5(const std::string& path) {
         result.episodes.push_back(std::move(found));
         start = ends[e];
     }
+    if (static_cast<std::size_t>(start) != neurons.size()) {
+        throw Error(where("/mining/episode_neurons_index") + " leaves neurons that belong to no episode");
+    }
+    if (2 * gap != gaps.size()) throw Error(where("/mining/episode_gaps") + " has more rows than the episodes have gaps");
     if (thresholds.size() * 2 != levels.size() || seconds.size() != thresholds.size()) {
         throw Error(where("/mining/levels") + " does not match the level thresholds and times");
     }
     for (std::size_t l = 0; l < thresholds.size(); ++l) {
+        if (levels[2 * l] < 0 || levels[2 * l + 1] < 0 || thresholds[l] < 0) {
+            throw Error(where("/mining/levels") + " level " + std::to_string(l + 1) + " holds a negative count");
+        }
         mining::LevelReport level;
         level.level = l + 1;
         level.candidates = static_cast<std::size_t>(levels[2 * l]);
@@ -168,6 +163,24 @@ mining::MiningResult read_mining_h5(const std::string& path) {
         level.seconds = seconds[l];
         result.levels.push_back(level);
     }
+    return result;
+}
+
+mining::MiningResult read_mining_h5(const std::string& path) {
+    mining::MiningResult result;
+    run_isolated(
+        path,
+        [&](Writer& out) {
+            const H5Reader file(path);
+            if (file.string_attribute("/", "spikeminer_format") != "mining-results") {
+                throw Error(path + ": not a spikeminer mining-results file (root attribute spikeminer_format)");
+            }
+            const auto version = file.integer_attribute("/", "spikeminer_format_version");
+            if (!version || *version != kVersion) throw Error(path + ": mining-results format version is not 1");
+            send_mining_group(file, out);
+        },
+        // Its /neurons/labels is not read: the ids are bounded by what a NeuronId holds.
+        [&](Reader& in) { result = receive_mining_group(in, path, std::size_t{std::numeric_limits<NeuronId>::max()} + 1); }, nullptr);
     return result;
 }
 

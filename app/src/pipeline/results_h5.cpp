@@ -1,4 +1,5 @@
-// results.h5 of a pipeline run (spikeminer HDF5, "pipeline-results", version 1):
+// results.h5 of a pipeline run (spikeminer HDF5, "pipeline-results", version 1; read back
+// by read_results, results_file.cpp):
 //   /                      attributes: spikeminer_format, spikeminer_format_version,
 //                          ticks_per_second, created_by, input, input_checksum, config_json
 //   /neurons/labels        string [N]
