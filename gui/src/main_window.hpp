@@ -55,6 +55,8 @@ public slots:
 
 public:
     [[nodiscard]] RasterView* raster() const { return raster_; }
+    /// The recording shown (null before the first load).
+    [[nodiscard]] const LoadedRecording* loaded() const { return loaded_.get(); }
     [[nodiscard]] PipelinePanel* pipeline_panel() const { return pipeline_panel_; }
 
 signals:

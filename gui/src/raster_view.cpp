@@ -62,6 +62,7 @@ RasterView::RasterView(QWidget* parent) : QWidget(parent) {
 
 void RasterView::set_recording(TrainsPtr trains) {
     trains_ = std::move(trains);
+    bins_ = trains_ != nullptr ? std::make_unique<const SpikeBins>(*trains_) : nullptr;
     occurrences_.clear();
     row_colours_.assign(trains_ != nullptr ? trains_->num_neurons() : 0, kSpikeColor.rgb());
     const QFontMetrics metrics(font());
@@ -205,6 +206,19 @@ void RasterView::draw_spikes(QImage& image) const {
     auto* pixels = reinterpret_cast<QRgb*>(image.bits());
     const auto stride = static_cast<std::ptrdiff_t>(image.bytesPerLine() / sizeof(QRgb));
 
+    // Zoomed out to a bin or more per pixel column: column x shows the bins that start in
+    // it (so a spike may show one column early), read from the bit index.
+    const bool binned = bins_ != nullptr && ticks_per_pixel >= static_cast<double>(bins_->width());
+    std::vector<std::size_t> column_bins;  // column x's bins: [column_bins[x], column_bins[x + 1])
+    if (binned) {
+        const auto bin_width = static_cast<double>(bins_->width());
+        const auto origin = static_cast<double>(bins_->start());
+        for (int x = 0; x <= width; ++x) {
+            const double bin = std::ceil((tick0 + x * ticks_per_pixel - origin) / bin_width);
+            column_bins.push_back(static_cast<std::size_t>(std::clamp(bin, 0.0, static_cast<double>(bins_->bins()))));
+        }
+    }
+
     const auto first = static_cast<NeuronId>(std::max(0.0, std::floor(n0_)));
     const auto end = static_cast<NeuronId>(std::min(static_cast<double>(trains.num_neurons()), std::ceil(n1_)));
     for (NeuronId n = first; n < end; ++n) {
@@ -213,6 +227,13 @@ void RasterView::draw_spikes(QImage& image) const {
         const int y1 = std::min(height - 1, std::max(y0, static_cast<int>(std::ceil(middle + tick_length / 2)) - 1));
         if (y0 > y1) continue;
         const QRgb color = row_colours_[n];
+        if (binned) {
+            for (int x = 0; x < width; ++x) {
+                if (!bins_->any(n, column_bins[static_cast<std::size_t>(x)], column_bins[static_cast<std::size_t>(x) + 1])) continue;
+                for (int y = y0; y <= y1; ++y) pixels[y * stride + x] = color;
+            }
+            continue;
+        }
         const auto positions = trains.spikes_of(n);
         const std::uint32_t* spikes = positions.data();
         const std::size_t count = positions.size();

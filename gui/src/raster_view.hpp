@@ -1,10 +1,12 @@
 #pragma once
 
 #include "loaded_recording.hpp"
+#include "spike_bins.hpp"
 
 #include <QImage>
 #include <QWidget>
 
+#include <memory>
 #include <vector>
 
 namespace spikeminer::gui {
@@ -13,9 +15,10 @@ namespace spikeminer::gui {
 /// short tick per spike. Wheel zooms time around the cursor (Ctrl+wheel zooms neurons),
 /// dragging pans, double-click or fit() shows everything.
 ///
-/// Only spikes in the visible window are visited (binary search in each neuron's sorted
-/// times), and within one neuron's row at most one tick is drawn per pixel column, so a
-/// frame costs about rows × columns × log(spikes) at worst, whatever the spike count.
+/// Zoomed out (a pixel column as wide as a SpikeBins bin or more), each row's columns are
+/// read from the bit index: rows × columns word tests, whatever the spike count. Zoomed in,
+/// only spikes in the visible window are visited (binary search in each neuron's sorted
+/// times), at most one per pixel column.
 class RasterView : public QWidget {
     Q_OBJECT
 
@@ -69,6 +72,7 @@ private:
     void draw_occurrences(QPainter& painter, const QRect& plot) const;
 
     TrainsPtr trains_;
+    std::unique_ptr<const SpikeBins> bins_;  // trains_' bit index, for zoomed-out views
     std::vector<QRgb> row_colours_;     // per neuron: its assembly's colour, or the plain one
     std::vector<std::vector<std::uint32_t>> occurrences_;  // in time order of their first spike
     double data_t0_ = 0, data_t1_ = 1;  // recording span, seconds
