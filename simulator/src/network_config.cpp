@@ -109,6 +109,14 @@ NetworkConfig scenario(const std::string& name) {
     throw UsageError("unknown scenario '" + name + "': choose paper, assemblies, demo or large");
 }
 
+void set_duration(NetworkConfig& config, double duration_s) {
+    const double scale = duration_s / config.duration_s;
+    for (Assembly& a : config.assemblies) {
+        for (ActivePeriod& p : a.active) p = {p.start_s * scale, p.end_s * scale};
+    }
+    config.duration_s = duration_s;
+}
+
 double link_weight(double p, double rest_hz, const NetworkConfig& config) {
     const double lambda_max = -std::log1p(-config.max_step_probability) / config.step_s;
     const double lambda = std::min(-std::log1p(-p) / config.step_s, 0.95 * lambda_max);

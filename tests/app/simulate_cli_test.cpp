@@ -85,6 +85,22 @@ TEST_CASE("simulate cli: --rate and --neurons apply to a scenario with per-neuro
     CHECK(more["rest_rates_hz"][1100] == 20.0);
 }
 
+TEST_CASE("simulate cli: --duration scales a scenario's active stretches, as run --simulate does", "[simulate-cli]") {
+    const test::TempDir dir;
+    const CliResult result = run_cli({"simulate", "-o", dir.file("demo.h5"), "--scenario", "demo", "--duration", "60"});
+    INFO("stdout: " << result.out << "\nstderr: " << result.err);
+    REQUIRE(result.status == 0);
+    const auto truth = io::read_ground_truth(dir.file("demo.h5"));
+    REQUIRE(truth.has_value());
+    REQUIRE(truth->assemblies.size() == 6);
+    // The demo's first assembly is active throughout, its second in the first half (of 240 s).
+    const Tick second = 1'000'000;
+    REQUIRE(truth->assemblies[0].active.size() == 1);
+    CHECK(truth->assemblies[0].active[0] == TimeSpan{0, 60 * second});
+    REQUIRE(truth->assemblies[1].active.size() == 1);
+    CHECK(truth->assemblies[1].active[0] == TimeSpan{0, 30 * second});
+}
+
 TEST_CASE("simulate cli: the same seed gives the same spikes, another seed others", "[simulate-cli]") {
     const test::TempDir dir;
     const auto simulate = [&](const std::string& name, const std::string& seed) {

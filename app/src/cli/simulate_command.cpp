@@ -40,7 +40,7 @@ simulator::NetworkConfig build_config(const SimulateArguments& args) {
         // A scenario's per-neuron resting rates keep theirs; neurons added rest at the common rate.
         if (!config.rest_rates.empty()) config.rest_rates.resize(config.neurons, config.rest_rate_hz);
     }
-    if (args.has("--duration")) config.duration_s = given.duration_s;
+    if (args.has("--duration")) simulator::set_duration(config, given.duration_s);
     if (args.has("--seed")) config.seed = given.seed;
     if (args.has("--rate")) {  // every neuron's, a scenario's per-neuron rates included
         config.rest_rate_hz = given.rest_rate_hz;

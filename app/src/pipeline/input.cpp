@@ -79,14 +79,7 @@ Input load_input(const RunConfig& config, Progress* progress) {
     if (!config.simulate.empty()) {
         simulator::NetworkConfig network = simulator::scenario(config.simulate);
         network.seed = config.seed;
-        if (config.duration_s) {
-            // The scenario's active stretches keep their places in a run of another length.
-            const double scale = *config.duration_s / network.duration_s;
-            for (simulator::Assembly& a : network.assemblies) {
-                for (simulator::ActivePeriod& p : a.active) p = {p.start_s * scale, p.end_s * scale};
-            }
-            network.duration_s = *config.duration_s;
-        }
+        if (config.duration_s) simulator::set_duration(network, *config.duration_s);
         simulator::Simulation simulation = simulator::simulate(network, progress);
         simulation.truth.config_json = simulator::to_json(network);
         simulation.trains.set_metadata("simulator.scenario", config.simulate);

@@ -96,6 +96,10 @@ struct NetworkConfig {
 /// name.
 NetworkConfig scenario(const std::string& name);
 
+/// Makes `config` `duration_s` long, its assemblies' active stretches scaled with it so
+/// that they keep their places (a scenario's stretches then still lie within the run).
+void set_duration(NetworkConfig& config, double duration_s);
+
 /// Checks every parameter; throws UsageError naming the first that is wrong.
 void validate(const NetworkConfig& config);
 
