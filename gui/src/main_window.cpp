@@ -122,6 +122,8 @@ void MainWindow::create_menus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     open_action_ = file->addAction(tr("&Open…"), this, &MainWindow::choose_file);
     open_action_->setShortcut(QKeySequence::Open);
+    open_results_action_ = file->addAction(tr("Open r&esults…"), this, &MainWindow::choose_results);
+    open_results_action_->setStatusTip(tr("Show a finished run (results.h5 of spikeminer run) without computing it again"));
     recent_menu_ = file->addMenu(tr("Open &Recent"));
     update_recent_files({});
     simulate_action_ = file->addAction(tr("&Simulate…"), this, &MainWindow::choose_simulation);
@@ -189,6 +191,7 @@ void MainWindow::set_busy(bool busy) {
     cancel_button_->setEnabled(busy);
     open_action_->setEnabled(!busy);
     recent_menu_->setEnabled(!busy);
+    open_results_action_->setEnabled(!busy);
     simulate_action_->setEnabled(!busy);
     run_action_->setEnabled(!busy && shown_ != nullptr);
     export_action_->setEnabled(!busy && run_ != nullptr);
@@ -244,6 +247,36 @@ void MainWindow::open_file(const QString& path) {
         [this, result, path] {
             on_loaded(*result);
             update_recent_files(path);
+        });
+    remember_dir(path);
+}
+
+void MainWindow::choose_results() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a run's results"), last_dir(),
+                                                      tr("Pipeline results (results.h5);;HDF5 files (*.h5);;All files (*)"));
+    if (!path.isEmpty()) open_results(path);
+}
+
+void MainWindow::open_results(const QString& path) {
+    struct Opened {
+        LoadedRecording recording;
+        RunPtr run;
+        std::string missing;
+    };
+    auto opened = std::make_shared<Opened>();
+    const QString name = QFileInfo(path).fileName();
+    start_task(
+        name, tr("Opening %1…").arg(name), tr("Could not open the results %1.").arg(name),
+        [path, opened](Progress& progress) {
+            opened->run = open_saved_run(QFile::encodeName(path).toStdString(), progress, opened->missing);
+            const InputPtr& input = opened->run->input;
+            TrainsPtr trains(input, &input->recording.trains);
+            opened->recording = LoadedRecording{path, input, trains, summarize(*trains), opened->run->config};
+        },
+        [this, opened] {
+            on_loaded(opened->recording);
+            on_run(opened->run);
+            if (!opened->missing.empty()) statusBar()->showMessage(QString::fromStdString(opened->missing), 20000);
         });
     remember_dir(path);
 }

@@ -41,6 +41,9 @@ public:
 public slots:
     /// Starts loading `path` on the worker thread; the shown recording stays until it succeeds.
     void open_file(const QString& path);
+    /// Opens a finished run's results.h5 on the worker thread and shows it with its
+    /// recording (read again, or simulated again) when that is still there.
+    void open_results(const QString& path);
     /// Simulates `source` (simulate, seed and duration_s set) on the worker thread and shows it.
     void simulate(const pipeline::RunConfig& source);
     /// Runs the pipeline on the shown recording with `config` on the worker thread; its
@@ -73,6 +76,7 @@ private:
     void create_menus();
     void create_status_bar();
     void choose_file();
+    void choose_results();
     void choose_simulation();
     void choose_run();
     void choose_export();
@@ -106,6 +110,7 @@ private:
     RasterView* raster_ = nullptr;
     SummaryPanel* summary_ = nullptr;
     QAction* open_action_ = nullptr;
+    QAction* open_results_action_ = nullptr;
     QAction* simulate_action_ = nullptr;
     QAction* run_action_ = nullptr;
     QAction* export_action_ = nullptr;

@@ -1,9 +1,11 @@
 #include "pipeline_run.hpp"
 
 #include "spikeminer/app/figures/graph_layout.hpp"
+#include "spikeminer/app/pipeline/results_file.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <numbers>
 
 namespace spikeminer::gui {
@@ -39,6 +41,31 @@ std::vector<std::optional<figures::Point>> neuron_layout(const SpikeTrains& trai
     return layout;
 }
 
+// Adds the window graphs and the layout to a run whose result is set.
+RunPtr finish_view(std::shared_ptr<PipelineRun> run, Progress& progress) {
+    progress.begin("laying out the co-firing graph", 0);
+    run->edges = std::make_unique<const pipeline::WindowEdges>(run->result.changes, run->result.windows.size());
+    run->layout = neuron_layout(run->trains(), *run->edges, run->at_electrodes);
+    progress.finish();
+    progress.check_cancelled();
+    return run;
+}
+
+// The recording a saved run names, or why it cannot be had.
+std::optional<pipeline::Input> saved_input(const pipeline::SavedRun& saved, const pipeline::RunConfig& config, Progress& progress,
+                                           std::string& missing) {
+    if (config.simulate.empty() && !std::filesystem::is_regular_file(config.input)) {
+        missing = "the recording " + config.input + " is not there: the spikes are not shown";
+        return std::nullopt;
+    }
+    pipeline::Input input = pipeline::load_input(config, &progress);
+    if (input.checksum != saved.input_checksum) {
+        missing = "the recording " + config.input + " has changed since the run (its checksum differs): the spikes are not shown";
+        return std::nullopt;
+    }
+    return input;
+}
+
 }  // namespace
 
 std::optional<std::size_t> PipelineRun::assembly_index(std::uint32_t id) const {
@@ -53,12 +80,24 @@ RunPtr run_pipeline_for_view(InputPtr input, const pipeline::RunConfig& config, 
     run->input = std::move(input);
     run->config = config;
     run->result = pipeline::run_pipeline(*run->input, config, &progress);
-    progress.begin("laying out the co-firing graph", 0);
-    run->edges = std::make_unique<const pipeline::WindowEdges>(run->result.changes, run->result.windows.size());
-    run->layout = neuron_layout(run->trains(), *run->edges, run->at_electrodes);
-    progress.finish();
-    progress.check_cancelled();
-    return run;
+    return finish_view(std::move(run), progress);
+}
+
+RunPtr open_saved_run(const std::string& path, Progress& progress, std::string& missing) {
+    pipeline::SavedRun saved = pipeline::read_results(path);
+    auto run = std::make_shared<PipelineRun>();
+    pipeline::apply_json(run->config, saved.config_json, path + ": config_json");
+    missing.clear();
+    std::optional<pipeline::Input> input = saved_input(saved, run->config, progress, missing);
+    if (!input || input->recording.trains.num_neurons() != saved.labels.size()) {
+        if (input) missing = "the recording " + run->config.input + " does not have the run's neurons: the spikes are not shown";
+        NeuronTable neurons;
+        neurons.labels = saved.labels;
+        input = pipeline::Input{{SpikeTrains::from_spikes({}, std::move(neurons), saved.time_base), std::nullopt}, saved.input, saved.input_checksum};
+    }
+    run->input = std::make_shared<const pipeline::Input>(std::move(*input));
+    run->result = std::move(saved.result);
+    return finish_view(std::move(run), progress);
 }
 
 }  // namespace spikeminer::gui

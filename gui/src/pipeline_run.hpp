@@ -37,4 +37,11 @@ using RunPtr = std::shared_ptr<const PipelineRun>;
 /// else (a build without figures) on a circle. Throws what run_pipeline throws.
 RunPtr run_pipeline_for_view(InputPtr input, const pipeline::RunConfig& config, Progress& progress);
 
+/// A finished run read back from the results.h5 at `path`, laid out as above. Its
+/// recording is read again (a simulation made again from its seed) when the file its
+/// settings name is there with the checksum the results give; otherwise the run comes
+/// with the neurons but none of the spikes, and `missing` says why (else it is left empty).
+/// Throws what read_results throws.
+RunPtr open_saved_run(const std::string& path, Progress& progress, std::string& missing);
+
 }  // namespace spikeminer::gui

@@ -209,3 +209,38 @@ TEST_CASE("pipeline in the window: export writes the run's folder as spikeminer 
         CHECK(gui_file.readAll() == cli_file.readAll());
     }
 }
+
+TEST_CASE("pipeline in the window: a run's results.h5 opens as it was run, with or without its recording", "[gui][pipeline-gui]") {
+    const test::TempDir dir;
+    // A recording file, and spikeminer run on it.
+    QProcess simulate;
+    simulate.start(QStringLiteral(SPIKEMINER_CLI), {"simulate", "--scenario", "demo", "--duration", "60", "-o", QString::fromStdString(dir.file("demo.h5"))});
+    REQUIRE(simulate.waitForFinished(-1));
+    REQUIRE(simulate.exitCode() == 0);
+    QProcess cli;
+    cli.start(QStringLiteral(SPIKEMINER_CLI), {"run", QString::fromStdString(dir.file("demo.h5")), "--window", "20", "--step", "5", "--backend", "cpu",
+                                               "-o", QString::fromStdString(dir.file("run"))});
+    REQUIRE(cli.waitForFinished(-1));
+    REQUIRE(cli.exitCode() == 0);
+    const Table windows = read_csv(dir.file("run/windows.csv"));
+
+    for (const bool moved : {false, true}) {
+        INFO((moved ? "recording moved away" : "recording in place"));
+        if (moved) std::filesystem::rename(dir.file("demo.h5"), dir.file("elsewhere.h5"));
+        gui::MainWindow window;
+        QSignalSpy shown(&window, &gui::MainWindow::run_shown);
+        window.open_results(QString::fromStdString(dir.file("run/results.h5")));
+        wait_for_work(window);
+        REQUIRE(shown.wait());
+        gui::PipelinePanel& panel = *window.pipeline_panel();
+        auto* slider = panel.findChild<QSlider*>(QStringLiteral("window slider"));
+        REQUIRE(slider->maximum() + 1 == static_cast<int>(windows.rows.size()));
+        for (int w = 0; w <= slider->maximum(); ++w) {
+            slider->setValue(w);
+            CHECK(panel.graph()->edge_count() == windows.at(static_cast<std::size_t>(w), "edges").toULongLong());
+        }
+        REQUIRE(window.loaded() != nullptr);
+        CHECK(window.loaded()->summary.neurons == 100);
+        CHECK((window.loaded()->summary.spikes == 0) == moved);
+    }
+}
