@@ -3,6 +3,7 @@
 #include "assemblies_dialog.hpp"
 #include "background_task.hpp"
 #include "device_dialog.hpp"
+#include "episodes_panel.hpp"
 #include "mining_dialog.hpp"
 #include "pipeline_panel.hpp"
 #include "raster_view.hpp"
@@ -86,11 +87,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     };
     summary_ = new SummaryPanel(this);
     QDockWidget* summary_dock = add_dock(tr("Recording"), QStringLiteral("summary"), summary_);
-    episodes_list_ = new QListWidget(this);
-    episodes_list_->setObjectName(QStringLiteral("episodes"));
-    episodes_list_->setToolTip(tr("Select an episode to see its non-overlapped occurrences over the spikes"));
-    connect(episodes_list_, &QListWidget::currentRowChanged, this, &MainWindow::show_occurrences);
-    add_dock(tr("Episodes"), QStringLiteral("episodes"), episodes_list_);
+    episodes_ = new EpisodesPanel(this);
+    connect(episodes_, &EpisodesPanel::episode_selected, this, &MainWindow::show_occurrences);
+    add_dock(tr("Episodes"), QStringLiteral("episodes"), episodes_);
     assemblies_list_ = new QListWidget(this);
     assemblies_list_->setObjectName(QStringLiteral("assemblies"));
     add_dock(tr("Assemblies"), QStringLiteral("assemblies"), assemblies_list_);
@@ -418,33 +417,23 @@ void MainWindow::mine_episodes() {
 }
 
 void MainWindow::on_mined(const mining::MiningResult& result) {
-    // Longest episodes first, then the most frequent.
-    std::vector<const mining::FrequentEpisode*> found;
-    for (const mining::FrequentEpisode& episode : result.episodes) found.push_back(&episode);
-    std::stable_sort(found.begin(), found.end(), [](const auto* a, const auto* b) {
-        return a->episode.size() != b->episode.size() ? a->episode.size() > b->episode.size() : a->count > b->count;
-    });
     raster_->set_occurrences({});
-    episodes_list_->clear();
-    listed_episodes_.clear();
-    for (const mining::FrequentEpisode* episode : found) {
-        listed_episodes_.push_back(episode->episode);
-        episodes_list_->addItem(tr("%1 ×%2").arg(QString::fromStdString(mining::format_episode(episode->episode, *shown_)))
-                                    .arg(episode->count));
-    }
+    episodes_->set_episodes(shown_, result.episodes);
+    std::size_t longest = 0;
+    for (const mining::FrequentEpisode& e : result.episodes) longest = std::max(longest, e.episode.size());
     const QString how = result.levels.empty() ? QString()
                                               : tr(" (%1 on the %2)")
                                                     .arg(QString::fromStdString(mining::counter_name(result.levels.back().counter)),
                                                          result.levels.back().backend == Backend::Cuda ? tr("GPU") : tr("CPU"));
     statusBar()->showMessage(tr("%1 frequent episodes, up to %2 neurons%3")
-                                 .arg(found.size())
-                                 .arg(found.empty() ? 0 : found.front()->episode.size())
+                                 .arg(result.episodes.size())
+                                 .arg(longest)
                                  .arg(how),
                              10000);
 }
 
-void MainWindow::show_occurrences(int row) {
-    if (row < 0 || static_cast<std::size_t>(row) >= listed_episodes_.size() || shown_ == nullptr) {
+void MainWindow::show_occurrences(const std::optional<mining::Episode>& episode) {
+    if (!episode || shown_ == nullptr) {
         raster_->set_occurrences({});
         return;
     }
@@ -455,7 +444,7 @@ void MainWindow::show_occurrences(int row) {
             cpu.backend = Backend::Cpu;
             occurrence_finder_ = std::make_unique<mining::EpisodeCounter>(*shown_, cpu);
         }
-        for (mining::Occurrence& occurrence : occurrence_finder_->occurrences(listed_episodes_[static_cast<std::size_t>(row)])) {
+        for (mining::Occurrence& occurrence : occurrence_finder_->occurrences(*episode)) {
             occurrences.push_back(std::move(occurrence.events));
         }
     } catch (const std::exception& e) {  // nothing may leave a slot
@@ -485,8 +474,7 @@ void MainWindow::on_loaded(const LoadedRecording& recording) {
     pipeline_panel_->set_run(nullptr);
     raster_->set_highlight(0, 0);
     assemblies_list_->clear();
-    episodes_list_->clear();
-    listed_episodes_.clear();
+    episodes_->set_episodes(nullptr, {});
     raster_->set_recording(recording.trains);
     summary_->set_recording(recording);
     setWindowTitle(tr("%1 — spikeminer").arg(QFileInfo(recording.path).fileName()));

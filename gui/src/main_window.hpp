@@ -22,6 +22,7 @@ class QPushButton;
 namespace spikeminer::gui {
 
 class BackgroundTask;
+class EpisodesPanel;
 class PipelinePanel;
 class RasterView;
 class SummaryPanel;
@@ -94,7 +95,7 @@ private:
     void on_run(const RunPtr& run);
     void on_assemblies(const AssembliesFound& found);
     void on_mined(const mining::MiningResult& result);
-    void show_occurrences(int row);
+    void show_occurrences(const std::optional<mining::Episode>& episode);
     void on_failed(const QString& what, const QString& message);
     void on_cancelled(const QString& what);
 
@@ -104,8 +105,7 @@ private:
     QAction* assemblies_action_ = nullptr;
     QListWidget* assemblies_list_ = nullptr;
     QAction* mine_action_ = nullptr;
-    QListWidget* episodes_list_ = nullptr;
-    std::vector<mining::Episode> listed_episodes_;  // episodes_list_'s rows
+    EpisodesPanel* episodes_ = nullptr;
     std::unique_ptr<mining::EpisodeCounter> occurrence_finder_;  // over shown_, made when it is loaded
     RasterView* raster_ = nullptr;
     SummaryPanel* summary_ = nullptr;

@@ -1,10 +1,13 @@
 // The window end to end, headless (Qt's offscreen platform): a simulated recording is
 // opened and Analysis > Find assemblies (or Mine episodes) runs with the dialog's
 // defaults: the assemblies dock lists the simulation's six assemblies, each in its
-// colour; the episodes dock lists chain fragments, and selecting one draws as many
-// occurrences over the raster as its count says.
+// colour; the episodes table lists chain fragments, longest first, and selecting one draws
+// as many occurrences over the raster as its count says; its filter keeps the episodes of
+// a neuron.
 #include "catch.hpp"
 
+#include "episodes_model.hpp"
+#include "episodes_panel.hpp"
 #include "main_window.hpp"
 #include "raster_view.hpp"
 #include "task_end.hpp"
@@ -16,7 +19,9 @@
 #include <QAction>
 #include <QApplication>
 #include <QDialog>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QTableView>
 #include <QTimer>
 
 using namespace spikeminer;
@@ -94,24 +99,42 @@ TEST_CASE("window: episodes mined from a simulated recording are listed and thei
 
     accept_dialog_when_shown();  // delays (0,5] and (5,10] ms, 5 a second, up to 5 neurons
     mine->trigger();
-    auto* list = window.findChild<QListWidget*>(QStringLiteral("episodes"));
-    REQUIRE(list != nullptr);
+    auto* table = window.findChild<QTableView*>(QStringLiteral("episodes"));
+    REQUIRE(table != nullptr);
     wait_for_work(window);
     REQUIRE(mine->isEnabled());
-    REQUIRE(list->count() > 0);
+    const QAbstractItemModel& rows = *table->model();
+    REQUIRE(rows.rowCount() > 0);
     // Longest first: the chains (9 neurons at 2-5 ms delays) give episodes of 3 or more.
-    const QString first = list->item(0)->text();
+    const QString first = rows.index(0, gui::EpisodesModel::Text).data().toString();
     INFO(first.toStdString());
     CHECK(first.count(QStringLiteral("]->")) >= 2);
+    for (int row = 1; row < rows.rowCount(); ++row) {
+        CHECK(rows.index(row - 1, gui::EpisodesModel::Length).data().toInt() >= rows.index(row, gui::EpisodesModel::Length).data().toInt());
+    }
 
-    // "A -(0,5]-> B ... ×count": the occurrences drawn are the count.
+    // Selecting it draws as many occurrences as its count.
     const auto* raster = window.findChild<gui::RasterView*>();
     REQUIRE(raster != nullptr);
     CHECK(raster->occurrence_count() == 0);
-    list->setCurrentRow(0);
-    const std::size_t count = first.section(QStringLiteral("×"), -1).toULongLong();
+    table->selectRow(0);
+    const std::size_t count = rows.index(0, gui::EpisodesModel::Count).data().toULongLong();
     CHECK(count >= 300);  // 5 a second over 60 s
     CHECK(raster->occurrence_count() == count);
-    list->setCurrentRow(-1);
+    table->clearSelection();
     CHECK(raster->occurrence_count() == 0);
+
+    // The filter keeps the episodes that hold a neuron, each of them.
+    auto* neuron = window.findChild<gui::EpisodesPanel*>()->findChild<QLineEdit*>();
+    REQUIRE(neuron != nullptr);
+    const int all = rows.rowCount();
+    neuron->setText(QStringLiteral("5"));  // in the first chain
+    const int with_5 = rows.rowCount();
+    CHECK(with_5 > 0);
+    CHECK(with_5 < all);
+    for (int row = 0; row < with_5; ++row) {
+        CHECK(rows.index(row, gui::EpisodesModel::Text).data().toString().split(QLatin1Char(' ')).contains(QStringLiteral("5")));
+    }
+    neuron->clear();
+    CHECK(rows.rowCount() == all);
 }
