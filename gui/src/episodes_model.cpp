@@ -32,6 +32,7 @@ QVariant EpisodesModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole) {
         return index.column() == Text ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     }
+    if (role == Qt::ToolTipRole && index.column() == Text) return texts_[row];
     if (role != Qt::DisplayRole && role != Qt::UserRole) return {};
     switch (index.column()) {
         case Text: return texts_[row];

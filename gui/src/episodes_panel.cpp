@@ -27,7 +27,9 @@ EpisodesPanel::EpisodesPanel(QWidget* parent) : QWidget(parent) {
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->verticalHeader()->setVisible(false);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(EpisodesModel::Text, QHeaderView::Stretch);
+    table_->setWordWrap(false);
     table_->setToolTip(tr("Select an episode to see its non-overlapped occurrences over the spikes"));
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &EpisodesPanel::on_selection);
 

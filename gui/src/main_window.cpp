@@ -93,7 +93,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     assemblies_list_ = new QListWidget(this);
     assemblies_list_->setObjectName(QStringLiteral("assemblies"));
     add_dock(tr("Assemblies"), QStringLiteral("assemblies"), assemblies_list_);
-    resizeDocks({summary_dock}, {340}, Qt::Horizontal);
+    resizeDocks({summary_dock}, {420}, Qt::Horizontal);
     pipeline_panel_ = new PipelinePanel(this);
     auto* through_time = new QDockWidget(tr("Through time"), this);
     through_time->setObjectName(QStringLiteral("through time"));

@@ -5,9 +5,15 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QTableWidget>
+#include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <optional>
 
 namespace spikeminer::gui {
 namespace {
@@ -31,6 +37,30 @@ constexpr int kFileNameWidth = 180;  // pixels
 
 QString rate(double hz) { return QStringLiteral("%1 Hz").arg(hz, 0, 'g', 4); }
 
+// `value` as a tree under `parent`: objects and arrays as branches, the rest as leaves.
+void add_json(QTreeWidgetItem* parent, const QString& name, const QJsonValue& value) {
+    auto* item = new QTreeWidgetItem(parent, {name});
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        for (auto it = object.begin(); it != object.end(); ++it) add_json(item, it.key(), it.value());
+    } else if (value.isArray()) {
+        const QJsonArray array = value.toArray();
+        item->setText(1, QObject::tr("%1 items").arg(array.size()));
+        for (int i = 0; i < array.size(); ++i) add_json(item, QString::number(i), array[i]);
+    } else {
+        item->setText(1, value.isNull() ? QStringLiteral("null") : value.toVariant().toString());
+    }
+}
+
+// A metadata value that is a JSON object or array (a simulation's settings), else none.
+std::optional<QJsonDocument> json_of(const std::string& text) {
+    if (text.empty() || (text.front() != '{' && text.front() != '[')) return std::nullopt;
+    QJsonParseError error{};
+    QJsonDocument document = QJsonDocument::fromJson(QByteArray::fromStdString(text), &error);
+    if (error.error != QJsonParseError::NoError) return std::nullopt;
+    return document;
+}
+
 }  // namespace
 
 SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
@@ -49,6 +79,13 @@ SummaryPanel::SummaryPanel(QWidget* parent) : QWidget(parent) {
     neurons_->setAlternatingRowColors(true);
     neurons_->verticalHeader()->setDefaultSectionSize(neurons_->fontMetrics().height() + 4);
     layout->addWidget(neurons_, 1);
+    details_ = new QTreeWidget(this);
+    details_->setObjectName(QStringLiteral("settings tree"));
+    details_->setColumnCount(2);
+    details_->setHeaderLabels({tr("setting"), tr("value")});
+    details_->setToolTip(tr("Structured metadata, such as the settings a simulation was made with"));
+    details_->setVisible(false);
+    layout->addWidget(details_, 1);
     add_row(tr("file"), tr("none"));
 }
 
@@ -80,11 +117,31 @@ void SummaryPanel::set_recording(const LoadedRecording& recording) {
     add_row(tr("rate"), tr("%1 mean per neuron\nmin %2, max %3").arg(rate(s.mean_rate_hz), rate(s.min_rate_hz), rate(s.max_rate_hz)));
     add_row(tr("duplicates"), tr("%1 (same neuron, same tick)").arg(s.duplicates));
     if (s.sorted_on_load) add_row(tr("note"), tr("the file was not in time order; spikes were sorted on load"));
+    details_->clear();
+    const auto add_tree = [this](const QString& name, const QJsonDocument& document) {
+        auto* root = new QTreeWidgetItem(details_, {name});
+        if (document.isObject()) {
+            const QJsonObject object = document.object();
+            for (auto it = object.begin(); it != object.end(); ++it) add_json(root, it.key(), it.value());
+        } else {
+            const QJsonArray array = document.array();
+            for (int i = 0; i < array.size(); ++i) add_json(root, QString::number(i), array[i]);
+        }
+    };
     for (const auto& [key, value] : metadata) {
-        if (!key.starts_with("source.") && !value.empty()) {
+        if (key.starts_with("source.") || value.empty()) continue;
+        if (const auto document = json_of(value)) {
+            add_tree(QString::fromStdString(key), *document);
+        } else {
             add_row(QString::fromStdString(key), QString::fromStdString(value));
         }
     }
+    const auto& truth = recording.input != nullptr ? recording.input->recording.truth : std::nullopt;
+    if (truth && details_->topLevelItemCount() == 0) {
+        if (const auto document = json_of(truth->config_json)) add_tree(tr("simulation"), *document);
+    }
+    details_->setVisible(details_->topLevelItemCount() > 0);
+    details_->resizeColumnToContents(0);
 
     neurons_->setSortingEnabled(false);
     neurons_->setRowCount(static_cast<int>(s.per_neuron.size()));

@@ -7,11 +7,13 @@
 class QFormLayout;
 class QLabel;
 class QTableWidget;
+class QTreeWidget;
 
 namespace spikeminer::gui {
 
 /// What a recording holds, as `spikeminer info --neurons` prints it: file, format, tick,
-/// counts, span and rates, then a sortable table of every neuron.
+/// counts, span and rates, then a sortable table of every neuron, and structured metadata
+/// (a simulation's settings) as a collapsible tree.
 class SummaryPanel : public QWidget {
     Q_OBJECT
 
@@ -26,6 +28,7 @@ private:
 
     QFormLayout* form_ = nullptr;
     QTableWidget* neurons_ = nullptr;
+    QTreeWidget* details_ = nullptr;  // JSON metadata (a simulation's settings), collapsed
 };
 
 }  // namespace spikeminer::gui
