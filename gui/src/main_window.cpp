@@ -15,6 +15,7 @@
 #include "spikeminer/app/pipeline/results.hpp"
 #include "spikeminer/core/error.hpp"
 
+#include <QActionGroup>
 #include <QApplication>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -41,6 +42,7 @@ namespace {
 const QString kLastDir = QStringLiteral("paths/last_dir");
 const QString kRecent = QStringLiteral("paths/recent");
 const QString kRunConfig = QStringLiteral("run/config_json");
+const QString kRowOrder = QStringLiteral("view/row_order");
 constexpr int kMostRecent = 8;
 
 QString last_dir() { return QSettings().value(kLastDir).toString(); }
@@ -139,6 +141,20 @@ void MainWindow::create_menus() {
     QAction* fit = view->addAction(tr("&Fit to recording"), raster_, &RasterView::fit);
     fit->setShortcuts({QKeySequence(Qt::Key_F), QKeySequence(Qt::CTRL | Qt::Key_0)});
     fit->setStatusTip(tr("Show the whole recording; the wheel zooms time, Ctrl+wheel zooms neurons, drag pans"));
+    QMenu* order = view->addMenu(tr("&Order neurons by"));
+    auto* orders = new QActionGroup(this);
+    const int saved = QSettings().value(kRowOrder, 0).toInt();
+    for (const auto& [text, value] : {std::pair{tr("&Label"), RasterView::RowOrder::Label}, std::pair{tr("&Firing rate"), RasterView::RowOrder::Rate},
+                                      std::pair{tr("&Assembly"), RasterView::RowOrder::Assembly}}) {
+        QAction* action = order->addAction(text, this, [this, value] {
+            raster_->set_order(value);
+            QSettings().setValue(kRowOrder, static_cast<int>(value));
+        });
+        action->setCheckable(true);
+        action->setChecked(static_cast<int>(value) == saved);
+        orders->addAction(action);
+    }
+    raster_->set_order(static_cast<RasterView::RowOrder>(std::clamp(saved, 0, 2)));
 
     QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
     run_action_ = analysis->addAction(tr("&Run pipeline…"), this, &MainWindow::choose_run);

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
 
 namespace spikeminer::gui {
 namespace {
@@ -65,6 +67,8 @@ void RasterView::set_recording(TrainsPtr trains) {
     bins_ = trains_ != nullptr ? std::make_unique<const SpikeBins>(*trains_) : nullptr;
     occurrences_.clear();
     row_colours_.assign(trains_ != nullptr ? trains_->num_neurons() : 0, kSpikeColor.rgb());
+    assemblies_.clear();
+    apply_order();
     const QFontMetrics metrics(font());
     label_width_ = metrics.horizontalAdvance(QStringLiteral("000"));
     if (trains_ != nullptr) {
@@ -76,7 +80,32 @@ void RasterView::set_recording(TrainsPtr trains) {
     fit();
 }
 
+void RasterView::set_order(RowOrder order) {
+    order_ = order;
+    apply_order();
+    update();
+}
+
+void RasterView::apply_order() {
+    const std::size_t neurons = trains_ != nullptr ? trains_->num_neurons() : 0;
+    neuron_at_row_.resize(neurons);
+    std::iota(neuron_at_row_.begin(), neuron_at_row_.end(), NeuronId{0});
+    if (order_ == RowOrder::Rate) {
+        std::stable_sort(neuron_at_row_.begin(), neuron_at_row_.end(),
+                         [this](NeuronId a, NeuronId b) { return trains_->spike_count(a) > trains_->spike_count(b); });
+    } else if (order_ == RowOrder::Assembly) {
+        // Each assembly's members together, in the assemblies' order; the others after them.
+        const std::vector<int> group = first_assembly_of(neurons, assemblies_);
+        const auto rank = [&](NeuronId n) { return group[n] == -1 ? std::numeric_limits<int>::max() : group[n]; };
+        std::stable_sort(neuron_at_row_.begin(), neuron_at_row_.end(), [&](NeuronId a, NeuronId b) { return rank(a) < rank(b); });
+    }
+    row_of_neuron_.assign(neurons, 0);
+    for (std::size_t row = 0; row < neurons; ++row) row_of_neuron_[neuron_at_row_[row]] = static_cast<NeuronId>(row);
+}
+
 void RasterView::set_assemblies(const std::vector<std::vector<NeuronId>>& assemblies) {
+    assemblies_ = assemblies;
+    if (order_ == RowOrder::Assembly) apply_order();
     // Beside coloured members, the other neurons fade to grey.
     const QColor plain = assemblies.empty() ? kSpikeColor : QColor(QString::fromLatin1(kOtherNeuronColour));
     const std::vector<int> group = first_assembly_of(row_colours_.size(), assemblies);
@@ -221,8 +250,9 @@ void RasterView::draw_spikes(QImage& image) const {
 
     const auto first = static_cast<NeuronId>(std::max(0.0, std::floor(n0_)));
     const auto end = static_cast<NeuronId>(std::min(static_cast<double>(trains.num_neurons()), std::ceil(n1_)));
-    for (NeuronId n = first; n < end; ++n) {
-        const double middle = (n - n0_ + 0.5) * row_h;
+    for (NeuronId row = first; row < end; ++row) {
+        const NeuronId n = neuron_at_row_[row];
+        const double middle = (row - n0_ + 0.5) * row_h;
         const int y0 = std::max(0, static_cast<int>(std::floor(middle - tick_length / 2)));
         const int y1 = std::min(height - 1, std::max(y0, static_cast<int>(std::ceil(middle + tick_length / 2)) - 1));
         if (y0 > y1) continue;
@@ -273,7 +303,7 @@ void RasterView::draw_occurrences(QPainter& painter, const QRect& plot) const {
     const double row_h = row_height(plot);
     const auto point = [&](std::uint32_t event) {
         return QPointF(plot.left() + (base.to_seconds(times[event]) - t0_) / (t1_ - t0_) * plot.width(),
-                       plot.top() + (static_cast<double>(neurons[event]) - n0_ + 0.5) * row_h);
+                       plot.top() + (static_cast<double>(row_of_neuron_[neurons[event]]) - n0_ + 0.5) * row_h);
     };
     painter.save();
     painter.setClipRect(plot);
@@ -307,7 +337,7 @@ void RasterView::draw_neuron_axis(QPainter& painter, const QRect& plot) const {
         if (n % stride != 0 || n >= static_cast<long>(trains_->num_neurons())) continue;
         const double y = plot.top() + (static_cast<double>(n) - n0_ + 0.5) * row_h;
         painter.drawLine(QPointF(plot.left() - 4, y), QPointF(plot.left(), y));
-        const QString label = metrics.elidedText(QString::fromStdString(trains_->label(static_cast<NeuronId>(n))),
+        const QString label = metrics.elidedText(QString::fromStdString(trains_->label(neuron_at_row_[static_cast<std::size_t>(n)])),
                                                  Qt::ElideMiddle, label_width_);
         painter.drawText(QRectF(right - label_width_, y - metrics.height() / 2.0, label_width_, metrics.height()),
                          Qt::AlignRight | Qt::AlignVCenter, label);
@@ -395,7 +425,7 @@ void RasterView::update_hover(const QPoint& pos) {
     const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(pixel))), 0, 9);
     QString text = tr("%1 s").arg(seconds, 0, 'f', decimals);
     if (row >= 0 && row < static_cast<long>(trains_->num_neurons())) {
-        const auto n = static_cast<NeuronId>(row);
+        const NeuronId n = neuron_at_row_[static_cast<std::size_t>(row)];
         text += tr("   neuron %1 (%2 spikes)").arg(QString::fromStdString(trains_->label(n))).arg(trains_->spike_count(n));
     }
     emit hover_changed(text);

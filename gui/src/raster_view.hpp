@@ -23,6 +23,10 @@ class RasterView : public QWidget {
     Q_OBJECT
 
 public:
+    /// How the rows are ordered: by the neurons' order in the file (their labels' order),
+    /// by firing rate (busiest first), or by assembly (each assembly's members together).
+    enum class RowOrder { Label, Rate, Assembly };
+
     explicit RasterView(QWidget* parent = nullptr);
 
     /// Shows `trains` (may be null for none) and fits the view to it; no assemblies.
@@ -33,6 +37,11 @@ public:
     /// (SpikeTrains::times() indices) in episode order, drawn as dots joined by lines.
     void set_occurrences(std::vector<std::vector<std::uint32_t>> occurrences);
     [[nodiscard]] std::size_t occurrence_count() const { return occurrences_.size(); }
+    /// Orders the rows; the view keeps its place.
+    void set_order(RowOrder order);
+    [[nodiscard]] RowOrder order() const { return order_; }
+    /// The neuron drawn in row `row` (0 at the top).
+    [[nodiscard]] NeuronId neuron_at_row(std::size_t row) const { return neuron_at_row_[row]; }
     /// Shades the time span [start_s, end_s] (a co-firing window) over the plot; an empty
     /// span (end <= start) shades nothing.
     void set_highlight(double start_s, double end_s);
@@ -71,7 +80,13 @@ private:
     void draw_neuron_axis(QPainter& painter, const QRect& plot) const;
     void draw_occurrences(QPainter& painter, const QRect& plot) const;
 
+    void apply_order();
+
     TrainsPtr trains_;
+    RowOrder order_ = RowOrder::Label;
+    std::vector<NeuronId> neuron_at_row_;  // row -> neuron, and back
+    std::vector<NeuronId> row_of_neuron_;
+    std::vector<std::vector<NeuronId>> assemblies_;  // as last set, for the assembly order
     std::unique_ptr<const SpikeBins> bins_;  // trains_' bit index, for zoomed-out views
     std::vector<QRgb> row_colours_;     // per neuron: its assembly's colour, or the plain one
     std::vector<std::vector<std::uint32_t>> occurrences_;  // in time order of their first spike

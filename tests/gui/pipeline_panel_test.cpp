@@ -3,7 +3,8 @@
 // simulation (its windows.csv and assemblies.csv, written by another process): the graph
 // view's edges at every slider step, the assemblies table row by row. Also: the table model
 // passes QAbstractItemModelTester; picking an assembly selects it everywhere; a cancelled
-// run leaves the run shown as it was; the run exports as `spikeminer run` writes.
+// run leaves the run shown as it was; the run exports as `spikeminer run` writes; a saved
+// run opens again; the raster orders its rows.
 #include "catch.hpp"
 
 #include "assemblies_model.hpp"
@@ -11,6 +12,7 @@
 #include "graph_view.hpp"
 #include "main_window.hpp"
 #include "pipeline_panel.hpp"
+#include "raster_view.hpp"
 #include "task_end.hpp"
 
 #include "test_paths.hpp"
@@ -22,6 +24,7 @@
 #include <QSlider>
 #include <QTableView>
 
+#include <algorithm>
 #include <filesystem>
 
 using namespace spikeminer;
@@ -242,5 +245,29 @@ TEST_CASE("pipeline in the window: a run's results.h5 opens as it was run, with 
         REQUIRE(window.loaded() != nullptr);
         CHECK(window.loaded()->summary.neurons == 100);
         CHECK((window.loaded()->summary.spikes == 0) == moved);
+    }
+}
+
+TEST_CASE("pipeline in the window: the raster orders its rows by label, rate or assembly", "[gui][pipeline-gui]") {
+    gui::MainWindow window;
+    run_in_window(window, small_run());
+    gui::RasterView& raster = *window.raster();
+    const SpikeTrains& trains = *window.loaded()->trains;
+    raster.set_order(gui::RasterView::RowOrder::Label);
+    for (std::size_t row = 0; row < trains.num_neurons(); ++row) CHECK(raster.neuron_at_row(row) == row);
+    raster.set_order(gui::RasterView::RowOrder::Rate);
+    std::vector<bool> seen(trains.num_neurons(), false);
+    for (std::size_t row = 0; row < trains.num_neurons(); ++row) {
+        seen[raster.neuron_at_row(row)] = true;
+        if (row > 0) CHECK(trains.spike_count(raster.neuron_at_row(row - 1)) >= trains.spike_count(raster.neuron_at_row(row)));
+    }
+    CHECK(std::all_of(seen.begin(), seen.end(), [](bool s) { return s; }));
+    // By assembly: the first rows are the first assembly's members (the table's first row).
+    raster.set_order(gui::RasterView::RowOrder::Assembly);
+    auto* table = window.pipeline_panel()->findChild<QTableView*>(QStringLiteral("assemblies table"));
+    const QStringList first = table->model()->index(0, gui::AssembliesModel::Members).data().toString().split(QLatin1Char(' '));
+    REQUIRE_FALSE(first.isEmpty());
+    for (int row = 0; row < first.size(); ++row) {
+        CHECK(first.contains(QString::number(raster.neuron_at_row(static_cast<std::size_t>(row)))));
     }
 }
