@@ -1,8 +1,8 @@
 #include "main_window.hpp"
 
+#include "app_settings.hpp"
 #include "assemblies_dialog.hpp"
 #include "background_task.hpp"
-#include "device_dialog.hpp"
 #include "episodes_panel.hpp"
 #include "mining_dialog.hpp"
 #include "pipeline_panel.hpp"
@@ -15,8 +15,6 @@
 #include "spikeminer/app/pipeline/results.hpp"
 #include "spikeminer/core/error.hpp"
 
-#include <QActionGroup>
-#include <QApplication>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -24,43 +22,18 @@
 #include <QFileInfo>
 #include <QFile>
 #include <QListWidget>
+#include <QMenu>
 #include <QLabel>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QStatusBar>
 
 #include <algorithm>
 
 namespace spikeminer::gui {
 namespace {
-
-// QSettings keys.
-const QString kLastDir = QStringLiteral("paths/last_dir");
-const QString kRecent = QStringLiteral("paths/recent");
-const QString kRunConfig = QStringLiteral("run/config_json");
-const QString kRowOrder = QStringLiteral("view/row_order");
-constexpr int kMostRecent = 8;
-
-QString last_dir() { return QSettings().value(kLastDir).toString(); }
-void remember_dir(const QString& path) { QSettings().setValue(kLastDir, QFileInfo(path).absolutePath()); }
-
-// The run dialog's last settings, over the defaults; settings a newer or older program
-// does not take are dropped.
-pipeline::RunConfig saved_run_config() {
-    pipeline::RunConfig config;
-    const QString json = QSettings().value(kRunConfig).toString();
-    if (json.isEmpty()) return config;
-    try {
-        pipeline::apply_json(config, json.toStdString(), "the saved settings");
-    } catch (const Error&) {
-        return {};
-    }
-    return config;
-}
 
 // Loads (reads or simulates) what `source` names, as `spikeminer run` would.
 LoadedRecording load(const QString& name, const pipeline::RunConfig& source, Progress& progress) {
@@ -119,86 +92,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     resize(1200, 800);
 }
 
-void MainWindow::create_menus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    open_action_ = file->addAction(tr("&Open…"), this, &MainWindow::choose_file);
-    open_action_->setShortcut(QKeySequence::Open);
-    open_results_action_ = file->addAction(tr("Open r&esults…"), this, &MainWindow::choose_results);
-    open_results_action_->setStatusTip(tr("Show a finished run (results.h5 of spikeminer run) without computing it again"));
-    recent_menu_ = file->addMenu(tr("Open &Recent"));
-    update_recent_files({});
-    simulate_action_ = file->addAction(tr("&Simulate…"), this, &MainWindow::choose_simulation);
-    simulate_action_->setStatusTip(tr("Simulate a network with embedded firing chains and assemblies, keeping the ground truth"));
-    file->addSeparator();
-    export_action_ = file->addAction(tr("&Export results…"), this, &MainWindow::choose_export);
-    export_action_->setStatusTip(tr("Write the run's tables, results.h5 and figures (SVG and PNG) into a new folder"));
-    export_action_->setEnabled(false);
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    QAction* fit = view->addAction(tr("&Fit to recording"), raster_, &RasterView::fit);
-    fit->setShortcuts({QKeySequence(Qt::Key_F), QKeySequence(Qt::CTRL | Qt::Key_0)});
-    fit->setStatusTip(tr("Show the whole recording; the wheel zooms time, Ctrl+wheel zooms neurons, drag pans"));
-    QMenu* order = view->addMenu(tr("&Order neurons by"));
-    auto* orders = new QActionGroup(this);
-    const int saved = QSettings().value(kRowOrder, 0).toInt();
-    for (const auto& [text, value] : {std::pair{tr("&Label"), RasterView::RowOrder::Label}, std::pair{tr("&Firing rate"), RasterView::RowOrder::Rate},
-                                      std::pair{tr("&Assembly"), RasterView::RowOrder::Assembly}}) {
-        QAction* action = order->addAction(text, this, [this, value] {
-            raster_->set_order(value);
-            QSettings().setValue(kRowOrder, static_cast<int>(value));
-        });
-        action->setCheckable(true);
-        action->setChecked(static_cast<int>(value) == saved);
-        orders->addAction(action);
-    }
-    raster_->set_order(static_cast<RasterView::RowOrder>(std::clamp(saved, 0, 2)));
-
-    QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
-    run_action_ = analysis->addAction(tr("&Run pipeline…"), this, &MainWindow::choose_run);
-    run_action_->setShortcut(Qt::CTRL | Qt::Key_R);
-    run_action_->setStatusTip(tr("Episodes, co-firing windows, their graphs, cliques and assemblies through time, as spikeminer run"));
-    run_action_->setEnabled(false);
-    analysis->addSeparator();
-    mine_action_ = analysis->addAction(tr("Mine &episodes…"), this, &MainWindow::mine_episodes);
-    mine_action_->setStatusTip(tr("Sequences of neurons that fire in order, with set delays, more often than a threshold"));
-    mine_action_->setEnabled(false);
-    assemblies_action_ = analysis->addAction(tr("Find &assemblies…"), this, &MainWindow::find_assemblies);
-    assemblies_action_->setStatusTip(tr("Groups of neurons that all fire together more often than chance"));
-    assemblies_action_->setEnabled(false);
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("Run the &demo"), this, &MainWindow::run_demo)
-        ->setStatusTip(tr("Simulate four minutes of 100 neurons with chains and assemblies that come and go, and run the pipeline"));
-    help->addAction(tr("&Devices…"), this, [this] { show_device_dialog(this); });
-    help->addAction(tr("&About spikeminer"), this, [this] {
-        QMessageBox::about(this, tr("About spikeminer"),
-                           tr("<p><b>spikeminer %1</b></p><p>Finds repeating firing sequences and neuron "
-                              "assemblies in spike trains.</p>")
-                               .arg(QApplication::applicationVersion()));
-    });
-}
-
-void MainWindow::create_status_bar() {
-    hover_label_ = new QLabel(this);
-    statusBar()->addWidget(hover_label_, 1);
-    connect(raster_, &RasterView::hover_changed, hover_label_, &QLabel::setText);
-
-    task_label_ = new QLabel(this);
-    task_label_->setMaximumWidth(360);
-    progress_bar_ = new QProgressBar(this);
-    progress_bar_->setMaximumWidth(220);
-    progress_bar_->setRange(0, 1000);
-    cancel_button_ = new QPushButton(tr("Cancel"), this);
-    connect(cancel_button_, &QPushButton::clicked, task_, &BackgroundTask::cancel);
-    statusBar()->addPermanentWidget(task_label_);
-    statusBar()->addPermanentWidget(progress_bar_);
-    statusBar()->addPermanentWidget(cancel_button_);
-    set_busy(false);
-}
-
 void MainWindow::set_busy(bool busy) {
     task_label_->setVisible(busy);
     progress_bar_->setVisible(busy);
@@ -232,20 +125,14 @@ void MainWindow::start_task(const QString& what, const QString& label, const QSt
 
 void MainWindow::choose_file() {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open spike file"), last_dir(),
+        this, tr("Open spike file"), settings::last_dir(),
         tr("Spike files (*.csv *.txt *.tsv *.dat *.nwb *.h5 *.hdf5);;All files (*)"));
     if (!path.isEmpty()) open_file(path);
 }
 
 void MainWindow::update_recent_files(const QString& opened) {
-    QSettings settings;
-    QStringList recent = settings.value(kRecent).toStringList();
-    if (!opened.isEmpty()) {
-        recent.removeAll(opened);
-        recent.prepend(opened);
-        while (recent.size() > kMostRecent) recent.removeLast();
-        settings.setValue(kRecent, recent);
-    }
+    if (!opened.isEmpty()) settings::add_recent_file(opened);
+    const QStringList recent = settings::recent_files();
     recent_menu_->clear();
     for (const QString& path : recent) recent_menu_->addAction(path, this, [this, path] { open_file(path); });
     recent_menu_->setEnabled(!recent.isEmpty() && (task_ == nullptr || !task_->busy()));
@@ -263,11 +150,11 @@ void MainWindow::open_file(const QString& path) {
             on_loaded(*result);
             update_recent_files(path);
         });
-    remember_dir(path);
+    settings::remember_dir(path);
 }
 
 void MainWindow::choose_results() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open a run's results"), last_dir(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a run's results"), settings::last_dir(),
                                                       tr("Pipeline results (results.h5);;HDF5 files (*.h5);;All files (*)"));
     if (!path.isEmpty()) open_results(path);
 }
@@ -293,7 +180,7 @@ void MainWindow::open_results(const QString& path) {
             on_run(opened->run);
             if (!opened->missing.empty()) statusBar()->showMessage(QString::fromStdString(opened->missing), 20000);
         });
-    remember_dir(path);
+    settings::remember_dir(path);
 }
 
 void MainWindow::choose_simulation() {
@@ -326,14 +213,14 @@ void MainWindow::run_demo() {
 
 void MainWindow::choose_run() {
     if (loaded_ == nullptr) return;
-    pipeline::RunConfig start = saved_run_config();
+    pipeline::RunConfig start = settings::run_config();
     start.input = loaded_->source.input;
     start.simulate = loaded_->source.simulate;
     start.seed = loaded_->source.seed;
     start.duration_s = loaded_->source.duration_s;
     RunDialog dialog(start, this);
     if (dialog.exec() != QDialog::Accepted) return;
-    QSettings().setValue(kRunConfig, QString::fromStdString(pipeline::to_json(dialog.config())));
+    settings::set_run_config(dialog.config());
     run_pipeline(dialog.config());
 }
 
@@ -370,7 +257,7 @@ void MainWindow::on_run(const RunPtr& run) {
 
 void MainWindow::choose_export() {
     if (run_ == nullptr) return;
-    const QString dir = QFileDialog::getSaveFileName(this, tr("Export results into a new folder"), last_dir(), QString(), nullptr,
+    const QString dir = QFileDialog::getSaveFileName(this, tr("Export results into a new folder"), settings::last_dir(), QString(), nullptr,
                                                      QFileDialog::ShowDirsOnly);
     if (!dir.isEmpty()) export_results(dir);
 }
@@ -384,7 +271,7 @@ void MainWindow::export_results(const QString& dir) {
         QMessageBox::warning(this, tr("Export results"), QString::fromStdString(e.what()));
         return;
     }
-    remember_dir(dir);
+    settings::remember_dir(dir);
     start_task(
         tr("export"), tr("Writing %1…").arg(QFileInfo(dir).fileName()), tr("Could not export the results."),
         [run = run_, path](Progress& progress) { pipeline::write_results(path, *run->input, run->config, run->result, &progress); },

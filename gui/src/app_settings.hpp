@@ -1,0 +1,31 @@
+#pragma once
+// What the desktop app remembers between sessions (QSettings): the folder last used, the
+// recent files, the run dialog's settings and the raster's row order.
+
+#include "spikeminer/app/pipeline/run_config.hpp"
+
+#include <QString>
+#include <QStringList>
+
+namespace spikeminer::gui::settings {
+
+/// The folder of the file last opened or saved ("" at first).
+QString last_dir();
+/// Remembers the folder of `path`.
+void remember_dir(const QString& path);
+
+/// The files opened last, newest first.
+QStringList recent_files();
+/// Puts `path` first among the recent files (at most 8).
+void add_recent_file(const QString& path);
+
+/// The run dialog's last settings over the defaults; settings this program does not take
+/// (from an older or newer one) give the defaults.
+pipeline::RunConfig run_config();
+void set_run_config(const pipeline::RunConfig& config);
+
+/// The raster's row order (RasterView::RowOrder as an int; 0 at first).
+int row_order();
+void set_row_order(int order);
+
+}  // namespace spikeminer::gui::settings
