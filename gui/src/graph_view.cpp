@@ -5,6 +5,8 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <map>
+#include <numeric>
 
 namespace spikeminer::gui {
 namespace {
@@ -28,6 +30,7 @@ void GraphView::set_run(RunPtr run) {
     window_ = 0;
     edges_.clear();
     colour_of_.clear();
+    components_ = 0;
     if (run_ != nullptr && !run_->result.windows.empty()) set_window(0);
     update();
 }
@@ -36,15 +39,51 @@ void GraphView::set_window(std::size_t w) {
     if (run_ == nullptr || w >= run_->result.windows.size()) return;
     window_ = w;
     edges_ = run_->edges->at(w);
-    colour_of_.assign(run_->trains().num_neurons(), kNoClique);
-    const pipeline::WindowSummary& window = run_->result.windows[w];
+    colour_neurons();
+    update();
+}
+
+void GraphView::set_colouring(Colouring colouring) {
+    colouring_ = colouring;
+    if (run_ != nullptr && !run_->result.windows.empty()) colour_neurons();
+    update();
+}
+
+void GraphView::colour_neurons() {
+    const std::size_t neurons = run_->trains().num_neurons();
+    colour_of_.assign(neurons, kNoClique);
+    // The components, for their count and for colouring by them: union-find over the edges.
+    std::vector<NeuronId> parent(neurons);
+    std::iota(parent.begin(), parent.end(), NeuronId{0});
+    const auto root = [&parent](NeuronId n) {
+        while (parent[n] != n) n = parent[n] = parent[parent[n]];
+        return n;
+    };
+    for (const pipeline::WindowEdge& e : edges_) parent[root(e.a)] = root(e.b);
+    std::map<NeuronId, std::size_t> size_of;  // per root: its neurons
+    for (const pipeline::WindowEdge& e : edges_) size_of[root(e.a)] = 0;
+    for (NeuronId n = 0; n < neurons; ++n) {
+        if (const auto at = size_of.find(root(n)); at != size_of.end()) ++at->second;
+    }
+    components_ = size_of.size();
+    if (colouring_ == Colouring::Components) {
+        std::vector<std::pair<std::size_t, NeuronId>> largest;  // (size, root), largest first, then by root
+        for (const auto& [r, size] : size_of) largest.emplace_back(size, r);
+        std::stable_sort(largest.begin(), largest.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::map<NeuronId, int> index;
+        for (std::size_t i = 0; i < largest.size(); ++i) index[largest[i].second] = static_cast<int>(i);
+        for (NeuronId n = 0; n < neurons; ++n) {
+            if (const auto at = index.find(root(n)); at != index.end()) colour_of_[n] = at->second;
+        }
+        return;
+    }
+    const pipeline::WindowSummary& window = run_->result.windows[window_];
     for (std::size_t c = 0; c < window.cliques.size(); ++c) {
         const std::optional<std::size_t> a = run_->assembly_index(window.assemblies[c]);
         for (const NeuronId n : window.cliques[c]) {
             if (colour_of_[n] == kNoClique) colour_of_[n] = a ? static_cast<int>(*a) : kUnreportedClique;
         }
     }
-    update();
 }
 
 void GraphView::set_selected_assembly(std::optional<std::size_t> a) {
@@ -64,12 +103,13 @@ void GraphView::paintEvent(QPaintEvent* /*event*/) {
     const pipeline::WindowSummary& window = run_->result.windows[window_];
     const double t0 = trains.time_base().to_seconds(window.span.start);
     const double t1 = trains.time_base().to_seconds(window.span.end);
-    painter.drawText(QPointF(8, 16), tr("window %1: %2–%3 s, %4 edges, %5 cliques%6")
+    painter.drawText(QPointF(8, 16), (colouring_ == Colouring::Components ? tr("window %1: %2–%3 s, %4 edges, %5 components%6")
+                                                                          : tr("window %1: %2–%3 s, %4 edges, %5 cliques%6"))
                                          .arg(window_ + 1)
                                          .arg(t0, 0, 'f', 1)
                                          .arg(t1, 0, 'f', 1)
                                          .arg(edges_.size())
-                                         .arg(window.cliques.size())
+                                         .arg(colouring_ == Colouring::Components ? components_ : window.cliques.size())
                                          .arg(run_->at_electrodes ? tr(" (neurons at their electrodes)") : QString()));
 
     const QRectF area(kMargin, kMargin + 12, std::max(1.0, width() - 2 * kMargin), std::max(1.0, height() - 2 * kMargin - 12));

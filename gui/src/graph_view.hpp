@@ -12,23 +12,30 @@ namespace spikeminer::gui {
 /// One window's co-firing graph: the neurons of its edges where the run's layout puts them
 /// (the same place in every window), edges as wide as their weight (-log10 of the corrected
 /// p), each neuron of a clique in its assembly's colour (grey for a clique of no reported
-/// assembly), the selected assembly's members ringed.
+/// assembly) or each in its component's, the selected assembly's members ringed.
 class GraphView : public QWidget {
     Q_OBJECT
 
 public:
+    /// What a neuron's colour says: the assembly of its clique, or its connected component
+    /// in the window's graph (components of 2 or more, largest first, in the palette's order).
+    enum class Colouring { Assemblies, Components };
+
     explicit GraphView(QWidget* parent = nullptr);
 
     /// Shows `run` (null: nothing) at its first window, no assembly selected.
     void set_run(RunPtr run);
     /// Shows window `w` of the run (ignored past its last).
     void set_window(std::size_t w);
+    void set_colouring(Colouring colouring);
     /// Rings the members of result.assemblies[a]; none: no ring.
     void set_selected_assembly(std::optional<std::size_t> a);
 
     [[nodiscard]] std::size_t window() const { return window_; }
     /// The edges drawn now.
     [[nodiscard]] std::size_t edge_count() const { return edges_.size(); }
+    /// The connected components of 2 or more neurons drawn now.
+    [[nodiscard]] std::size_t component_count() const { return components_; }
 
     [[nodiscard]] QSize sizeHint() const override { return {520, 480}; }
     [[nodiscard]] QSize minimumSizeHint() const override { return {200, 200}; }
@@ -40,7 +47,11 @@ private:
     RunPtr run_;
     std::size_t window_ = 0;
     std::vector<pipeline::WindowEdge> edges_;
-    std::vector<int> colour_of_;  // per neuron: an index into result.assemblies, -2 a clique of none, -1 no clique
+    void colour_neurons();
+
+    Colouring colouring_ = Colouring::Assemblies;
+    std::vector<int> colour_of_;  // per neuron: a palette index, -2 a clique of no reported assembly, -1 none
+    std::size_t components_ = 0;
     std::optional<std::size_t> selected_;
 };
 

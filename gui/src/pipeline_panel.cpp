@@ -4,6 +4,7 @@
 #include "assembly_timeline.hpp"
 #include "graph_view.hpp"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -62,9 +63,18 @@ PipelinePanel::PipelinePanel(QWidget* parent) : QWidget(parent) {
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
 
+    auto* colouring = new QComboBox(this);
+    colouring->setObjectName(QStringLiteral("colour by"));
+    colouring->addItem(tr("Colour by assembly"), static_cast<int>(GraphView::Colouring::Assemblies));
+    colouring->addItem(tr("Colour by component"), static_cast<int>(GraphView::Colouring::Components));
+    connect(colouring, &QComboBox::currentIndexChanged, this, [this, colouring] {
+        graph_->set_colouring(static_cast<GraphView::Colouring>(colouring->currentData().toInt()));
+    });
+
     auto* row = new QHBoxLayout;
     row->addWidget(slider_, 1);
     row->addWidget(window_label_);
+    row->addWidget(colouring);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(row);
     layout->addWidget(split, 1);

@@ -1,7 +1,7 @@
 // The pipeline in the window, headless: a simulation is run through the pipeline from the
 // window, and what the views show is checked against `spikeminer run` on the same
 // simulation (its windows.csv and assemblies.csv, written by another process): the graph
-// view's edges at every slider step, the assemblies table row by row. Also: the table model
+// view's edges and components at every slider step, the assemblies table row by row. Also: the table model
 // passes QAbstractItemModelTester; picking an assembly selects it everywhere; a cancelled
 // run leaves the run shown as it was; the run exports as `spikeminer run` writes; a saved
 // run opens again; the raster orders its rows.
@@ -110,6 +110,7 @@ TEST_CASE("pipeline in the window: the views show what spikeminer run writes", "
         INFO("window " << w);
         CHECK(panel.window() == static_cast<std::size_t>(w));
         CHECK(panel.graph()->edge_count() == windows.at(static_cast<std::size_t>(w), "edges").toULongLong());
+        CHECK(panel.graph()->component_count() == windows.at(static_cast<std::size_t>(w), "components").toULongLong());
     }
 
     auto* table = panel.findChild<QTableView*>(QStringLiteral("assemblies table"));
