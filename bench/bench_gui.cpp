@@ -1,8 +1,8 @@
 // bench_gui: the desktop app's interactive speed, offscreen (no display needed), on the
 // large scenario (1,000 neurons): the raster's repaint at 1920x1080 with all its spikes in
 // view, one step of the time slider (the window's graph rebuilt from the edge changes, the
-// graph view and the timeline repainted), and the longest stall of the window's event loop
-// while the pipeline runs on the worker thread. Prints a Markdown table (bench/RESULTS.md).
+// graph view and the timeline repainted), the longest stall of the window's event loop
+// while the pipeline runs on the worker thread, and how soon Cancel ends a run. Prints a Markdown table (bench/RESULTS.md).
 #include "assembly_timeline.hpp"
 #include "bench_timing.hpp"
 #include "graph_view.hpp"
@@ -89,6 +89,23 @@ int main(int argc, char** argv) {
         if (task.busy()) loop.exec();
     }
     const std::size_t spikes = window.loaded()->summary.spikes;
+    // Cancel: a run cancelled at 0.5 s, 1 s, ... into it (every stage in turn), each timed
+    // from cancel() to the task's end.
+    gui::BackgroundTask& task = *window.findChild<gui::BackgroundTask*>();
+    std::vector<double> cancels;
+    for (int k = 1; k <= 8; ++k) {
+        window.run_pipeline(config);
+        QEventLoop loop;
+        QElapsedTimer since;
+        QTimer::singleShot(500 * k, &loop, [&] {
+            since.start();
+            task.cancel();
+        });
+        QObject::connect(&task, &gui::BackgroundTask::cancelled, &loop, &QEventLoop::quit);
+        QObject::connect(&task, &gui::BackgroundTask::succeeded, &loop, &QEventLoop::quit);  // done before the cancel
+        loop.exec();
+        if (since.isValid()) cancels.push_back(static_cast<double>(since.nsecsElapsed()) * 1e-6);
+    }
     window.run_pipeline(config);
     const double stall_ms = wait_for_run(window, 5);
 
@@ -125,5 +142,10 @@ int main(int argc, char** argv) {
     std::printf("| raster repaint, 1920x1080, whole recording | %.1f | %.1f | < 50 ms |\n", r.median_ms, r.max_ms);
     std::printf("| slider step (graph rebuilt, graph view and timeline repainted) | %.2f | %.2f | < 50 ms |\n", s.median_ms, s.max_ms);
     std::printf("| longest event-loop stall while the pipeline ran | - | %.1f | < 100 ms |\n", stall_ms);
+    if (!cancels.empty()) {
+        const Times c = summarize(cancels);
+        std::printf("| Cancel, from the click to the run's end (%zu runs cancelled 0.5-4 s in) | %.1f | %.1f | < 500 ms |\n", cancels.size(), c.median_ms,
+                    c.max_ms);
+    }
     return 0;
 }
