@@ -77,6 +77,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addDockWidget(Qt::BottomDockWidgetArea, through_time);
     resizeDocks({through_time}, {360}, Qt::Vertical);
     connect(pipeline_panel_, &PipelinePanel::window_changed, raster_, &RasterView::set_highlight);
+    connect(pipeline_panel_, &PipelinePanel::assembly_selected, this, &MainWindow::show_activations);
 
     task_ = new BackgroundTask(this);
     connect(task_, &BackgroundTask::progress, this, &MainWindow::on_progress);
@@ -255,6 +256,19 @@ void MainWindow::on_run(const RunPtr& run) {
     QMetaObject::invokeMethod(this, [this] { emit run_shown(); }, Qt::QueuedConnection);
 }
 
+void MainWindow::show_activations(int assembly) {
+    if (run_ == nullptr || assembly < 0 || static_cast<std::size_t>(assembly) >= run_->result.assemblies.size()) {
+        raster_->set_activations({}, {}, {});
+        return;
+    }
+    const auto a = static_cast<std::size_t>(assembly);
+    const pipeline::Assembly& selected = run_->result.assemblies[a];
+    std::vector<double> seconds;
+    for (const Tick t : selected.activations) seconds.push_back(run_->trains().time_base().to_seconds(t));
+    raster_->set_activations(std::move(seconds), selected.members, QColor(QString::fromLatin1(assembly_colour(a))));
+    statusBar()->showMessage(tr("assembly %1: %2 activations marked over the raster").arg(selected.track.id).arg(selected.activations.size()), 5000);
+}
+
 void MainWindow::choose_export() {
     if (run_ == nullptr) return;
     const QString dir = QFileDialog::getSaveFileName(this, tr("Export results into a new folder"), settings::last_dir(), QString(), nullptr,
@@ -376,6 +390,7 @@ void MainWindow::on_loaded(const LoadedRecording& recording) {
     run_.reset();
     pipeline_panel_->set_run(nullptr);
     raster_->set_highlight(0, 0);
+    raster_->set_activations({}, {}, {});
     assemblies_list_->clear();
     episodes_->set_episodes(nullptr, {});
     raster_->set_recording(recording.trains);

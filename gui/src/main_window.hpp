@@ -93,6 +93,8 @@ private:
     void on_progress(const QString& task, double fraction);
     void on_loaded(const LoadedRecording& recording);
     void on_run(const RunPtr& run);
+    /// Marks result.assemblies[assembly]'s activations over the raster (-1: none).
+    void show_activations(int assembly);
     void on_assemblies(const AssembliesFound& found);
     void on_mined(const mining::MiningResult& result);
     void show_occurrences(const std::optional<mining::Episode>& episode);

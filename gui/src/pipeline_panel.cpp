@@ -138,7 +138,7 @@ void PipelinePanel::select_assembly(std::optional<std::size_t> a) {
             table_->scrollTo(at);
         }
     }
-    emit assembly_selected(a ? run_->result.assemblies[*a].members : std::vector<NeuronId>{});
+    emit assembly_selected(a ? static_cast<int>(*a) : -1);
 }
 
 void PipelinePanel::on_table_selection() {

@@ -42,8 +42,8 @@ public:
 signals:
     /// The window shown, as its span in seconds.
     void window_changed(double start_s, double end_s);
-    /// The selected assembly's members (empty: none selected).
-    void assembly_selected(const std::vector<NeuronId>& members);
+    /// The selected assembly, an index into result.assemblies (-1: none selected).
+    void assembly_selected(int assembly);
 
 private:
     void on_slider(int value);

@@ -66,6 +66,8 @@ void RasterView::set_recording(TrainsPtr trains) {
     trains_ = std::move(trains);
     bins_ = trains_ != nullptr ? std::make_unique<const SpikeBins>(*trains_) : nullptr;
     occurrences_.clear();
+    activations_.clear();
+    activation_members_.clear();
     row_colours_.assign(trains_ != nullptr ? trains_->num_neurons() : 0, kSpikeColor.rgb());
     assemblies_.clear();
     apply_order();
@@ -78,6 +80,39 @@ void RasterView::set_recording(TrainsPtr trains) {
     }
     label_width_ = std::min(label_width_, 120);
     fit();
+}
+
+void RasterView::set_activations(std::vector<double> seconds, std::vector<NeuronId> members, QColor colour) {
+    activations_ = std::move(seconds);
+    activation_members_ = std::move(members);
+    activation_colour_ = colour;
+    update();
+}
+
+void RasterView::draw_activations(QPainter& painter, const QRect& plot) const {
+    if (activations_.empty() || activation_members_.empty()) return;
+    const double row_h = row_height(plot);
+    double top = 1e300, bottom = -1e300;
+    std::vector<double> ys;
+    for (const NeuronId n : activation_members_) {
+        const double y = plot.top() + (static_cast<double>(row_of_neuron_[n]) - n0_ + 0.5) * row_h;
+        ys.push_back(y);
+        top = std::min(top, y);
+        bottom = std::max(bottom, y);
+    }
+    painter.save();
+    painter.setClipRect(plot);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const double radius = std::clamp(row_h * 0.4, 1.5, 4.0);
+    const auto first = std::lower_bound(activations_.begin(), activations_.end(), t0_);
+    for (auto t = first; t != activations_.end() && *t <= t1_; ++t) {
+        const double x = plot.left() + (*t - t0_) / (t1_ - t0_) * plot.width();
+        painter.setPen(QPen(activation_colour_.darker(150), 1));
+        painter.drawLine(QPointF(x, top), QPointF(x, bottom));
+        painter.setBrush(activation_colour_);
+        for (const double y : ys) painter.drawEllipse(QPointF(x, y), radius, radius);
+    }
+    painter.restore();
 }
 
 void RasterView::set_order(RowOrder order) {
@@ -192,6 +227,7 @@ void RasterView::paintEvent(QPaintEvent*) {
         painter.fillRect(QRectF(x0, plot.top(), std::max(1.0, x1 - x0), plot.height()), kHighlight);
     }
     draw_occurrences(painter, plot);
+    draw_activations(painter, plot);
     painter.setPen(palette().color(QPalette::Mid));
     painter.drawRect(plot.adjusted(0, 0, -1, -1));
     painter.setPen(palette().color(QPalette::WindowText));

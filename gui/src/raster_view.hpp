@@ -37,6 +37,10 @@ public:
     /// (SpikeTrains::times() indices) in episode order, drawn as dots joined by lines.
     void set_occurrences(std::vector<std::vector<std::uint32_t>> occurrences);
     [[nodiscard]] std::size_t occurrence_count() const { return occurrences_.size(); }
+    /// Marks an assembly's activations: at each time (s), a dot on each member's row in
+    /// `colour`, joined by a line. Empty: none.
+    void set_activations(std::vector<double> seconds, std::vector<NeuronId> members, QColor colour);
+    [[nodiscard]] std::size_t activation_count() const { return activations_.size(); }
     /// Orders the rows; the view keeps its place.
     void set_order(RowOrder order);
     [[nodiscard]] RowOrder order() const { return order_; }
@@ -79,6 +83,7 @@ private:
     void draw_time_axis(QPainter& painter, const QRect& plot) const;
     void draw_neuron_axis(QPainter& painter, const QRect& plot) const;
     void draw_occurrences(QPainter& painter, const QRect& plot) const;
+    void draw_activations(QPainter& painter, const QRect& plot) const;
 
     void apply_order();
 
@@ -90,6 +95,9 @@ private:
     std::unique_ptr<const SpikeBins> bins_;  // trains_' bit index, for zoomed-out views
     std::vector<QRgb> row_colours_;     // per neuron: its assembly's colour, or the plain one
     std::vector<std::vector<std::uint32_t>> occurrences_;  // in time order of their first spike
+    std::vector<double> activations_;   // seconds, with the assembly's members and colour
+    std::vector<NeuronId> activation_members_;
+    QColor activation_colour_;
     double data_t0_ = 0, data_t1_ = 1;  // recording span, seconds
     double t0_ = 0, t1_ = 1;            // visible time, seconds
     double n0_ = 0, n1_ = 1;            // visible rows [n0, n1), in neurons
