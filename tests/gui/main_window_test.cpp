@@ -21,6 +21,8 @@
 #include <QDialog>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTimer>
 
@@ -137,4 +139,35 @@ TEST_CASE("window: episodes mined from a simulated recording are listed and thei
     }
     neuron->clear();
     CHECK(rows.rowCount() == all);
+}
+
+TEST_CASE("window: the sample recordings open, and a damaged file is refused with the recording shown kept", "[gui]") {
+    gui::MainWindow window;
+    QSignalSpy failed(&window, &gui::MainWindow::task_failed);
+    const struct {
+        const char* file;
+        std::size_t neurons;
+        std::size_t spikes;
+    } samples[] = {{"A8604-211122.nwb", 3, 21354}, {"songbird_spikes.txt", 74, 3336}};
+    for (const auto& sample : samples) {
+        INFO(sample.file);
+        window.open_file(QString::fromStdString(test::data_file(sample.file)));
+        wait_for_work(window);
+        REQUIRE(window.loaded() != nullptr);
+        CHECK(window.loaded()->summary.neurons == sample.neurons);
+        CHECK(window.loaded()->summary.spikes == sample.spikes);
+    }
+    // The failure's message box is closed as soon as it is up.
+    QTimer closer;
+    QObject::connect(&closer, &QTimer::timeout, [] {
+        for (QWidget* widget : QApplication::topLevelWidgets()) {
+            if (auto* box = qobject_cast<QMessageBox*>(widget); box != nullptr && box->isVisible()) box->accept();
+        }
+    });
+    closer.start(10);
+    window.open_file(QString::fromStdString(test::data_file("hdf5-crash-1.h5")));
+    wait_for_work(window);
+    REQUIRE(failed.count() == 1);
+    CHECK(failed.front().front().toString().contains(QStringLiteral("hdf5-crash-1.h5")));
+    CHECK(window.loaded()->summary.neurons == 74);  // the songbird recording stays
 }
