@@ -3,11 +3,8 @@
 // saves the window (or one view of it, `--view`) at the busiest co-firing window and
 // quits (with QT_QPA_PLATFORM=offscreen it needs no display; the README's screenshots
 // come from it).
-#include "assembly_timeline.hpp"
-#include "graph_view.hpp"
 #include "main_window.hpp"
 #include "pipeline_panel.hpp"
-#include "raster_view.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -20,17 +17,10 @@ using spikeminer::gui::MainWindow;
 
 // Shows the co-firing window with the most edges, then saves `view` of the window into `path`.
 bool save_screenshot(MainWindow& window, const QString& view, const QString& path) {
-    spikeminer::gui::PipelinePanel& panel = *window.pipeline_panel();
-    panel.show_busiest_window();
-    QWidget* shown = &window;
-    if (view == QStringLiteral("raster")) shown = window.raster();
-    if (view == QStringLiteral("graph")) shown = panel.graph();
-    if (view == QStringLiteral("timeline")) shown = window.findChild<spikeminer::gui::AssemblyTimeline*>();
-    if (!shown->grab().save(path)) {
-        std::fprintf(stderr, "spikeminer-gui: could not write %s\n", path.toLocal8Bit().constData());
-        return false;
-    }
-    return true;
+    window.pipeline_panel()->show_busiest_window();
+    const QString error = window.save_picture(path, view);
+    if (!error.isEmpty()) std::fprintf(stderr, "spikeminer-gui: %s\n", error.toLocal8Bit().constData());
+    return error.isEmpty();
 }
 
 }  // namespace
@@ -50,17 +40,18 @@ int main(int argc, char* argv[]) {
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("with --demo: save a picture of the window at its busiest co-firing window, then quit"),
                                         QStringLiteral("PNG"));
-    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("what --screenshot shows: window (default), raster, graph or timeline"),
+    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("what --screenshot shows: window (default), raster, graph, timeline or panel; an .svg path draws the first three as spikeminer run's figures"),
                                   QStringLiteral("VIEW"), QStringLiteral("window"));
     parser.addOptions({demo, screenshot, view});
     parser.process(app);
-    const QStringList views = {QStringLiteral("window"), QStringLiteral("raster"), QStringLiteral("graph"), QStringLiteral("timeline")};
+    const QStringList views = {QStringLiteral("window"), QStringLiteral("raster"), QStringLiteral("graph"), QStringLiteral("timeline"),
+                               QStringLiteral("panel")};
     if (parser.isSet(screenshot) && !parser.isSet(demo)) {
         std::fprintf(stderr, "spikeminer-gui: --screenshot needs --demo\n");
         return 2;
     }
     if (!views.contains(parser.value(view))) {
-        std::fprintf(stderr, "spikeminer-gui: --view: choose window, raster, graph or timeline\n");
+        std::fprintf(stderr, "spikeminer-gui: --view: choose window, raster, graph, timeline or panel\n");
         return 2;
     }
 

@@ -2,8 +2,10 @@
 
 #include "app_settings.hpp"
 #include "assemblies_dialog.hpp"
+#include "assembly_timeline.hpp"
 #include "background_task.hpp"
 #include "episodes_panel.hpp"
+#include "graph_view.hpp"
 #include "mining_dialog.hpp"
 #include "pipeline_panel.hpp"
 #include "raster_view.hpp"
@@ -12,7 +14,9 @@
 #include "summary_panel.hpp"
 
 #include "spikeminer/app/assembly_palette.hpp"
+#include "spikeminer/app/figures/raster_figure.hpp"
 #include "spikeminer/app/pipeline/results.hpp"
+#include "spikeminer/app/pipeline/run_figures.hpp"
 #include "spikeminer/core/error.hpp"
 
 #include <QDockWidget>
@@ -254,6 +258,39 @@ void MainWindow::on_run(const RunPtr& run) {
     statusBar()->showMessage(found, 15000);
     // Once the task has ended and the status bar shows no progress.
     QMetaObject::invokeMethod(this, [this] { emit run_shown(); }, Qt::QueuedConnection);
+}
+
+QString MainWindow::save_picture(const QString& path, const QString& view) {
+    if (!path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
+        QWidget* shown = view == QStringLiteral("raster")     ? static_cast<QWidget*>(raster_)
+                         : view == QStringLiteral("graph")    ? static_cast<QWidget*>(pipeline_panel_->graph())
+                         : view == QStringLiteral("timeline") ? static_cast<QWidget*>(findChild<AssemblyTimeline*>())
+                         : view == QStringLiteral("panel")    ? static_cast<QWidget*>(pipeline_panel_)
+                                                              : static_cast<QWidget*>(this);
+        return shown->grab().save(path, "PNG") ? QString() : tr("Could not write %1.").arg(path);
+    }
+    try {
+        const std::string file = QFile::encodeName(path).toStdString();
+        if (view == QStringLiteral("raster")) {
+            if (shown_ == nullptr) return tr("No recording is shown.");
+            std::vector<std::vector<NeuronId>> members;
+            if (run_ != nullptr) {
+                for (const pipeline::Assembly& a : run_->result.assemblies) members.push_back(a.members);
+            }
+            const auto [start_s, end_s] = raster_->visible_span();
+            const TimeBase& tb = shown_->time_base();
+            figures::write_figure(file, figures::raster_figure(*shown_, members, {tb.from_seconds(start_s), tb.from_seconds(end_s)}));
+        } else if (view == QStringLiteral("graph") || view == QStringLiteral("timeline")) {
+            if (run_ == nullptr) return tr("Run the pipeline first.");
+            figures::write_figure(file, view == QStringLiteral("graph") ? pipeline::graph_figure(run_->trains(), run_->result, pipeline_panel_->window())
+                                                                        : pipeline::timeline_figure(run_->trains(), run_->result));
+        } else {
+            return tr("The %1 is saved as PNG only.").arg(view);
+        }
+    } catch (const Error& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
 }
 
 void MainWindow::show_activations(int assembly) {

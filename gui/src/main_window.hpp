@@ -53,6 +53,11 @@ public slots:
     /// Writes the run shown into the new folder `dir` as `spikeminer run` does (tables,
     /// results.h5, figures) on the worker thread.
     void export_results(const QString& dir);
+    /// Saves a picture of `view` (raster, graph, timeline, panel or window) into `path`: as
+    /// drawn on screen for .png; for .svg (raster, graph and timeline, in a build with
+    /// figures) as `spikeminer run` draws its figures: the raster's visible span, the window
+    /// shown. Returns what went wrong, or an empty string.
+    QString save_picture(const QString& path, const QString& view);
     /// `spikeminer demo` in the window: simulates the demo scenario, then runs the pipeline
     /// with the demo's settings.
     void run_demo();

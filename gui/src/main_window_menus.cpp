@@ -39,19 +39,22 @@ void MainWindow::create_menus() {
     export_action_->setStatusTip(tr("Write the run's tables, results.h5 and figures (SVG and PNG) into a new folder"));
     export_action_->setEnabled(false);
     QMenu* picture = file->addMenu(tr("Save &picture"));
-    const auto add_picture = [this, picture](const QString& text, const QString& name, std::function<QWidget*()> view) {
-        picture->addAction(text, this, [this, name, view] {
-            const QString path = QFileDialog::getSaveFileName(this, tr("Save picture"), QDir(settings::last_dir()).filePath(name + QStringLiteral(".png")),
-                                                              tr("PNG images (*.png)"));
+    const auto add_picture = [this, picture](const QString& text, const QString& view, bool svg) {
+        picture->addAction(text, this, [this, view, svg] {
+            const QString filters = svg ? tr("PNG images (*.png);;SVG drawings (*.svg)") : tr("PNG images (*.png)");
+            const QString path = QFileDialog::getSaveFileName(this, tr("Save picture"), QDir(settings::last_dir()).filePath(view + QStringLiteral(".png")),
+                                                              filters);
             if (path.isEmpty()) return;
             settings::remember_dir(path);
-            if (!view()->grab().save(path, "PNG")) QMessageBox::warning(this, tr("Save picture"), tr("Could not write %1.").arg(path));
+            const QString error = save_picture(path, view);
+            if (!error.isEmpty()) QMessageBox::warning(this, tr("Save picture"), error);
         });
     };
-    add_picture(tr("&Raster…"), QStringLiteral("raster"), [this] { return raster_; });
-    add_picture(tr("Co-firing &graph…"), QStringLiteral("graph"), [this] { return pipeline_panel_->graph(); });
-    add_picture(tr("&Through time panel…"), QStringLiteral("through-time"), [this] { return pipeline_panel_; });
-    add_picture(tr("&Window…"), QStringLiteral("spikeminer"), [this] { return this; });
+    add_picture(tr("&Raster…"), QStringLiteral("raster"), true);
+    add_picture(tr("Co-firing &graph…"), QStringLiteral("graph"), true);
+    add_picture(tr("Assemblies' &timeline…"), QStringLiteral("timeline"), true);
+    add_picture(tr("&Through time panel…"), QStringLiteral("panel"), false);
+    add_picture(tr("&Window…"), QStringLiteral("window"), false);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

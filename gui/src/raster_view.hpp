@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace spikeminer::gui {
@@ -41,6 +42,8 @@ public:
     /// `colour`, joined by a line. Empty: none.
     void set_activations(std::vector<double> seconds, std::vector<NeuronId> members, QColor colour);
     [[nodiscard]] std::size_t activation_count() const { return activations_.size(); }
+    /// The time shown, in seconds.
+    [[nodiscard]] std::pair<double, double> visible_span() const { return {t0_, t1_}; }
     /// Orders the rows; the view keeps its place.
     void set_order(RowOrder order);
     [[nodiscard]] RowOrder order() const { return order_; }

@@ -4,7 +4,7 @@
 // view's edges and components at every slider step, the assemblies table row by row. Also: the table model
 // passes QAbstractItemModelTester; picking an assembly selects it everywhere; a cancelled
 // run leaves the run shown as it was; the run exports as `spikeminer run` writes; a saved
-// run opens again; the raster orders its rows.
+// run opens again; the raster orders its rows; every view saves as a picture.
 #include "catch.hpp"
 
 #include "assemblies_model.hpp"
@@ -15,10 +15,12 @@
 #include "raster_view.hpp"
 #include "task_end.hpp"
 
+#include "spikeminer/app/figures/figure.hpp"
 #include "test_paths.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
+#include <QImage>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSlider>
@@ -276,4 +278,32 @@ TEST_CASE("pipeline in the window: the raster orders its rows by label, rate or 
     for (int row = 0; row < first.size(); ++row) {
         CHECK(first.contains(QString::number(raster.neuron_at_row(static_cast<std::size_t>(row)))));
     }
+}
+
+TEST_CASE("pipeline in the window: every view saves as PNG, and the raster, graph and timeline as SVG", "[gui][pipeline-gui]") {
+    gui::MainWindow window;
+    window.show();
+    run_in_window(window, small_run());
+    const test::TempDir dir;
+    for (const char* view : {"raster", "graph", "timeline", "panel", "window"}) {
+        INFO(view);
+        const QString png = QString::fromStdString(dir.file(std::string(view) + ".png"));
+        CHECK(window.save_picture(png, QString::fromLatin1(view)).isEmpty());
+        const QImage image(png);
+        CHECK_FALSE(image.isNull());
+    }
+    for (const char* view : {"raster", "graph", "timeline"}) {
+        INFO(view);
+        const std::string svg = dir.file(std::string(view) + ".svg");
+        const QString error = window.save_picture(QString::fromStdString(svg), QString::fromLatin1(view));
+        if (!figures::figures_available()) {
+            CHECK_FALSE(error.isEmpty());
+            continue;
+        }
+        CHECK(error.isEmpty());
+        QFile file(QString::fromStdString(svg));
+        REQUIRE(file.open(QIODevice::ReadOnly));
+        CHECK(file.readAll().contains("<svg"));
+    }
+    CHECK_FALSE(window.save_picture(QString::fromStdString(dir.file("window.svg")), QStringLiteral("window")).isEmpty());
 }

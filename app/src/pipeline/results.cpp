@@ -1,7 +1,7 @@
 // See results.hpp: the results folder, written whole or not at all.
 #include "spikeminer/app/pipeline/results.hpp"
+#include "spikeminer/app/pipeline/run_figures.hpp"
 
-#include "figures.hpp"
 #include "../io/json_text.hpp"
 #include "../io/significance_fields.hpp"
 #include "results_h5.hpp"
@@ -222,7 +222,7 @@ std::vector<std::string> write_results(const std::string& dir, const Input& inpu
         const Tick shown = std::min(span.length(), trains.time_base().from_seconds(figure_seconds));
         const std::vector<mining::Occurrence> occurrences = top_occurrences(trains, result.episodes);
         const figures::Figure drawn[] = {figures::raster_figure(trains, members, {span.start, span.start + std::max<Tick>(shown, 1)}, occurrences),
-                                         detail::timeline_figure(trains, result), detail::graph_figure(trains, result)};
+                                         timeline_figure(trains, result), graph_figure(trains, result)};
         for (std::size_t f = 0; f < kFigureNames.size(); ++f) {
             for (const char* extension : {".svg", ".png"}) {
                 if (progress != nullptr) progress->check_cancelled();

@@ -1,5 +1,5 @@
-// See figures.hpp.
-#include "figures.hpp"
+// See run_figures.hpp.
+#include "spikeminer/app/pipeline/run_figures.hpp"
 
 #include "spikeminer/app/assembly_palette.hpp"
 #include "spikeminer/app/figures/graph_layout.hpp"
@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <map>
 
-namespace spikeminer::pipeline::detail {
+namespace spikeminer::pipeline {
 namespace {
 
 using figures::Anchor;
@@ -68,12 +68,13 @@ figures::Figure timeline_figure(const SpikeTrains& trains, const PipelineResult&
     return figure;
 }
 
-figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& result) {
+figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& result, std::optional<std::size_t> window) {
     constexpr double kSize = 700, kMargin = 30, kTop = 40;
     std::size_t busiest = 0;
     for (std::size_t w = 0; w < result.windows.size(); ++w) {
         if (result.windows[w].edges > result.windows[busiest].edges) busiest = w;
     }
+    if (window && *window < result.windows.size()) busiest = *window;
     const std::vector<WindowEdge> edges = result.windows.empty() ? std::vector<WindowEdge>{} : WindowEdges(result.changes, result.windows.size()).at(busiest);
     // Each neuron's colour: that of the first of the window's cliques holding it (the
     // clique's assembly's, grey for a clique of no reported assembly), else light grey.
@@ -134,4 +135,4 @@ figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& re
     return figure;
 }
 
-}  // namespace spikeminer::pipeline::detail
+}  // namespace spikeminer::pipeline
