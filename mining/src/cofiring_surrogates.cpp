@@ -102,7 +102,7 @@ std::optional<SignificanceOptions> surrogate_edge_test(const std::string& edge_t
                                                        double dither_ms, double refractory_ms, std::uint64_t seed,
                                                        const TimeBase& time_base) {
     if (edge_test == "analytic") return std::nullopt;
-    if (edge_test != "surrogate") throw UsageError("--edge-test: choose analytic or surrogate");
+    if (edge_test != "surrogate") throw UsageError("unknown edge test '" + edge_test + "': choose analytic or surrogate");
     // The edge test's own q and correction decide; the surrogates' are not used.
     return significance_options(1.0, surrogates, surrogate, dither_ms, refractory_ms, seed, time_base);
 }

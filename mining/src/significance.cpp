@@ -85,8 +85,8 @@ std::string resolution_note(std::size_t tested, const SignificanceOptions& optio
                                 ? "none can pass"
                                 : "they pass only when " + std::to_string(together) + " or more pass together";
     return std::to_string(tested) + " tested at q = " + std::to_string(options.q).substr(0, 6) + " against " +
-           std::to_string(options.surrogates) + " surrogates: " + how + "; --surrogates " +
-           std::to_string(static_cast<std::size_t>(std::ceil(needed)) - 1) + " lets a single one pass";
+           std::to_string(options.surrogates) + " surrogates: " + how + "; " +
+           std::to_string(static_cast<std::size_t>(std::ceil(needed)) - 1) + " surrogates let a single one pass";
 }
 
 std::vector<SurrogateSignificance> test_episodes(const SpikeTrains& trains, std::span<const Episode> episodes,

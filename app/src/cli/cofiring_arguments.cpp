@@ -52,6 +52,7 @@ mining::CofiringOptions CofiringArguments::options(const TimeBase& time_base) co
     const CofiringArguments defaults;
     const bool surrogate_settings = surrogates != defaults.surrogates || surrogate != defaults.surrogate || dither_ms != defaults.dither_ms ||
                                     refractory_ms != defaults.refractory_ms || surrogate_seed != defaults.surrogate_seed;
+    if (edge_test != "analytic" && edge_test != "surrogate") throw UsageError("--edge-test: choose analytic or surrogate");
     if (edge_test == "analytic" && surrogate_settings) {
         throw UsageError("--surrogates, --surrogate, --dither-ms, --refractory-ms and --surrogate-seed apply to --edge-test surrogate");
     }

@@ -43,7 +43,7 @@ namespace spikeminer::graph::detail::gpu {
 using Vertex = std::uint32_t;
 constexpr Vertex kNoVertex = ~Vertex{0};
 constexpr int kBlockThreads = 128;
-constexpr int kMinBlocks = 6;  // per SM: at most 80 registers a thread (was 160: 3 blocks per SM)
+constexpr int kMinBlocks = 6;  // per SM: caps a thread at 80 registers, so that 6 blocks fit and hide the set-up's loads
 /// Fixed-width kernels pack a pivot candidate's index (< |P| + |X| <= the largest degree)
 /// in this many bits: the host takes the any-width kernel for larger degrees.
 constexpr int kPivotIndexBits = 23;

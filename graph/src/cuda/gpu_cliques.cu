@@ -230,7 +230,7 @@ public:
         MappedHost<unsigned long long> consumed(listing ? 1 : 0);
         // Declared after the host blocks, so destroyed before them: on every way out, the
         // kernel has ended before they go back to the cache, where another run could take
-        // them while it still wrote (cudaFreeHost used to wait; the cache does not).
+        // them while it still wrote (the cache, unlike cudaFreeHost, does not wait for the device).
         const StreamJoin join{stream_.get()};
 
         KernelCounters* c = counters.get();

@@ -163,7 +163,7 @@ constexpr int kPeelThreads = 1024;
 // scan queued none, to the smallest degree that scan saw. Every phase ends with one
 // barrier: 300-500 phases on the small SNAP graphs, where a host round trip each took 4-12
 // ms in all; one block with the degrees in shared memory takes about 2 us a phase, the
-// chain of dependent instructions of a round (loads from L2 or memory no longer set it).
+// chain of dependent instructions of a round, not loads from L2 or memory.
 template <bool kOneBlock>
 __global__ void __launch_bounds__(kPeelThreads)
     peel_kernel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, unsigned* global_degree,

@@ -24,27 +24,20 @@ enum class SubtreeLevel { L1, L2 };
 enum class InducedSubgraph { Auto, Partial, Full };
 
 struct GpuCliqueOptions {
-    /// L2 by default: on the H200 it was 1.7x faster than L1 on blogcatalog and level on
-    /// facebook (bench/RESULTS.md).
+    /// L2 by default: faster than L1 on the dense SNAP graphs (bench/RESULTS.md, "Maximal
+    /// cliques, GPU path").
     SubtreeLevel level = SubtreeLevel::L2;
     /// L2 splits only the vertices with at least this many later neighbours, one subtree
     /// per edge; the others stay one subtree each (where one set-up costs less than one
-    /// per edge). Search ms on the H200 (2026-12-01) with 1 (every vertex split) / 16 /
-    /// 32 / 64: email-Enron 3.2-3.4 / 2.2-2.7 / 1.9-2.3 / 2.4-2.8; biogrid-yeast 4.6-5.0 /
-    /// 4.3-4.5 / 3.5-3.8 / 5.9-7.6; wiki-Vote 2.3-2.9 / 2.2-2.6 / 2.4-2.8 / 3.6-4.2;
-    /// blogcatalog 188 / 183 / 189; facebook 1161 / 1158 / 1204.
+    /// per edge). 32: the fastest or within noise of it on every graph measured
+    /// (bench/RESULTS.md, the l2_from table).
     std::size_t l2_from = 32;
     InducedSubgraph induced = InducedSubgraph::Auto;
     bool worker_list = true;    ///< idle workers take branches from busy ones
     /// The fewest candidates (|P|) of a branch worth handing over; 0: a quarter of the
     /// degeneracy, at least 16 and at most 32. Fewer hands over subtrees too small to repay
     /// the receiver's set-up; more leaves a long tail, or no sharing at all on a graph whose
-    /// |P| never gets there. On the H200 (2026-12-01, ms): search of facebook (degeneracy
-    /// 115) from 4: 9740, 8: 5770, 16: 2315, 24: 1219, 32: 1152, 48: 2182, 64: 9209, and of
-    /// blogcatalog (114) from 16: 219, 24: 182, 32: 193, 48: 314 (commit 0ef38d7); with
-    /// l2_from 32, count of facebook from 28: 1145, 32: 1166; blogcatalog 28: 180, 32: 190;
-    /// biogrid-yeast (64) 12: 5.4, 16: 5.2, 24: 5.3, 32: 5.7; wiki-Vote (53) and
-    /// email-Enron (43) 3.7-4.1 from 12 to 32.
+    /// |P| never gets there (measured: bench/RESULTS.md, the hand-over threshold).
     std::size_t hand_over_from = 0;
     unsigned lanes = 0;         ///< lanes per worker: 4, 8, 16 or 32 (0: from the degeneracy)
     std::vector<int> devices;   ///< CUDA devices to share the subtrees over (empty: device 0)
@@ -58,17 +51,15 @@ struct CliqueOptions {
     /// Auto takes the GPU when there is one, the graph has at least kGpuEdges edges (below
     /// that the CPU finishes in a millisecond or two, sooner than a GPU starts) and the
     /// cliques are only counted: listed, they reach the sink through one host thread from
-    /// the GPU, against every thread on the CPU (blogcatalog's 116 M cliques: 35.1 s
-    /// against 3.6 s on the H200 machine).
+    /// the GPU, against every thread on the CPU, which is faster (bench/RESULTS.md).
     Backend backend = Backend::Auto;
     GpuCliqueOptions gpu;
     Progress* progress = nullptr;
 };
 
-/// Auto's threshold (see CliqueOptions::backend). On the H200 machine, from a loaded graph
-/// to the count (ms, CPU on 16 cores / GPU, 2026-12-01): ca-GrQc, 14,484 edges: 0.7 / 0.9;
-/// ca-HepTh, 25,973: 1.0 / 1.3; as-caida, 52,861: 1.8 / 3.1; wiki-Vote, 100,762: 6.7 / 3.8;
-/// biogrid-yeast, 156,945: 11.3 / 6.0; email-Enron, 183,831: 8.7 / 5.8.
+/// Auto's threshold (see CliqueOptions::backend): between the largest SNAP graph the 16-core
+/// CPU counted sooner (as-caida, 52,861 edges) and the smallest the GPU did (wiki-Vote,
+/// 100,762), bench/RESULTS.md.
 inline constexpr std::size_t kGpuEdges = 75'000;
 
 struct CliqueSummary {
