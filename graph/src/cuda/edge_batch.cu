@@ -34,7 +34,7 @@ __device__ std::size_t updates_in(std::size_t bound, const unsigned long long* n
 // equal to it in the sorted bits, the sort being stable); the first update naming a
 // vertex out of range is recorded (atomicMin over positions) in *first_bad.
 template <typename Edge>
-__global__ void make_keys(std::size_t bound, const unsigned long long* n, const Edge* edges, Vertex vertices, int bits,
+__global__ void make_keys_kernel(std::size_t bound, const unsigned long long* n, const Edge* edges, Vertex vertices, int bits,
                           std::uint64_t* keys, std::uint32_t* index, unsigned long long* first_bad) {
     const std::size_t i = spikeminer::detail::thread_index();
     if (i >= bound) return;
@@ -62,7 +62,7 @@ struct LastOfRun {
 // Each kept key goes to its place (`position`: the exclusive scan of LastOfRun) with the
 // value of the update it came from; the last thread writes the counts.
 template <typename Edge>
-__global__ void keep_last(LastOfRun last_of_run, int bits, const std::uint32_t* index, const unsigned* position, const Edge* edges,
+__global__ void keep_last_kernel(LastOfRun last_of_run, int bits, const std::uint32_t* index, const unsigned* position, const Edge* edges,
                           BatchCounts* counts, std::uint64_t* keys, float* values) {
     const std::size_t i = spikeminer::detail::thread_index();
     if (i >= last_of_run.bound) return;
@@ -100,7 +100,7 @@ SortedBatch sorted_unique_batch(const Edge* edges, std::size_t n, const unsigned
     auto* keys = arena.take<std::uint64_t>(n, "edge batch");
     auto* index = arena.take<std::uint32_t>(n, "edge batch");
     const int bits = std::max(1, static_cast<int>(std::bit_width(vertices == 0 ? 0U : vertices - 1)));  // per vertex id
-    make_keys<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(n, updates, edges, vertices, bits, keys, index, &out.counts->first_bad);
+    make_keys_kernel<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(n, updates, edges, vertices, bits, keys, index, &out.counts->first_bad);
     auto* sorted_keys = arena.take<std::uint64_t>(n, "edge batch");
     auto* sorted_index = arena.take<std::uint32_t>(n, "edge batch");
     run_cub_queued(arena, [&](void* t, std::size_t& b) {
@@ -114,7 +114,7 @@ SortedBatch sorted_unique_batch(const Edge* edges, std::size_t n, const unsigned
     });
     out.keys = arena.take<std::uint64_t>(n, "edge batch");
     out.values = arena.take<float>(n, "edge batch");
-    keep_last<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(last_of_run, bits, sorted_index, position, edges, out.counts,
+    keep_last_kernel<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(last_of_run, bits, sorted_index, position, edges, out.counts,
                                                                 out.keys, out.values);
     SPIKEMINER_CUDA_CHECK(cudaGetLastError());
     return out;

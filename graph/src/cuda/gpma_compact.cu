@@ -19,14 +19,14 @@ using spikeminer::detail::run_cub;
 constexpr int kThreads = 256;
 
 // degree[v] for every vertex, and 0 at n (so that the scan's last entry is the total).
-__global__ void view_degrees(GpmaView view, unsigned long long* degree) {
+__global__ void view_degrees_kernel(GpmaView view, unsigned long long* degree) {
     const unsigned long long v = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (v < view.vertices) degree[v] = graph::degree(view, static_cast<Vertex>(v));
     if (v == view.vertices) degree[v] = 0;
 }
 
 // v's targets, in the view's (sorted) order, from offsets[v] on.
-__global__ void view_lists(GpmaView view, const unsigned long long* offsets, Vertex* neighbors) {
+__global__ void view_lists_kernel(GpmaView view, const unsigned long long* offsets, Vertex* neighbors) {
     const unsigned long long v = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (v >= view.vertices) return;
     unsigned long long at = offsets[v];
@@ -41,7 +41,7 @@ DeviceGraphData compact_on_device(const GpmaView& view, cudaStream_t stream) {
     const std::size_t n = view.vertices;
     const unsigned grid = spikeminer::detail::blocks_for(n + 1, kThreads);
     auto degree = allocate_or_oom<unsigned long long>(n + 1, "compact graph", stream);
-    view_degrees<<<grid, kThreads, 0, stream>>>(view, degree.get());
+    view_degrees_kernel<<<grid, kThreads, 0, stream>>>(view, degree.get());
     check_launch();
     out.offsets = allocate_or_oom<unsigned long long>(n + 1, "graph offsets", stream);
     run_cub([&](void* temp, std::size_t& bytes) { return cub::DeviceScan::ExclusiveSum(temp, bytes, degree.get(), out.offsets.get(), n + 1, stream); },
@@ -51,7 +51,7 @@ DeviceGraphData compact_on_device(const GpmaView& view, cudaStream_t stream) {
     out.entries = read_one(out.offsets.get() + n, stream);
     out.max_degree = read_one(most.get(), stream);
     out.neighbors = allocate_or_oom<Vertex>(out.entries, "graph neighbours", stream);
-    view_lists<<<grid, kThreads, 0, stream>>>(view, out.offsets.get(), out.neighbors.get());
+    view_lists_kernel<<<grid, kThreads, 0, stream>>>(view, out.offsets.get(), out.neighbors.get());
     check_launch();
     return out;
 }

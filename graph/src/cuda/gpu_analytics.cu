@@ -25,7 +25,7 @@ __device__ void for_each_target(const GpmaView& g, Vertex v, F f) {
     for_each_neighbor(g, v, [&f](Vertex t, std::uint64_t) { f(t); });
 }
 
-__global__ void bfs_step(GpmaView g, std::uint32_t depth, std::uint32_t* level, int* changed) {
+__global__ void bfs_step_kernel(GpmaView g, std::uint32_t depth, std::uint32_t* level, int* changed) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= g.vertices || level[v] != depth) return;
     for_each_target(g, v, [&](Vertex t) {
@@ -33,13 +33,13 @@ __global__ void bfs_step(GpmaView g, std::uint32_t depth, std::uint32_t* level, 
     });
 }
 
-__global__ void init_labels(Vertex n, Vertex* label) {
+__global__ void init_labels_kernel(Vertex n, Vertex* label) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v < n) label[v] = v;
 }
 
 // Each edge pulls both ends to the smaller label, in both directions (the undirected view).
-__global__ void cc_step(GpmaView g, Vertex* label, int* changed) {
+__global__ void cc_step_kernel(GpmaView g, Vertex* label, int* changed) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= g.vertices) return;
     for_each_target(g, v, [&](Vertex t) {
@@ -50,30 +50,30 @@ __global__ void cc_step(GpmaView g, Vertex* label, int* changed) {
     });
 }
 
-__global__ void out_degrees(GpmaView g, std::uint32_t* degree) {
+__global__ void out_degrees_kernel(GpmaView g, std::uint32_t* degree) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= g.vertices) return;
     degree[v] = graph::degree(g, v);
 }
 
-__global__ void dangling_mass(Vertex n, const std::uint32_t* degree, const double* rank, double* dangling) {
+__global__ void dangling_mass_kernel(Vertex n, const std::uint32_t* degree, const double* rank, double* dangling) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v < n) dangling[v] = degree[v] == 0 ? rank[v] : 0.0;
 }
 
-__global__ void fill(Vertex n, double value, double* out) {
+__global__ void fill_kernel(Vertex n, double value, double* out) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v < n) out[v] = value;
 }
 
-__global__ void push_rank(GpmaView g, double damping, const std::uint32_t* degree, const double* rank, double* next) {
+__global__ void push_rank_kernel(GpmaView g, double damping, const std::uint32_t* degree, const double* rank, double* next) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= g.vertices || degree[v] == 0) return;
     const double share = damping * rank[v] / degree[v];
     for_each_target(g, v, [&](Vertex t) { atomicAdd(&next[t], share); });
 }
 
-__global__ void change_of(Vertex n, const double* a, const double* b, double* diff) {
+__global__ void change_of_kernel(Vertex n, const double* a, const double* b, double* diff) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v < n) diff[v] = fabs(a[v] - b[v]);
 }
@@ -104,7 +104,7 @@ std::vector<std::uint32_t> bfs_levels_gpu(const GpmaView& g, Vertex root) {
     auto changed = allocate_or_oom<int>(1, "BFS");
     SPIKEMINER_CUDA_CHECK(cudaMemset(changed.get(), 0, sizeof(int)));
     for (std::uint32_t depth = 0;; ++depth) {
-        bfs_step<<<grid(g.vertices), kThreads>>>(g, depth, d_level.get(), changed.get());
+        bfs_step_kernel<<<grid(g.vertices), kThreads>>>(g, depth, d_level.get(), changed.get());
         SPIKEMINER_CUDA_CHECK(cudaGetLastError());
         if (read_and_clear(changed.get()) == 0) break;
     }
@@ -116,9 +116,9 @@ std::vector<Vertex> connected_components_gpu(const GpmaView& g) {
     auto label = allocate_or_oom<Vertex>(g.vertices, "components");
     auto changed = allocate_or_oom<int>(1, "components");
     SPIKEMINER_CUDA_CHECK(cudaMemset(changed.get(), 0, sizeof(int)));
-    init_labels<<<grid(g.vertices), kThreads>>>(g.vertices, label.get());
+    init_labels_kernel<<<grid(g.vertices), kThreads>>>(g.vertices, label.get());
     do {
-        cc_step<<<grid(g.vertices), kThreads>>>(g, label.get(), changed.get());
+        cc_step_kernel<<<grid(g.vertices), kThreads>>>(g, label.get(), changed.get());
         SPIKEMINER_CUDA_CHECK(cudaGetLastError());
     } while (read_and_clear(changed.get()) != 0);
     std::vector<Vertex> out(g.vertices);
@@ -135,15 +135,15 @@ PageRankResult pagerank_gpu(const GpmaView& g, const PageRankOptions& options) {
     auto next = allocate_or_oom<double>(n, "PageRank");
     auto scratch = allocate_or_oom<double>(n, "PageRank");
     spikeminer::detail::DeviceArena arena;
-    out_degrees<<<grid(n), kThreads>>>(g, degree.get());
-    fill<<<grid(n), kThreads>>>(n, 1.0 / n, rank.get());
+    out_degrees_kernel<<<grid(n), kThreads>>>(g, degree.get());
+    fill_kernel<<<grid(n), kThreads>>>(n, 1.0 / n, rank.get());
     const unsigned limit = options.fixed_iterations > 0 ? options.fixed_iterations : options.max_iterations;
     while (result.iterations < limit) {
-        dangling_mass<<<grid(n), kThreads>>>(n, degree.get(), rank.get(), scratch.get());
+        dangling_mass_kernel<<<grid(n), kThreads>>>(n, degree.get(), rank.get(), scratch.get());
         const double dangling = sum(scratch.get(), n, arena);
-        fill<<<grid(n), kThreads>>>(n, (1.0 - options.damping) / n + options.damping * dangling / n, next.get());
-        push_rank<<<grid(n), kThreads>>>(g, options.damping, degree.get(), rank.get(), next.get());
-        change_of<<<grid(n), kThreads>>>(n, next.get(), rank.get(), scratch.get());
+        fill_kernel<<<grid(n), kThreads>>>(n, (1.0 - options.damping) / n + options.damping * dangling / n, next.get());
+        push_rank_kernel<<<grid(n), kThreads>>>(g, options.damping, degree.get(), rank.get(), next.get());
+        change_of_kernel<<<grid(n), kThreads>>>(n, next.get(), rank.get(), scratch.get());
         const double change = sum(scratch.get(), n, arena);
         std::swap(rank, next);
         ++result.iterations;

@@ -262,14 +262,14 @@ void launch_peel(Vertex n, const unsigned long long* offsets, const Vertex* neig
     // The buffers go back to the pool after the launch, in stream order.
 }
 
-__global__ void relabelled_degrees(Vertex n, const unsigned long long* offsets, const Vertex* position,
+__global__ void relabelled_degrees_kernel(Vertex n, const unsigned long long* offsets, const Vertex* position,
                                    unsigned long long* degree_at) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v < n) degree_at[position[v]] = offsets[v + 1] - offsets[v];
 }
 
 // One warp per vertex: its list, renamed, at its new place (sorted afterwards).
-__global__ void relabel_lists(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, const Vertex* position,
+__global__ void relabel_lists_kernel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, const Vertex* position,
                               const unsigned long long* new_offsets, Vertex* new_neighbors) {
     const unsigned long long w = global_thread() / 32;
     if (w >= n) return;
@@ -280,7 +280,7 @@ __global__ void relabel_lists(Vertex n, const unsigned long long* offsets, const
     }
 }
 
-__global__ void later_counts(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, unsigned* later,
+__global__ void later_counts_kernel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, unsigned* later,
                              Vertex* identity) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= n) return;
@@ -289,14 +289,14 @@ __global__ void later_counts(Vertex n, const unsigned long long* offsets, const 
     identity[v] = v;
 }
 
-__global__ void item_counts(unsigned n, const Vertex* sorted, const unsigned* later, unsigned edge_from, unsigned* items) {
+__global__ void item_counts_kernel(unsigned n, const Vertex* sorted, const unsigned* later, unsigned edge_from, unsigned* items) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) items[i] = later[sorted[i]] >= edge_from ? later[sorted[i]] : 1U;
 }
 
 // One warp per vertex (in item order): its edges to later neighbours, or itself alone when
 // it has fewer than edge_from of them.
-__global__ void edge_items(unsigned n, const Vertex* sorted, const unsigned* start, const unsigned long long* offsets,
+__global__ void edge_items_kernel(unsigned n, const Vertex* sorted, const unsigned* start, const unsigned long long* offsets,
                            const Vertex* neighbors, const unsigned* later, unsigned edge_from, Vertex* first, Vertex* second) {
     const unsigned long long i = global_thread() / 32;
     if (i >= n) return;
@@ -352,13 +352,13 @@ DeviceGraphData relabel_on_device(const DeviceGraphData& graph, std::vector<Vert
     out.max_degree = graph.max_degree;
     auto degree_at = allocate_or_oom<unsigned long long>(static_cast<std::size_t>(n) + 1, "relabelling", stream);
     SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(degree_at.get(), 0, (static_cast<std::size_t>(n) + 1) * sizeof(unsigned long long), stream));
-    relabelled_degrees<<<blocks(n), kThreads, 0, stream>>>(n, graph.offsets.get(), d_position.get(), degree_at.get());
+    relabelled_degrees_kernel<<<blocks(n), kThreads, 0, stream>>>(n, graph.offsets.get(), d_position.get(), degree_at.get());
     out.offsets = allocate_or_oom<unsigned long long>(static_cast<std::size_t>(n) + 1, "graph offsets", stream);
     run_cub([&](void* temp, std::size_t& bytes) {
         return cub::DeviceScan::ExclusiveSum(temp, bytes, degree_at.get(), out.offsets.get(), n + 1, stream);
     }, stream);
     auto unsorted = allocate_or_oom<Vertex>(entries, "relabelling", stream);
-    relabel_lists<<<blocks(n, kWarpsPerBlock), kThreads, 0, stream>>>(n, graph.offsets.get(), graph.neighbors.get(), d_position.get(),
+    relabel_lists_kernel<<<blocks(n, kWarpsPerBlock), kThreads, 0, stream>>>(n, graph.offsets.get(), graph.neighbors.get(), d_position.get(),
                                                                        out.offsets.get(), unsorted.get());
     out.neighbors = allocate_or_oom<Vertex>(entries, "graph neighbours", stream);
     run_cub([&](void* temp, std::size_t& bytes) {
@@ -379,7 +379,7 @@ DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, std::si
     const Vertex n = graph.vertices;
     auto later = allocate_or_oom<unsigned>(n, "work items", stream);
     auto identity = allocate_or_oom<Vertex>(n, "work items", stream);
-    later_counts<<<blocks(n), kThreads, 0, stream>>>(n, graph.offsets.get(), graph.neighbors.get(), later.get(), identity.get());
+    later_counts_kernel<<<blocks(n), kThreads, 0, stream>>>(n, graph.offsets.get(), graph.neighbors.get(), later.get(), identity.get());
     auto sorted_later = allocate_or_oom<unsigned>(n, "work items", stream);
     auto sorted = allocate_or_oom<Vertex>(n, "work items", stream);
     run_cub([&](void* temp, std::size_t& bytes) {
@@ -397,7 +397,7 @@ DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, std::si
     }
     auto counts = allocate_or_oom<unsigned>(static_cast<std::size_t>(n) + 1, "work items", stream);
     SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, (static_cast<std::size_t>(n) + 1) * sizeof(unsigned), stream));
-    item_counts<<<blocks(n), kThreads, 0, stream>>>(n, sorted.get(), later.get(), edge_from, counts.get());
+    item_counts_kernel<<<blocks(n), kThreads, 0, stream>>>(n, sorted.get(), later.get(), edge_from, counts.get());
     auto start = allocate_or_oom<unsigned>(static_cast<std::size_t>(n) + 1, "work items", stream);
     run_cub([&](void* temp, std::size_t& bytes) {
         return cub::DeviceScan::ExclusiveSum(temp, bytes, counts.get(), start.get(), n + 1, stream);
@@ -405,7 +405,7 @@ DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, std::si
     items.count = read_one(start.get() + n, stream);
     items.first = allocate_or_oom<Vertex>(items.count, "work items", stream);
     items.second = allocate_or_oom<Vertex>(items.count, "work items", stream);
-    edge_items<<<blocks(n, kWarpsPerBlock), kThreads, 0, stream>>>(n, sorted.get(), start.get(), graph.offsets.get(),
+    edge_items_kernel<<<blocks(n, kWarpsPerBlock), kThreads, 0, stream>>>(n, sorted.get(), start.get(), graph.offsets.get(),
                                                                   graph.neighbors.get(), later.get(), edge_from, items.first.get(),
                                                                   items.second.get());
     check_launch();

@@ -129,10 +129,10 @@ __device__ std::uint64_t grid_stride() { return static_cast<std::uint64_t>(gridD
 enum class Op : int { Insert, Update, Erase };
 
 // Each unique key of a batch (the first *n of `bound`): an existing key gets its value
-// (insert, update) or its slot recorded (erase: emptied by erase_slots, so that no
+// (insert, update) or its slot recorded (erase: emptied by erase_slots_kernel, so that no
 // thread's binary search sees a segment change under it); `slot` is kEmpty for an
 // absent key and past *n; inserts get each key's leaf.
-__global__ void apply_existing(std::size_t bound, const unsigned long long* n, Layout layout, Op op, const std::uint64_t* keys,
+__global__ void apply_existing_kernel(std::size_t bound, const unsigned long long* n, Layout layout, Op op, const std::uint64_t* keys,
                                const float* values, std::uint64_t* slot, std::uint64_t* leaf = nullptr) {
     const std::size_t i = thread_index();
     if (i >= bound) return;
@@ -155,7 +155,7 @@ struct Absent {
 
 // The new keys, values and leaves, in key order, at `position` (the exclusive scan of
 // Absent); the last thread writes how many.
-__global__ void take_fresh(std::size_t bound, Absent absent, const unsigned* position, const std::uint64_t* keys, const float* values,
+__global__ void take_fresh_kernel(std::size_t bound, Absent absent, const unsigned* position, const std::uint64_t* keys, const float* values,
                            const std::uint64_t* leaf, std::uint64_t* fresh_keys, float* fresh_values, std::uint64_t* fresh_leaf,
                            unsigned long long* fresh) {
     const std::size_t i = thread_index();
@@ -172,7 +172,7 @@ __global__ void take_fresh(std::size_t bound, Absent absent, const unsigned* pos
 // Empties the erased slots; leaf[i] = the erased key's segment, kEmpty where the
 // previous erased key was in the same segment (one entry per touched segment) and past
 // the `n` erased keys.
-__global__ void erase_slots(std::size_t bound, const unsigned long long* n, const std::uint64_t* slot, std::size_t segment,
+__global__ void erase_slots_kernel(std::size_t bound, const unsigned long long* n, const std::uint64_t* slot, std::size_t segment,
                             std::uint64_t* keys, std::uint64_t* leaf) {
     const std::size_t i = thread_index();
     if (i >= bound) return;
@@ -187,7 +187,7 @@ __global__ void erase_slots(std::size_t bound, const unsigned long long* n, cons
 
 // One warp per touched segment: packs the keys left after erasures to the front,
 // writing only what changes (the keys after the first hole, and the slots left empty).
-__global__ void repack(Layout layout, const unsigned long long* n, const std::uint64_t* leaf) {
+__global__ void repack_kernel(Layout layout, const unsigned long long* n, const std::uint64_t* leaf) {
     const std::size_t w = thread_index() / 32;
     const unsigned lane = threadIdx.x % 32;
     if (w >= *n || leaf[w] == kEmpty) return;
@@ -233,7 +233,7 @@ struct Pending {
 // Each seed (the first *n of `bound`: a pending key's leaf, or a leaf under its bound)
 // climbs to the smallest window that fits: code = first segment * 64 + (63 - level), so
 // that sorted codes list windows by start, larger first; ~0 past the seeds.
-__global__ void climb(std::size_t bound, const unsigned long long* n, const std::uint64_t* seed, Pending pending,
+__global__ void climb_kernel(std::size_t bound, const unsigned long long* n, const std::uint64_t* seed, Pending pending,
                       const std::uint64_t* prefix, Bounds bounds, std::uint64_t* code) {
     const std::size_t j = thread_index();
     if (j >= bound) return;
@@ -264,13 +264,13 @@ __global__ void climb(std::size_t bound, const unsigned long long* n, const std:
 }
 
 // end = the window's last segment + 1.
-__global__ void window_ends(std::size_t bound, const std::uint64_t* code, std::uint64_t* end) {
+__global__ void window_ends_kernel(std::size_t bound, const std::uint64_t* code, std::uint64_t* end) {
     const std::size_t j = thread_index();
     if (j < bound) end[j] = (code[j] / 64) + (std::uint64_t{1} << (63 - code[j] % 64));
 }
 
 // A window is kept when no earlier (or equal) one covers it.
-__global__ void maximal(std::size_t bound, const unsigned long long* n, const std::uint64_t* code, const std::uint64_t* end_before,
+__global__ void maximal_kernel(std::size_t bound, const unsigned long long* n, const std::uint64_t* code, const std::uint64_t* end_before,
                         unsigned char* keep) {
     const std::size_t j = thread_index();
     if (j < bound) keep[j] = j < *n && code[j] / 64 >= end_before[j];
@@ -278,7 +278,7 @@ __global__ void maximal(std::size_t bound, const unsigned long long* n, const st
 
 // The chosen windows (the first *count of `bound`) and their slots; slots is 0 from
 // *count to `bound` inclusive, so that its exclusive scan ends with the total.
-__global__ void make_windows(std::size_t bound, const unsigned long long* count, const std::uint64_t* code, const std::uint64_t* prefix,
+__global__ void make_windows_kernel(std::size_t bound, const unsigned long long* count, const std::uint64_t* code, const std::uint64_t* prefix,
                              Pending pending, std::size_t segment, Window* windows, std::uint64_t* slots) {
     const std::size_t w = thread_index();
     if (w > bound) return;
@@ -301,7 +301,7 @@ __global__ void make_windows(std::size_t bound, const unsigned long long* count,
 
 // The whole array as one window (rebuilds): `existing` keys (prefix's last entry) and
 // the pending ones; slot_at = {0, capacity}; *count = 1.
-__global__ void root_window(std::size_t segs, std::size_t segment, const std::uint64_t* existing, Pending pending, Window* window,
+__global__ void root_window_kernel(std::size_t segs, std::size_t segment, const std::uint64_t* existing, Pending pending, Window* window,
                             std::uint64_t* slot_at, unsigned long long* count) {
     *window = {0, segs, 0, *existing, 0, pending.count(), 0};
     slot_at[0] = 0;
@@ -318,7 +318,7 @@ __device__ std::size_t window_at(const std::uint64_t* slot_at, const std::uint32
 }
 
 // Each window's number at its first flat segment (a max-scan then fills the rest).
-__global__ void window_heads(std::size_t bound, const unsigned long long* count, const std::uint64_t* slot_at, std::size_t segment,
+__global__ void window_heads_kernel(std::size_t bound, const unsigned long long* count, const std::uint64_t* slot_at, std::size_t segment,
                              std::uint32_t* heads) {
     const std::size_t w = thread_index();
     if (w < bound && w < *count) heads[slot_at[w] / segment] = static_cast<std::uint32_t>(w);
@@ -326,7 +326,7 @@ __global__ void window_heads(std::size_t bound, const unsigned long long* count,
 
 // Over every slot of the windows: each existing key goes to its rank among the window's
 // keys and pending keys.
-__global__ void gather_existing(const Window* windows, const unsigned long long* count, const std::uint64_t* slot_at,
+__global__ void gather_existing_kernel(const Window* windows, const unsigned long long* count, const std::uint64_t* slot_at,
                                 const std::uint32_t* flat_window, Layout layout, const std::uint64_t* prefix,
                                 const std::uint64_t* pending_keys, std::uint64_t* out_keys, float* out_values) {
     const std::size_t windows_n = *count;
@@ -348,7 +348,7 @@ __global__ void gather_existing(const Window* windows, const unsigned long long*
 }
 
 // One thread per pending key: to its rank among its window's keys.
-__global__ void gather_pending(Pending pending, const Window* windows, const unsigned long long* count, Layout layout,
+__global__ void gather_pending_kernel(Pending pending, const Window* windows, const unsigned long long* count, Layout layout,
                                const std::uint64_t* prefix, std::uint64_t* out_keys, float* out_values) {
     const std::size_t j = thread_index();
     if (j >= pending.bound || j >= pending.count()) return;
@@ -373,7 +373,7 @@ __global__ void gather_pending(Pending pending, const Window* windows, const uns
 
 // Over every slot of the windows: the window's merged keys spread evenly over its
 // segments (the first total % m segments take one more), each segment packed at the front.
-__global__ void spread(const Window* windows, const unsigned long long* count, const std::uint64_t* slot_at,
+__global__ void spread_kernel(const Window* windows, const unsigned long long* count, const std::uint64_t* slot_at,
                        const std::uint32_t* flat_window, Layout layout, const std::uint64_t* in_keys, const float* in_values) {
     const std::size_t windows_n = *count;
     const std::uint64_t slots = slot_at[windows_n];
@@ -412,7 +412,7 @@ struct NonEmptyReversed {
     __device__ std::uint64_t operator()(std::size_t j) const { return counts[segs - 1 - j] > 0 ? segs - 1 - j : segs; }
 };
 
-__global__ void first_keys(std::size_t segs, std::size_t segment, const std::uint64_t* scanned, const std::uint64_t* keys,
+__global__ void first_keys_kernel(std::size_t segs, std::size_t segment, const std::uint64_t* scanned, const std::uint64_t* keys,
                            std::uint64_t* next, std::uint64_t* first_key) {
     const std::size_t s = thread_index();
     if (s > segs) return;
@@ -422,7 +422,7 @@ __global__ void first_keys(std::size_t segs, std::size_t segment, const std::uin
 }
 
 // row_start[v]: the slot of v's first key, or of the first key after it.
-__global__ void row_starts(std::size_t vertices, Layout layout, std::uint64_t capacity, std::uint64_t* row_start) {
+__global__ void row_starts_kernel(std::size_t vertices, Layout layout, std::uint64_t capacity, std::uint64_t* row_start) {
     const std::size_t v = thread_index();
     if (v > vertices) return;
     if (v == vertices) {
@@ -442,7 +442,7 @@ __global__ void row_starts(std::size_t vertices, Layout layout, std::uint64_t ca
 
 // A batch's outcome added to the totals: `done` keys inserted (new), erased or updated
 // out of its unique ones; a batch with a bad id only records that id.
-__global__ void tally(Op op, const BatchCounts* batch, const unsigned long long* done, Totals* totals) {
+__global__ void tally_kernel(Op op, const BatchCounts* batch, const unsigned long long* done, Totals* totals) {
     if (batch->first_bad != ~0ULL) {
         if (totals->failed++ == 0) {
             totals->bad_src = batch->bad_src;
@@ -459,13 +459,13 @@ __global__ void tally(Op op, const BatchCounts* batch, const unsigned long long*
 // A batch copied to where the graphs of whole batches read it (from == nullptr: it is
 // there already), and its length.
 template <typename Edge>
-__global__ void stage_batch(std::size_t n, const Edge* from, Edge* to, unsigned long long* count) {
+__global__ void stage_batch_kernel(std::size_t n, const Edge* from, Edge* to, unsigned long long* count) {
     const std::size_t i = thread_index();
     if (from != nullptr && i < n) to[i] = from[i];
     if (i == 0) *count = n;
 }
 
-__global__ void find_slot(Layout layout, std::uint64_t key, std::uint64_t* slot) { *slot = layout.find(key); }
+__global__ void find_slot_kernel(Layout layout, std::uint64_t key, std::uint64_t* slot) { *slot = layout.find(key); }
 
 }  // namespace
 
@@ -573,7 +573,7 @@ struct GpuPma::State {
         run_cub_queued(arena, [&](void* t, std::size_t& b) {
             return cub::DeviceScan::InclusiveScan(t, b, reversed, scanned, cuda::minimum<>{}, n, stream);
         });
-        first_keys<<<grid(n + 1), kThreads, 0, stream>>>(n, segment, scanned, keys.get(), next.get(), first_key.get());
+        first_keys_kernel<<<grid(n + 1), kThreads, 0, stream>>>(n, segment, scanned, keys.get(), next.get(), first_key.get());
         check();
     }
 
@@ -582,7 +582,7 @@ struct GpuPma::State {
     // cost of a small batch on a graph of millions of vertices.
     void refresh_starts() {
         if (!starts_stale) return;
-        row_starts<<<grid(static_cast<std::size_t>(vertices) + 1), kThreads, 0, stream>>>(vertices, layout(), capacity,
+        row_starts_kernel<<<grid(static_cast<std::size_t>(vertices) + 1), kThreads, 0, stream>>>(vertices, layout(), capacity,
                                                                                            row_start.get());
         check();
         if (host_waits) {
@@ -624,21 +624,21 @@ struct GpuPma::State {
         auto* root = take<Window>(1);
         auto* slot_at = take<std::uint64_t>(2);
         auto* one = take<unsigned long long>(1);
-        root_window<<<1, 1, 0, stream>>>(old_segs, segment, p + old_segs, pending, root, slot_at, one);
+        root_window_kernel<<<1, 1, 0, stream>>>(old_segs, segment, p + old_segs, pending, root, slot_at, one);
         auto* merged_keys = take<std::uint64_t>(capacity + pending.bound);
         auto* merged_values = take<float>(capacity + pending.bound);
-        gather_existing<<<grid(capacity), kThreads, 0, stream>>>(root, one, slot_at, nullptr, layout(), p, pending.keys, merged_keys,
+        gather_existing_kernel<<<grid(capacity), kThreads, 0, stream>>>(root, one, slot_at, nullptr, layout(), p, pending.keys, merged_keys,
                                                                  merged_values);
         if (pending.bound != 0) {
-            gather_pending<<<grid(pending.bound), kThreads, 0, stream>>>(pending, root, one, layout(), p, merged_keys, merged_values);
+            gather_pending_kernel<<<grid(pending.bound), kThreads, 0, stream>>>(pending, root, one, layout(), p, merged_keys, merged_values);
         }
         check();
         if (new_capacity != capacity) {
             SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old arrays are read until here
             allocate(new_capacity);
-            root_window<<<1, 1, 0, stream>>>(segs(), segment, p + old_segs, pending, root, slot_at, one);
+            root_window_kernel<<<1, 1, 0, stream>>>(segs(), segment, p + old_segs, pending, root, slot_at, one);
         }
-        spread<<<grid(capacity), kThreads, 0, stream>>>(root, one, slot_at, nullptr, layout(), merged_keys, merged_values);
+        spread_kernel<<<grid(capacity), kThreads, 0, stream>>>(root, one, slot_at, nullptr, layout(), merged_keys, merged_values);
         check();
     }
 
@@ -648,7 +648,7 @@ struct GpuPma::State {
         auto* heads = take<std::uint32_t>(segs());
         auto* map = take<std::uint32_t>(segs());
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(heads, 0, segs() * sizeof(std::uint32_t), stream));
-        window_heads<<<grid(bound), kThreads, 0, stream>>>(bound, count, slot_at, segment, heads);
+        window_heads_kernel<<<grid(bound), kThreads, 0, stream>>>(bound, count, slot_at, segment, heads);
         run_cub_queued(arena, [&](void* t, std::size_t& b) {
             return cub::DeviceScan::InclusiveScan(t, b, heads, map, cuda::maximum<>{}, segs(), stream);
         });
@@ -660,7 +660,7 @@ struct GpuPma::State {
     void settle(const std::uint64_t* seeds, std::size_t bound, const unsigned long long* n, const Pending& pending) {
         const std::uint64_t* p = prefix();
         auto* code = take<std::uint64_t>(bound);
-        climb<<<grid(bound), kThreads, 0, stream>>>(bound, n, seeds, pending, p, bounds(), code);
+        climb_kernel<<<grid(bound), kThreads, 0, stream>>>(bound, n, seeds, pending, p, bounds(), code);
         auto* sorted = take<std::uint64_t>(bound);
         // Real codes stay under 2^(bits - 1); the padding (~0) sorts last.
         const int bits = 6 + static_cast<int>(std::bit_width(segs()));
@@ -668,13 +668,13 @@ struct GpuPma::State {
             return cub::DeviceRadixSort::SortKeys(t, b, code, sorted, static_cast<int>(bound), 0, bits, stream);
         });
         auto* end = take<std::uint64_t>(bound);
-        window_ends<<<grid(bound), kThreads, 0, stream>>>(bound, sorted, end);
+        window_ends_kernel<<<grid(bound), kThreads, 0, stream>>>(bound, sorted, end);
         auto* end_before = take<std::uint64_t>(bound);
         run_cub_queued(arena, [&](void* t, std::size_t& b) {
             return cub::DeviceScan::ExclusiveScan(t, b, end, end_before, cuda::maximum<>{}, std::uint64_t{0}, bound, stream);
         });
         auto* keep = take<unsigned char>(bound);
-        maximal<<<grid(bound), kThreads, 0, stream>>>(bound, n, sorted, end_before, keep);
+        maximal_kernel<<<grid(bound), kThreads, 0, stream>>>(bound, n, sorted, end_before, keep);
         auto* chosen = take<std::uint64_t>(bound);
         auto* count = take<unsigned long long>(1);
         run_cub_queued(arena, [&](void* t, std::size_t& b) {
@@ -682,7 +682,7 @@ struct GpuPma::State {
         });
         auto* windows = take<Window>(bound);
         auto* slots = take<std::uint64_t>(bound + 1);
-        make_windows<<<grid(bound + 1), kThreads, 0, stream>>>(bound, count, chosen, p, pending, segment, windows, slots);
+        make_windows_kernel<<<grid(bound + 1), kThreads, 0, stream>>>(bound, count, chosen, p, pending, segment, windows, slots);
         auto* slot_at = take<std::uint64_t>(bound + 1);
         run_cub_queued(arena, [&](void* t, std::size_t& b) {
             return cub::DeviceScan::ExclusiveSum(t, b, slots, slot_at, bound + 1, stream);
@@ -691,13 +691,13 @@ struct GpuPma::State {
         const std::uint32_t* flat_window = bound > kSearchWindowsUpTo ? window_map(bound, count, slot_at) : nullptr;
         auto* merged_keys = take<std::uint64_t>(capacity);
         auto* merged_values = take<float>(capacity);
-        gather_existing<<<strided(capacity), kThreads, 0, stream>>>(windows, count, slot_at, flat_window, layout(), p, pending.keys,
+        gather_existing_kernel<<<strided(capacity), kThreads, 0, stream>>>(windows, count, slot_at, flat_window, layout(), p, pending.keys,
                                                                     merged_keys, merged_values);
         if (pending.bound != 0) {
-            gather_pending<<<grid(pending.bound), kThreads, 0, stream>>>(pending, windows, count, layout(), p, merged_keys,
+            gather_pending_kernel<<<grid(pending.bound), kThreads, 0, stream>>>(pending, windows, count, layout(), p, merged_keys,
                                                                          merged_values);
         }
-        spread<<<strided(capacity), kThreads, 0, stream>>>(windows, count, slot_at, flat_window, layout(), merged_keys, merged_values);
+        spread_kernel<<<strided(capacity), kThreads, 0, stream>>>(windows, count, slot_at, flat_window, layout(), merged_keys, merged_values);
         check();
     }
 
@@ -706,7 +706,7 @@ struct GpuPma::State {
     // says how many.
     std::uint64_t* existing_slots(const SortedBatch& b, Op op, unsigned long long* count) {
         auto* slot = take<std::uint64_t>(b.bound);
-        apply_existing<<<grid(b.bound), kThreads, 0, stream>>>(b.bound, b.n(), layout(), op, b.keys, b.values, slot);
+        apply_existing_kernel<<<grid(b.bound), kThreads, 0, stream>>>(b.bound, b.n(), layout(), op, b.keys, b.values, slot);
         auto* present = take<std::uint64_t>(b.bound);
         run_cub_queued(arena, [&](void* t, std::size_t& bytes) {
             return cub::DeviceSelect::If(t, bytes, slot, present, count, static_cast<int>(b.bound), Present{}, stream);
@@ -718,7 +718,7 @@ struct GpuPma::State {
     // The index made again and the batch's outcome (`done` of its keys) added to the totals.
     void finish(Op op, const SortedBatch& b, const unsigned long long* done) {
         if (op != Op::Update) index_segments();
-        tally<<<1, 1, 0, stream>>>(op, b.counts, done, totals.get());
+        tally_kernel<<<1, 1, 0, stream>>>(op, b.counts, done, totals.get());
         check();
     }
 
@@ -751,9 +751,9 @@ struct GpuPma::State {
         auto* count = take<unsigned long long>(1);
         if (on_host) {
             SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(to, batch, n * sizeof(Edge), cudaMemcpyHostToDevice, stream));
-            stage_batch<Edge><<<1, 1, 0, stream>>>(n, nullptr, to, count);
+            stage_batch_kernel<Edge><<<1, 1, 0, stream>>>(n, nullptr, to, count);
         } else {
-            stage_batch<<<grid(n), kThreads, 0, stream>>>(n, batch, to, count);
+            stage_batch_kernel<<<grid(n), kThreads, 0, stream>>>(n, batch, to, count);
         }
         check();
         return {to, slots, count};
@@ -826,7 +826,7 @@ void GpuPma::State::queue_insert(const Staged<EdgeUpdate>& batch, Decide&& decid
     const std::size_t bound = b.bound;
     auto* slot = take<std::uint64_t>(bound);
     auto* leaf = take<std::uint64_t>(bound);
-    apply_existing<<<grid(bound), kThreads, 0, stream>>>(bound, b.n(), layout(), Op::Insert, b.keys, b.values, slot, leaf);
+    apply_existing_kernel<<<grid(bound), kThreads, 0, stream>>>(bound, b.n(), layout(), Op::Insert, b.keys, b.values, slot, leaf);
     // The new keys (in key order, so their leaves are in order).
     const Absent absent{slot, b.n()};
     auto* position = take<unsigned>(bound);
@@ -838,7 +838,7 @@ void GpuPma::State::queue_insert(const Staged<EdgeUpdate>& batch, Decide&& decid
     auto* fresh_values = take<float>(bound);
     auto* fresh_leaf = take<std::uint64_t>(bound);
     auto* fresh_n = take<unsigned long long>(1);
-    take_fresh<<<grid(bound), kThreads, 0, stream>>>(bound, absent, position, b.keys, b.values, leaf, fresh_keys, fresh_values, fresh_leaf,
+    take_fresh_kernel<<<grid(bound), kThreads, 0, stream>>>(bound, absent, position, b.keys, b.values, leaf, fresh_keys, fresh_values, fresh_leaf,
                                                      fresh_n);
     check();
     const Pending fresh{fresh_keys, fresh_values, fresh_leaf, bound, fresh_n};
@@ -882,8 +882,8 @@ void GpuPma::State::queue_erase(const Staged<EdgeRef>& batch, Decide&& decide) {
     auto* seed_n = count + 1;
     const std::uint64_t* present = existing_slots(b, Op::Erase, count);
     auto* touched = take<std::uint64_t>(bound);
-    erase_slots<<<grid(bound), kThreads, 0, stream>>>(bound, count, present, segment, keys.get(), touched);
-    repack<<<blocks_for(bound * 32, kThreads), kThreads, 0, stream>>>(layout(), count, touched);
+    erase_slots_kernel<<<grid(bound), kThreads, 0, stream>>>(bound, count, present, segment, keys.get(), touched);
+    repack_kernel<<<blocks_for(bound * 32, kThreads), kThreads, 0, stream>>>(layout(), count, touched);
     check();
     // (Rebuilding in place for large erase batches, as inserts do, was measured slower:
     // 16.6 M-edge R-MAT, 1 M-edge slides, 2.9 -> 3.5 ms a slide on the H200.)
@@ -990,7 +990,7 @@ std::optional<float> GpuPma::find(Vertex src, Vertex dst) const {
     State& s = *state_;
     s.begin();
     auto* slot = s.take<std::uint64_t>(1);
-    find_slot<<<1, 1, 0, s.stream>>>(s.layout(), edge_key(src, dst), slot);
+    find_slot_kernel<<<1, 1, 0, s.stream>>>(s.layout(), edge_key(src, dst), slot);
     s.check();
     const std::uint64_t at = s.read(slot);
     if (at == kEmpty) return std::nullopt;

@@ -34,7 +34,7 @@ constexpr int kThreads = 256;
 
 unsigned grid(std::size_t n) { return blocks_for(n, kThreads); }
 
-__global__ void iota(std::size_t n, std::uint32_t* out) {
+__global__ void iota_kernel(std::size_t n, std::uint32_t* out) {
     const std::size_t i = thread_index();
     if (i < n) out[i] = static_cast<std::uint32_t>(i);
 }
@@ -42,7 +42,7 @@ __global__ void iota(std::size_t n, std::uint32_t* out) {
 // After a stable sort of (existing edges, then the batch): an insert keeps the last of
 // each run of equal keys (the batch's value wins); an erase keeps an existing key (its
 // origin below `existing`) that no batch key follows.
-__global__ void keep_after_sort(std::size_t n, const std::uint64_t* keys, const std::uint32_t* origin, std::size_t existing, bool erasing,
+__global__ void keep_after_sort_kernel(std::size_t n, const std::uint64_t* keys, const std::uint32_t* origin, std::size_t existing, bool erasing,
                                 unsigned char* keep) {
     const std::size_t i = thread_index();
     if (i >= n) return;
@@ -50,17 +50,17 @@ __global__ void keep_after_sort(std::size_t n, const std::uint64_t* keys, const 
     keep[i] = erasing ? origin[i] < existing && last_of_run : last_of_run;
 }
 
-__global__ void gather(std::size_t n, const std::uint32_t* origin, const float* from, float* to) {
+__global__ void gather_kernel(std::size_t n, const std::uint32_t* origin, const float* from, float* to) {
     const std::size_t i = thread_index();
     if (i < n) to[i] = from[origin[i]];
 }
 
-__global__ void row_starts(std::size_t vertices, const std::uint64_t* keys, std::size_t n, std::uint64_t* row_start) {
+__global__ void row_starts_kernel(std::size_t vertices, const std::uint64_t* keys, std::size_t n, std::uint64_t* row_start) {
     const std::size_t v = thread_index();
     if (v <= vertices) row_start[v] = v == vertices ? n : lower_bound(keys, 0, n, std::uint64_t{v} << 32);
 }
 
-__global__ void set_values(std::size_t n, const std::uint64_t* batch_keys, const float* batch_values, const std::uint64_t* keys,
+__global__ void set_values_kernel(std::size_t n, const std::uint64_t* batch_keys, const float* batch_values, const std::uint64_t* keys,
                            std::size_t edges, float* values, unsigned* found) {
     const std::size_t i = thread_index();
     if (i >= n) return;
@@ -94,7 +94,7 @@ struct GpuRebuildCsr::State {
         auto* origin = take<std::uint32_t>(n);
         if (edges != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(all, keys.get(), edges * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice, stream));
         SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(all + edges, b.keys, unique * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice, stream));
-        iota<<<grid(n), kThreads, 0, stream>>>(n, origin);
+        iota_kernel<<<grid(n), kThreads, 0, stream>>>(n, origin);
         auto* sorted = take<std::uint64_t>(n);
         auto* sorted_origin = take<std::uint32_t>(n);
         const int end_bit = 32 + std::max(1, static_cast<int>(std::bit_width(vertices == 0 ? 0U : vertices - 1)));
@@ -102,7 +102,7 @@ struct GpuRebuildCsr::State {
             return cub::DeviceRadixSort::SortPairs(t, bytes, all, sorted, origin, sorted_origin, static_cast<int>(n), 0, end_bit, stream);
         });
         auto* keep = take<unsigned char>(n);
-        keep_after_sort<<<grid(n), kThreads, 0, stream>>>(n, sorted, sorted_origin, edges, erasing, keep);
+        keep_after_sort_kernel<<<grid(n), kThreads, 0, stream>>>(n, sorted, sorted_origin, edges, erasing, keep);
         // Values by origin: the old values, then the batch's.
         auto* old_values = take<float>(n);
         if (edges != 0) SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(old_values, values.get(), edges * sizeof(float), cudaMemcpyDeviceToDevice, stream));
@@ -124,8 +124,8 @@ struct GpuRebuildCsr::State {
         });
         SPIKEMINER_CUDA_CHECK(cudaGetLastError());
         const std::size_t kept = spikeminer::detail::read_one(count, stream);
-        gather<<<grid(kept), kThreads, 0, stream>>>(kept, kept_origin, old_values, values.get());
-        row_starts<<<grid(static_cast<std::size_t>(vertices) + 1), kThreads, 0, stream>>>(vertices, keys.get(), kept, row_start.get());
+        gather_kernel<<<grid(kept), kThreads, 0, stream>>>(kept, kept_origin, old_values, values.get());
+        row_starts_kernel<<<grid(static_cast<std::size_t>(vertices) + 1), kThreads, 0, stream>>>(vertices, keys.get(), kept, row_start.get());
         SPIKEMINER_CUDA_CHECK(cudaGetLastError());
         SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream));
         return kept;
@@ -151,7 +151,7 @@ struct GpuRebuildCsr::State {
         if (unique == 0) return result;
         auto* found = take<unsigned>(1);
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(found, 0, sizeof(unsigned), stream));
-        set_values<<<grid(unique), kThreads, 0, stream>>>(unique, b.keys, b.values, keys.get(), edges, values.get(), found);
+        set_values_kernel<<<grid(unique), kThreads, 0, stream>>>(unique, b.keys, b.values, keys.get(), edges, values.get(), found);
         SPIKEMINER_CUDA_CHECK(cudaGetLastError());
         result.applied = spikeminer::detail::read_one(found, stream);
         result.ignored = unique - result.applied;
