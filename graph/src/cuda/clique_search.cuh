@@ -58,7 +58,8 @@ __device__ inline int bound(const Vertex* list, int n, Vertex x, bool equal) {
     return lo;
 }
 
-struct DeviceGraph {
+/// A view of a DeviceCsr that kernels take by value.
+struct CsrView {
     const unsigned long long* offsets;
     const Vertex* neighbors;
 
@@ -72,7 +73,7 @@ struct DeviceGraph {
 };
 
 struct SearchParams {
-    DeviceGraph graph;
+    CsrView graph;
     WorkerLayout layout;
     Word* workspace;
     const Vertex* item_first;   // v
@@ -172,7 +173,7 @@ private:
 
     // Writes item's R, P and X into the workspace.
     __device__ Subtree load_item(unsigned item) {
-        const DeviceGraph& g = p_.graph;
+        const CsrView& g = p_.graph;
         const Vertex v = p_.item_first[item];
         const Vertex u = p_.item_second[item];
         const Vertex* a = g.list(v);
@@ -212,7 +213,7 @@ private:
 
     // Row i of the induced subgraph: which candidates vertex m is adjacent to (one lane).
     __device__ void build_row(Vertex m, Word* out_row, int np) const {
-        const DeviceGraph& g = p_.graph;
+        const CsrView& g = p_.graph;
         const Vertex* nb = g.list(m);
         const int deg = g.degree(m);
         const Vertex* pids = ws_.pids();

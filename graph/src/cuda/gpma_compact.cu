@@ -35,8 +35,8 @@ __global__ void view_lists_kernel(GpmaView view, const unsigned long long* offse
 
 }  // namespace
 
-DeviceGraphData compact_on_device(const GpmaView& view, cudaStream_t stream) {
-    DeviceGraphData out;
+DeviceCsr compact_on_device(const GpmaView& view, cudaStream_t stream) {
+    DeviceCsr out;
     out.vertices = view.vertices;
     const std::size_t n = view.vertices;
     const unsigned grid = spikeminer::detail::blocks_for(n + 1, kThreads);

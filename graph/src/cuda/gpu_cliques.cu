@@ -135,7 +135,7 @@ public:
     DeviceRun(int device, Shared& shared, std::vector<Vertex>& position)
         : device_(made_current(device)), shared_(shared), peeled_(position.empty()) {
         began_.record(stream_.get());
-        const DeviceGraphData lists = shared.graph.on_device != nullptr ? compact_on_device(*shared.graph.on_device, stream_.get())
+        const DeviceCsr lists = shared.graph.on_device != nullptr ? compact_on_device(*shared.graph.on_device, stream_.get())
                                                                         : upload_graph(*shared.graph.on_host, stream_.get());
         graph_ = relabel_on_device(lists, position, static_cast<bool>(shared.sink) || shared.devices > 1, stream_.get());
         relabelled_.record(stream_.get());
@@ -393,7 +393,7 @@ private:
     int device_;
     Shared& shared_;
     spikeminer::detail::DeviceStream stream_;
-    DeviceGraphData graph_;
+    DeviceCsr graph_;
     DeviceItems items_;
     bool peeled_;  // whether the order was found here
     // Marks on the stream around each phase of the set-up, for the plan's times.

@@ -318,8 +318,8 @@ __global__ void edge_items_kernel(unsigned n, const Vertex* sorted, const unsign
 
 }  // namespace
 
-DeviceGraphData upload_graph(const Graph& graph, cudaStream_t stream) {
-    DeviceGraphData out;
+DeviceCsr upload_graph(const Graph& graph, cudaStream_t stream) {
+    DeviceCsr out;
     out.vertices = graph.num_vertices();
     out.entries = 2 * graph.num_edges();
     static_assert(sizeof(std::uint64_t) == sizeof(unsigned long long));
@@ -331,7 +331,7 @@ DeviceGraphData upload_graph(const Graph& graph, cudaStream_t stream) {
     return out;
 }
 
-DeviceGraphData relabel_on_device(const DeviceGraphData& graph, std::vector<Vertex>& position, bool read_back, cudaStream_t stream) {
+DeviceCsr relabel_on_device(const DeviceCsr& graph, std::vector<Vertex>& position, bool read_back, cudaStream_t stream) {
     const Vertex n = graph.vertices;
     const std::size_t entries = graph.entries;
     if (entries > static_cast<std::size_t>(INT_MAX) || n > static_cast<Vertex>(INT_MAX)) {
@@ -346,7 +346,7 @@ DeviceGraphData relabel_on_device(const DeviceGraphData& graph, std::vector<Vert
         d_position = allocate_or_oom<Vertex>(n, "degeneracy order", stream);
         launch_peel(n, graph.offsets.get(), graph.neighbors.get(), d_position.get(), stream);
     }
-    DeviceGraphData out;
+    DeviceCsr out;
     out.vertices = n;
     out.entries = entries;
     out.max_degree = graph.max_degree;
@@ -374,7 +374,7 @@ DeviceGraphData relabel_on_device(const DeviceGraphData& graph, std::vector<Vert
     return out;
 }
 
-DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, std::size_t l2_from, cudaStream_t stream) {
+DeviceItems make_items(const DeviceCsr& graph, SubtreeLevel level, std::size_t l2_from, cudaStream_t stream) {
     const auto edge_from = static_cast<unsigned>(std::clamp<std::size_t>(l2_from, 1, UINT_MAX));
     const Vertex n = graph.vertices;
     auto later = allocate_or_oom<unsigned>(n, "work items", stream);

@@ -13,7 +13,8 @@
 
 namespace spikeminer::graph::detail::gpu {
 
-struct DeviceGraphData {
+/// A graph's adjacency lists on the device in compressed sparse rows, owned.
+struct DeviceCsr {
     spikeminer::detail::DeviceBuffer<unsigned long long> offsets;  // n + 1
     spikeminer::detail::DeviceBuffer<Vertex> neighbors;            // 2m
     Vertex vertices = 0;
@@ -22,18 +23,18 @@ struct DeviceGraphData {
 };
 
 /// `graph`'s lists on the device, as they are.
-DeviceGraphData upload_graph(const Graph& graph, cudaStream_t stream);
+DeviceCsr upload_graph(const Graph& graph, cudaStream_t stream);
 
 /// A compact copy of the lists of a graph on the device (GPMA+'s view: its gaps dropped),
 /// made there (src/cuda/gpma_compact.cu). The view must hold both directions of every
 /// edge, each list sorted, and stay unchanged until the work queued on `stream` is done.
-DeviceGraphData compact_on_device(const GpmaView& view, cudaStream_t stream);
+DeviceCsr compact_on_device(const GpmaView& view, cudaStream_t stream);
 
 /// `graph` relabelled on the device by `position` (position[v] = v's place in a
 /// degeneracy order), or, when `position` is empty, by a degeneracy order found there by
 /// k-core peeling, which is then stored into `position` when `read_back` (the copy waits
 /// for the device; a count on one device needs no order on the host).
-DeviceGraphData relabel_on_device(const DeviceGraphData& graph, std::vector<Vertex>& position, bool read_back, cudaStream_t stream);
+DeviceCsr relabel_on_device(const DeviceCsr& graph, std::vector<Vertex>& position, bool read_back, cudaStream_t stream);
 
 struct DeviceItems {
     spikeminer::detail::DeviceBuffer<Vertex> first;
@@ -45,6 +46,6 @@ struct DeviceItems {
 /// The independent subtrees, those of vertices with most later neighbours first: L1 one
 /// per vertex; L2 one per edge (v, u), v < u, for a vertex v with at least `l2_from`
 /// later neighbours, and one per vertex for the others.
-DeviceItems make_items(const DeviceGraphData& graph, SubtreeLevel level, std::size_t l2_from, cudaStream_t stream);
+DeviceItems make_items(const DeviceCsr& graph, SubtreeLevel level, std::size_t l2_from, cudaStream_t stream);
 
 }  // namespace spikeminer::graph::detail::gpu

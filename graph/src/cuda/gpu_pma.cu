@@ -14,9 +14,9 @@
 // one that takes the same keys, and the larger one's count is the same before and after
 // the smaller one's spread). So one pass: climb, keep the maximal windows, merge each
 // window's keys with its pending ones (every key's place found by binary search), spread.
+#include "captured_graph.hpp"
 #include "device_arena.hpp"
 #include "device_calls.cuh"
-#include "device_graph.hpp"
 #include "device_index.cuh"
 #include "device_stream.hpp"
 #include "edge_batch.hpp"
