@@ -161,73 +161,25 @@ public:
     DeviceResult search(unsigned index, unsigned devices, bool reports_progress) {
         SPIKEMINER_CUDA_CHECK(cudaSetDevice(device_));
         const CliqueOptions& options = shared_.options;
-        const auto max_later = static_cast<int>(items_.max_later);
-        const bool full = options.gpu.induced == InducedSubgraph::Full ||
-                          (options.gpu.induced == InducedSubgraph::Auto &&
-                           graph_.max_degree <= 200 * static_cast<std::size_t>(std::max(1, max_later)));
-        const bool listing = static_cast<bool>(shared_.sink);
-        const KernelShape shape = pick_shape(options.gpu.lanes, WorkerLayout::words_for(max_later), graph_.max_degree);
-        // A chunk holds at least one clique: [k, v1..vk] with k <= max_later + 2.
-        const int chunk_words = std::max(kChunkWords, (max_later + 3 + 3) / 4 * 4);
-        const auto layout_with = [&](bool hot_in_slice) {
-            return WorkerLayout::make(max_later, static_cast<int>(graph_.max_degree), full, listing ? chunk_words : 0,
-                                      shape.fixed_words > 0 ? shape.fixed_words : WorkerLayout::words_for(max_later), hot_in_slice);
-        };
-        WorkerLayout layout = layout_with(true);
-        const unsigned lanes = shape.lanes;
-        const KernelFunction kernel = kernel_for(shape, full);
-
-        // Attributes one by one: cudaGetDeviceProperties queries them all (about a millisecond).
-        int multiprocessors = 0;
-        int shared_optin = 0;
-        SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device_));
-        SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device_));
-        const std::size_t workers_per_block = kBlockThreads / lanes;
-        // The candidates' rows and the per-depth bitsets go to shared memory when that
-        // leaves as many blocks per SM (they are read at every node of the search).
-        int per_sm = 0;
-        SPIKEMINER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlockThreads, 0));
-        const std::size_t hot_bytes = layout.hot_stride * sizeof(Word) * workers_per_block;
-        bool hot_in_shared = false;
-        if (hot_bytes <= static_cast<std::size_t>(shared_optin)) {
-            SPIKEMINER_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
-                                                       cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(hot_bytes)));
-            int per_sm_hot = 0;
-            SPIKEMINER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_hot, kernel, kBlockThreads, hot_bytes));
-            hot_in_shared = per_sm_hot >= per_sm;
-        }
-        const std::size_t shared_bytes = hot_in_shared ? hot_bytes : 0;
-        if (hot_in_shared) layout = layout_with(false);  // the slices need no room for it
-        std::size_t free_bytes = 0;
-        std::size_t total_bytes = 0;
-        SPIKEMINER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-        const std::size_t budget = options.gpu.memory_budget != 0 ? options.gpu.memory_budget : free_bytes / 10 * 8;
-        const std::size_t block_bytes = layout.stride * sizeof(Word) * workers_per_block;
-        const std::size_t blocks = std::min<std::size_t>(static_cast<std::size_t>(per_sm) * static_cast<std::size_t>(multiprocessors),
-                                                         budget / block_bytes);
-        if (blocks == 0) {
-            throw GpuOutOfMemory("one block of clique workers needs " + std::to_string(block_bytes >> 20) +
-                                 " MiB (degeneracy " + std::to_string(max_later) + ", largest degree " +
-                                 std::to_string(graph_.max_degree) + ")");
-        }
-        const auto workers = static_cast<int>(blocks * workers_per_block);
-        auto workspace = allocate_or_oom<Word>(layout.stride * static_cast<std::size_t>(workers), "clique workspace", stream_.get());
+        const LaunchPlan plan = make_plan();
+        const std::size_t workers = static_cast<std::size_t>(plan.workers);
+        auto workspace = allocate_or_oom<Word>(plan.layout.stride * workers, "clique workspace", stream_.get());
         auto counters = allocate_or_oom<KernelCounters>(1, "clique counters", stream_.get());
-        auto hist = allocate_or_oom<unsigned long long>(static_cast<std::size_t>(layout.hist_size()), "clique histogram", stream_.get());
-        auto slots = allocate_or_oom<int>(static_cast<std::size_t>(workers), "worker list", stream_.get());
-        std::vector<unsigned long long> first_tickets(static_cast<std::size_t>(workers));
+        auto hist = allocate_or_oom<unsigned long long>(static_cast<std::size_t>(plan.layout.hist_size()), "clique histogram", stream_.get());
+        auto slots = allocate_or_oom<int>(workers, "worker list", stream_.get());
+        std::vector<unsigned long long> first_tickets(workers);
         for (std::size_t i = 0; i < first_tickets.size(); ++i) first_tickets[i] = i;
         auto sequence = spikeminer::detail::upload_pooled(first_tickets.data(), first_tickets.size(), "worker list", stream_.get());
-        auto flags = allocate_or_oom<int>(static_cast<std::size_t>(workers), "worker list", stream_.get());
+        auto flags = allocate_or_oom<int>(workers, "worker list", stream_.get());
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counters.get(), 0, sizeof(KernelCounters), stream_.get()));
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(hist.get(), 0, hist.size() * sizeof(unsigned long long), stream_.get()));
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(flags.get(), 0, flags.size() * sizeof(int), stream_.get()));
-        const std::size_t ring_slots = listing ? kRingSlots : 0;
+        const std::size_t ring_slots = plan.listing ? kRingSlots : 0;
         // Chunks are read only once their slot is ready (with its ticket), so they need no zeroing.
-        MappedHost<Word> chunks(ring_slots * static_cast<std::size_t>(chunk_words), Contents::Unset);
+        MappedHost<Word> chunks(ring_slots * static_cast<std::size_t>(plan.chunk_words), Contents::Unset);
         MappedHost<unsigned long long> ready(ring_slots);
         MappedHost<unsigned> used(ring_slots);
-        MappedHost<unsigned long long> consumed(listing ? 1 : 0);
+        MappedHost<unsigned long long> consumed(plan.listing ? 1 : 0);
         // Declared after the host blocks, so destroyed before them: on every way out, the
         // kernel has ended before they go back to the cache, where another run could take
         // them while it still wrote (the cache, unlike cudaFreeHost, does not wait for the device).
@@ -236,7 +188,7 @@ public:
         KernelCounters* c = counters.get();
         SearchParams p{};
         p.graph = {graph_.offsets.get(), graph_.neighbors.get()};
-        p.layout = layout;
+        p.layout = plan.layout;
         p.workspace = workspace.get();
         p.item_first = items_.first.get();
         p.item_second = items_.second.get();
@@ -250,31 +202,28 @@ public:
         p.reported = &c->reported;
         p.stop = &c->stop;
         p.use_worker_list = options.gpu.worker_list;
-        p.hot_in_shared = hot_in_shared;
-        p.donate_min_candidates = hand_over_threshold(options.gpu, max_later);
+        p.hot_in_shared = plan.hot_in_shared;
+        p.donate_min_candidates = plan.hand_over_from;
         p.hand_overs = &c->hand_overs;
-        p.worker_list = {&c->head, &c->tail, slots.get(), sequence.get(), &c->idle, flags.get(), workers};
+        p.worker_list = {&c->head, &c->tail, slots.get(), sequence.get(), &c->idle, flags.get(), plan.workers};
         p.ring = {chunks.device(), ready.device(), used.device(), consumed.device(), &c->next_ticket,
-                  static_cast<int>(ring_slots), chunk_words};
+                  static_cast<int>(ring_slots), plan.chunk_words};
         p.total_count = &c->total_count;
         p.total_hist = hist.get();
         p.cancel = shared_.cancel.device();
         p.progress = shared_.progress.device() + index;
 
+        // Launch, then drain the ring (and report progress) until the kernel ends.
         void* args[] = {&p};
         DeviceEvent launched(true);
         DeviceEvent ended(true);
         launched.record(stream_.get());
-        SPIKEMINER_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(static_cast<unsigned>(blocks)),
-                                                          dim3(kBlockThreads), args, shared_bytes, stream_.get()));
+        SPIKEMINER_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(plan.kernel), dim3(static_cast<unsigned>(plan.blocks)),
+                                                          dim3(kBlockThreads), args, plan.shared_bytes, stream_.get()));
         ended.record(stream_.get());
         DeviceResult result;
-        result.plan = std::string(options.gpu.level == SubtreeLevel::L1 ? "L1" : "L2") + ", " + (full ? "IPX" : "IP") + ", " +
-                      std::to_string(workers) + " workers of " + std::to_string(lanes) + " lanes, " +
-                      (shape.fixed_words > 0 ? std::to_string(shape.fixed_words) + "-word bitsets" : "any-width bitsets") +
-                      std::string(hot_in_shared ? ", hot state in shared memory" : "") + ", worker list " + (options.gpu.worker_list ? "on" : "off") +
-                      (options.gpu.worker_list ? " (hand over from " + std::to_string(p.donate_min_candidates) + ")" : "");
-        Ring ring{chunks.host(), ready.host(), used.host(), consumed.host(), ring_slots, static_cast<std::size_t>(chunk_words)};
+        result.plan = plan.description(options.gpu);
+        Ring ring{chunks.host(), ready.host(), used.host(), consumed.host(), ring_slots, static_cast<std::size_t>(plan.chunk_words)};
         std::exception_ptr failure;
         wait_for_kernel(ring, failure, reports_progress ? &result : nullptr);
         if (failure) std::rethrow_exception(failure);
@@ -296,6 +245,87 @@ public:
     }
 
 private:
+    // What the search runs: the kernel (bitset width, lanes, IP or IPX), each worker's
+    // memory layout, where its hot state lives, and how many blocks the device and the
+    // memory budget take.
+    struct LaunchPlan {
+        bool full = false;
+        bool listing = false;
+        KernelShape shape;
+        int chunk_words = 0;
+        WorkerLayout layout;
+        KernelFunction kernel = nullptr;
+        bool hot_in_shared = false;
+        std::size_t shared_bytes = 0;
+        std::size_t blocks = 0;
+        int workers = 0;
+        int hand_over_from = 0;
+
+        [[nodiscard]] std::string description(const GpuCliqueOptions& gpu) const {
+            return std::string(gpu.level == SubtreeLevel::L1 ? "L1" : "L2") + ", " + (full ? "IPX" : "IP") + ", " + std::to_string(workers) +
+                   " workers of " + std::to_string(shape.lanes) + " lanes, " +
+                   (shape.fixed_words > 0 ? std::to_string(shape.fixed_words) + "-word bitsets" : "any-width bitsets") +
+                   std::string(hot_in_shared ? ", hot state in shared memory" : "") + ", worker list " + (gpu.worker_list ? "on" : "off") +
+                   (gpu.worker_list ? " (hand over from " + std::to_string(hand_over_from) + ")" : "");
+        }
+    };
+
+    LaunchPlan make_plan() const {
+        LaunchPlan plan;
+        const CliqueOptions& options = shared_.options;
+        const auto max_later = static_cast<int>(items_.max_later);
+        plan.full = options.gpu.induced == InducedSubgraph::Full ||
+                          (options.gpu.induced == InducedSubgraph::Auto &&
+                           graph_.max_degree <= 200 * static_cast<std::size_t>(std::max(1, max_later)));
+        plan.listing = static_cast<bool>(shared_.sink);
+        plan.shape = pick_shape(options.gpu.lanes, WorkerLayout::words_for(max_later), graph_.max_degree);
+        // A chunk holds at least one clique: [k, v1..vk] with k <= max_later + 2.
+        plan.chunk_words = std::max(kChunkWords, (max_later + 3 + 3) / 4 * 4);
+        const auto layout_with = [&](bool hot_in_slice) {
+            return WorkerLayout::make(max_later, static_cast<int>(graph_.max_degree), plan.full, plan.listing ? plan.chunk_words : 0,
+                                      plan.shape.fixed_words > 0 ? plan.shape.fixed_words : WorkerLayout::words_for(max_later), hot_in_slice);
+        };
+        plan.layout = layout_with(true);
+        plan.kernel = kernel_for(plan.shape, plan.full);
+
+        // Attributes one by one: cudaGetDeviceProperties queries them all (about a millisecond).
+        int multiprocessors = 0;
+        int shared_optin = 0;
+        SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device_));
+        SPIKEMINER_CUDA_CHECK(cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device_));
+        const std::size_t workers_per_block = kBlockThreads / plan.shape.lanes;
+        // The candidates' rows and the per-depth bitsets go to shared memory when that
+        // leaves as many blocks per SM (they are read at every node of the search).
+        int per_sm = 0;
+        SPIKEMINER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, plan.kernel, kBlockThreads, 0));
+        const std::size_t hot_bytes = plan.layout.hot_stride * sizeof(Word) * workers_per_block;
+        if (hot_bytes <= static_cast<std::size_t>(shared_optin)) {
+            SPIKEMINER_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(plan.kernel),
+                                                       cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(hot_bytes)));
+            int per_sm_hot = 0;
+            SPIKEMINER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_hot, plan.kernel, kBlockThreads, hot_bytes));
+            plan.hot_in_shared = per_sm_hot >= per_sm;
+        }
+        plan.shared_bytes = plan.hot_in_shared ? hot_bytes : 0;
+        if (plan.hot_in_shared) plan.layout = layout_with(false);  // the slices need no room for it
+        std::size_t free_bytes = 0;
+        std::size_t total_bytes = 0;
+        SPIKEMINER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        const std::size_t budget = options.gpu.memory_budget != 0 ? options.gpu.memory_budget : free_bytes / 10 * 8;
+        const std::size_t block_bytes = plan.layout.stride * sizeof(Word) * workers_per_block;
+        plan.blocks = std::min<std::size_t>(static_cast<std::size_t>(per_sm) * static_cast<std::size_t>(multiprocessors),
+                                                         budget / block_bytes);
+        if (plan.blocks == 0) {
+            throw GpuOutOfMemory("one block of clique workers needs " + std::to_string(block_bytes >> 20) +
+                                 " MiB (degeneracy " + std::to_string(max_later) + ", largest degree " +
+                                 std::to_string(graph_.max_degree) + ")");
+        }
+        plan.workers = static_cast<int>(plan.blocks * workers_per_block);
+        plan.hand_over_from = hand_over_threshold(options.gpu, max_later);
+        return plan;
+    }
+
+
     // Waits for the stream when it goes out of scope (errors are the caller's to report).
     struct StreamJoin {
         cudaStream_t stream;
