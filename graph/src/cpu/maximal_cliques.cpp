@@ -10,6 +10,7 @@
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/core/first_failure.hpp"
 #include "../clique_engines.hpp"
+#include "../tuning.hpp"
 
 #include <omp.h>
 
@@ -320,10 +321,8 @@ namespace detail {
 CliqueSummary enumerate_on_cpu(const Graph& graph, const DegeneracyOrder& order, const CliqueOptions& options,
                                const CliqueSink& sink) {
     const Vertex n = graph.num_vertices();
-    // Left to choose (threads 0), a small graph is one chunk of work: a team of threads
-    // would only wait for it. An explicit count is always honoured.
-    constexpr Vertex kSmallGraph = 256;
-    const int workers = options.threads != 0 ? static_cast<int>(options.threads) : n < kSmallGraph ? 1 : omp_get_max_threads();
+    // An explicit thread count is always honoured.
+    const int workers = options.threads != 0 ? static_cast<int>(options.threads) : n < tuning::kSmallGraph ? 1 : omp_get_max_threads();
     CliqueSummary summary;
     SinkGate gate;
     std::atomic<std::uint64_t> total{0};

@@ -30,6 +30,7 @@
 //   host memory.
 #pragma once
 
+#include "../tuning.hpp"
 #include "clique_layout.hpp"
 #include "clique_output.cuh"
 #include "tile_sets.cuh"
@@ -42,8 +43,8 @@ namespace spikeminer::graph::detail::gpu {
 
 using Vertex = std::uint32_t;
 constexpr Vertex kNoVertex = ~Vertex{0};
-constexpr int kBlockThreads = 128;
-constexpr int kMinBlocks = 6;  // per SM: caps a thread at 80 registers, so that 6 blocks fit and hide the set-up's loads
+constexpr int kBlockThreads = tuning::kCliqueBlockThreads;
+constexpr int kMinBlocks = tuning::kCliqueMinBlocks;  // per SM
 /// Fixed-width kernels pack a pivot candidate's index (< |P| + |X| <= the largest degree)
 /// in this many bits: the host takes the any-width kernel for larger degrees.
 constexpr int kPivotIndexBits = 23;

@@ -1,4 +1,5 @@
 // See edge_batch.hpp.
+#include "../tuning.hpp"
 #include "device_calls.cuh"
 #include "device_index.cuh"
 #include "edge_batch.hpp"
@@ -20,7 +21,7 @@ namespace {
 using spikeminer::detail::blocks_for;
 using spikeminer::detail::run_cub_queued;
 
-constexpr int kThreads = 256;
+using tuning::kThreads;
 constexpr unsigned long long kNone = ~0ULL;
 
 __device__ float value_of(const EdgeUpdate& e) { return e.value; }

@@ -1,5 +1,6 @@
 // A compact CSR made on the device from GPMA+'s view, for the clique engine: the pipeline's
 // window graphs reach the search without a copy through the host.
+#include "../tuning.hpp"
 #include "device_calls.cuh"
 #include "gpu_ordering.hpp"
 
@@ -16,7 +17,7 @@ using spikeminer::detail::check_launch;
 using spikeminer::detail::read_one;
 using spikeminer::detail::run_cub;
 
-constexpr int kThreads = 256;
+using tuning::kThreads;
 
 // degree[v] for every vertex, and 0 at n (so that the scan's last entry is the total).
 __global__ void view_degrees_kernel(GpmaView view, unsigned long long* degree) {

@@ -2,6 +2,7 @@
 // per-key steps, and the rebalancing windows' climb, merge and spread.
 #pragma once
 
+#include "../tuning.hpp"
 #include "device_calls.cuh"
 #include "device_index.cuh"
 #include "edge_batch.hpp"
@@ -28,10 +29,10 @@ using spikeminer::detail::run_cub_queued;
 using spikeminer::detail::thread_index;
 
 constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
-constexpr int kThreads = 256;
+using tuning::kThreads;
 constexpr int kMaxLevels = 48;
-constexpr std::size_t kGraphSlots = std::size_t{1} << 16;  // the largest batch replayed as a graph
-constexpr std::size_t kSearchWindowsUpTo = 4096;          // more windows: a map from segments to windows
+using tuning::kGraphSlots;
+using tuning::kSearchWindowsUpTo;
 
 inline unsigned grid(std::size_t n) { return blocks_for(n, kThreads); }
 // Kernels that loop over a count only the device knows (at most n): a bounded grid.

@@ -1,6 +1,7 @@
 // Analytics kernels over a GpmaView (GPMA+ in place, or the rebuilt compact CSR): one
 // thread per vertex walks its out-neighbours (gpma_view.cuh: the empty tail of each
 // segment is never read).
+#include "../tuning.hpp"
 #include "device_arena.hpp"
 #include "device_calls.cuh"
 
@@ -15,7 +16,7 @@ namespace {
 using spikeminer::detail::blocks_for;
 using spikeminer::detail::allocate_or_oom;
 
-constexpr int kThreads = 256;
+using tuning::kThreads;
 
 unsigned grid(std::size_t n) { return blocks_for(n, kThreads); }
 

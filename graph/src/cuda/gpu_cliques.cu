@@ -4,6 +4,7 @@
 // loop that consumes the clique ring and reports progress while it runs. Several devices
 // take the items round robin, one host thread each.
 #include "../clique_engines.hpp"
+#include "../tuning.hpp"
 #include "clique_search.cuh"
 #include "device_calls.cuh"
 #include "device_stream.hpp"
@@ -30,8 +31,8 @@ using spikeminer::detail::MappedHost;
 using spikeminer::detail::DeviceBuffer;
 using spikeminer::detail::DeviceEvent;
 
-constexpr int kChunkWords = 4096;        // each worker's clique buffer and a ring chunk, at least
-constexpr int kRingSlots = 1024;         // 16 MiB of pinned host memory
+using tuning::kChunkWords;
+using tuning::kRingSlots;
 
 // What the device threads share.
 struct Shared {

@@ -1,5 +1,6 @@
 // Degeneracy ordering by k-core peeling on the GPU (one launch, see peel_kernel),
 // relabelling, and the work items.
+#include "../tuning.hpp"
 #include "clique_search.cuh"
 #include "device_calls.cuh"
 #include "gpu_ordering.hpp"
@@ -23,7 +24,7 @@ using spikeminer::detail::run_cub;
 using spikeminer::detail::upload_pooled;
 using spikeminer::detail::DeviceBuffer;
 
-constexpr int kThreads = 256;
+using tuning::kThreads;
 constexpr int kWarpsPerBlock = kThreads / 32;
 
 unsigned blocks(std::size_t n, std::size_t per_block = kThreads) { return spikeminer::detail::blocks_for(n, per_block); }
@@ -90,9 +91,7 @@ __device__ void enqueue(Vertex v, unsigned end, PeelPhase* phase, const PeelStat
     position[v] = at;
 }
 
-// Tiles of a round's edges that a warp loads before taking their degrees: independent
-// loads in flight together.
-constexpr unsigned kTilesAtOnce = 4;
+using tuning::kTilesAtOnce;
 
 // Calls take(u) for each neighbour u of each vertex of order[head, end), spread evenly over
 // the launch's warps. The vertices go 32 at a time (a group): a warp scans its group's list
@@ -152,7 +151,7 @@ __device__ void round_edges(unsigned head, unsigned end, const PeelState<kOneBlo
     }
 }
 
-constexpr int kPeelThreads = 1024;
+using tuning::kPeelThreads;
 
 // The whole peeling in one launch. With k the level, every vertex whose remaining degree
 // is at most k is queued; a queued vertex, in its round, takes one degree from each

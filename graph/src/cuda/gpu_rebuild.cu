@@ -1,4 +1,5 @@
 // See gpu_rebuild.hpp.
+#include "../tuning.hpp"
 #include "device_arena.hpp"
 #include "device_calls.cuh"
 #include "device_index.cuh"
@@ -30,7 +31,7 @@ using spikeminer::detail::lower_bound;
 using spikeminer::detail::run_cub_queued;
 using spikeminer::detail::thread_index;
 
-constexpr int kThreads = 256;
+using tuning::kThreads;
 
 unsigned grid(std::size_t n) { return blocks_for(n, kThreads); }
 
