@@ -5,6 +5,7 @@
 #include "cofiring_counter.hpp"
 #include "cofiring_decide.hpp"
 #include "cofiring_surrogates.hpp"
+#include "tuning.hpp"
 
 #include "spikeminer/core/error.hpp"
 
@@ -13,8 +14,7 @@
 namespace spikeminer::mining {
 namespace {
 
-// Below this many spikes auto counts on the CPU: the GPU's start costs more.
-constexpr std::size_t kSmallRecording = 50'000;
+constexpr std::size_t kSmallRecording = tuning::kSmallCofiringRecording;
 
 }  // namespace
 

@@ -3,13 +3,13 @@
 // decision over a window's candidates (exact p-values, the correction, the thresholds).
 
 #include "cofiring_stats.hpp"
+#include "tuning.hpp"
 
 #include <vector>
 
 namespace spikeminer::mining::detail {
 
-/// Baseline counts below this are looked up in the tables; above, p-values are computed.
-inline constexpr std::uint64_t kTableBaselines = 4096;
+using tuning::kTableBaselines;
 
 /// For each test type (synchrony, each interval) and level j, the smallest count whose
 /// p-value is within q 2^-j (1 + kMargin) for each baseline count d < table_d: the layout

@@ -5,6 +5,7 @@
 #include "gpu_counting.hpp"
 #include "neuron_times.hpp"
 #include "prefix_counting.hpp"
+#include "tuning.hpp"
 
 #include "spikeminer/core/error.hpp"
 
@@ -31,10 +32,8 @@ bool is_gpu_counter(Counter counter) {
 
 bool is_cpu_counter(Counter counter) { return counter == Counter::Fsm || counter == Counter::TwoStep; }
 
-// Below this many spikes a recording costs more to ship to the GPU than to count here.
-constexpr std::size_t kSmallRecording = 20'000;
-// From this many episodes on, auto counts them with the prefix counter.
-constexpr std::size_t kManyEpisodes = 256;
+using tuning::kManyEpisodes;
+using tuning::kSmallRecording;
 
 std::vector<std::uint64_t> count_with_cpu_counter(const detail::NeuronTimes& times, std::span<const Episode> episodes,
                                                Counter counter, unsigned threads) {

@@ -4,6 +4,7 @@
 // slot). The threads take groups of end neurons, so each row has one writer and the rows
 // being written stay in cache.
 #include "../cofiring_counter.hpp"
+#include "../tuning.hpp"
 
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/core/first_failure.hpp"
@@ -17,11 +18,8 @@
 namespace spikeminer::mining::detail {
 namespace {
 
-// Bytes of counter rows a group of end neurons keeps hot: a core's L2 cache, typically
-// (bench/RESULTS.md has the sizes tried).
-constexpr std::size_t kRowsCache = std::size_t{1} << 20;
-// Groups per thread at least, for the balance of the threads' work.
-constexpr std::size_t kGroupsPerThread = 4;
+using tuning::kGroupsPerThread;
+using tuning::kRowsCache;
 
 class CpuCofiringCounter final : public CofiringCounter {
 public:

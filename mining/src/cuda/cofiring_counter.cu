@@ -2,6 +2,7 @@
 // one window and their sum there; each step counts the bin that enters, takes away the one
 // that leaves, and picks the window's candidate tests, of which only those come back.
 #include "../cofiring_counter.hpp"
+#include "../tuning.hpp"
 #include "cofiring_kernels.cuh"
 #include "device_calls.cuh"
 #include "device_stream.hpp"
@@ -20,15 +21,11 @@ using spikeminer::detail::DeviceStream;
 using spikeminer::detail::MappedHost;
 using spikeminer::detail::upload;
 
-constexpr unsigned kBlock = 256;
-// End spikes of one neuron per block (more when a neuron's ends need more than
-// kMaxShares blocks).
-constexpr std::uint32_t kEndsPerBlock = 512;
-constexpr std::uint32_t kMaxShares = 65535;
-// End spikes between two checks for Cancel when one window is all the work.
-constexpr std::size_t kPieceSpikes = std::size_t{1} << 20;
-// Candidates a window has room for before the buffer grows.
-constexpr std::size_t kFirstCapacity = std::size_t{1} << 16;
+using tuning::kBlock;
+using tuning::kEndsPerBlock;  // more when a neuron's ends need more than kMaxShares blocks
+using tuning::kFirstCapacity;
+using tuning::kPieceSpikes;
+constexpr std::uint32_t kMaxShares = 65535;  // a grid's y extent
 
 class GpuCofiringCounter final : public CofiringCounter {
 public:

@@ -2,6 +2,7 @@
 // events within a memory budget, and the level-by-level backward search.
 #include "../cpu/cpu_counters.hpp"
 #include "../gpu_counting.hpp"
+#include "../tuning.hpp"
 #include "device_calls.cuh"
 #include "gpu_fsm.hpp"
 #include "search_kernels.cuh"
@@ -26,7 +27,7 @@ using spikeminer::detail::upload;
 using spikeminer::detail::Widen;
 using spikeminer::detail::DeviceBuffer;
 
-constexpr unsigned kBlock = 256;
+using tuning::kBlock;
 // Keys hold the global end index in 32 bits: a batch has fewer ends than this.
 constexpr std::uint64_t kMaxEndsPerBatch = std::uint64_t{1} << 31;
 
@@ -131,8 +132,7 @@ std::size_t bytes_per_partial(Counter counter) {
     return counter == Counter::CountScanWrite ? 2 * 8 + 4 + 8 + 8 : 3 * 8 + 16;  // keys, counts/offsets or sort, scratch
 }
 
-// A batch of at least this many episodes fills the GPU with one thread per episode.
-constexpr std::size_t kWalkEpisodes = 2048;
+using tuning::kWalkEpisodes;
 
 // The greedy count of every episode of the batch from the latest starts of its ends:
 // walked by one thread per episode when there are many, else ranked by pointer jumping

@@ -1,6 +1,7 @@
 // The streaming finite-state counter, one GPU thread per episode (gpu_fsm.hpp). The
 // thread follows count_fsm (cpu/fsm_counter.cpp) step by step; its deques are rings.
 #include "../cpu/cpu_counters.hpp"
+#include "../tuning.hpp"
 #include "device_calls.cuh"
 #include "gpu_fsm.hpp"
 
@@ -12,7 +13,7 @@ using spikeminer::detail::blocks_for;
 using spikeminer::detail::check_launch;
 using spikeminer::detail::upload;
 
-constexpr unsigned kBlock = 128;
+constexpr unsigned kBlock = tuning::kFsmBlock;
 constexpr std::uint64_t kOverflow = ~std::uint64_t{0};
 
 // End times of partial occurrences at one node, oldest first, at most kFsmGpuRing.

@@ -1,6 +1,7 @@
 // End lists on the device (end_lists.hpp): extensions grouped by prefix, counted and
 // written by extend_kernels.cuh, the kept lists appended to one pair of arrays.
 #include "../gpu_counting.hpp"
+#include "../tuning.hpp"
 #include "device_calls.cuh"
 #include "extend_kernels.cuh"
 
@@ -24,9 +25,8 @@ using spikeminer::detail::run_cub;
 using spikeminer::detail::upload;
 using spikeminer::detail::Widen;
 
-constexpr unsigned kBlock = 256;
-// A group's table of extensions by neuron holds at most this many entries (64 MiB).
-constexpr std::uint64_t kMaxTableEntries = std::uint64_t{1} << 24;
+using tuning::kBlock;
+using tuning::kMaxTableEntries;
 
 // Lists one after another in a pair of arrays.
 struct ListArrays {

@@ -5,6 +5,7 @@
 #include "../dithering.hpp"
 #include "../gpu_counting.hpp"
 #include "../prefix_counting.hpp"
+#include "../tuning.hpp"
 #include "device_calls.cuh"
 
 #include "spikeminer/core/error.hpp"
@@ -23,7 +24,7 @@ using spikeminer::detail::DeviceBuffer;
 using spikeminer::detail::run_cub;
 using spikeminer::detail::upload;
 
-constexpr unsigned kBlock = 256;
+using tuning::kBlock;
 
 // Where spike i of the by-neuron layout belongs: its neuron, its first spike, its count.
 struct SpikeSlot {
