@@ -17,6 +17,7 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QImage>
+#include <QSlider>
 #include <QTimer>
 
 #include <algorithm>
@@ -67,10 +68,9 @@ int main(int argc, char** argv) {
     CLI::App app{"bench_gui: the desktop app's repaint, slider step and event-loop stall"};
     double minutes = 7.5;
     std::string backend = "auto";
-    bool gpu_check = false;
     app.add_option("--minutes", minutes, "the large scenario's length (7.5 min: about 10 million spikes)")->check(CLI::PositiveNumber);
     app.add_option("--backend", backend, "the pipeline's backend: auto, cpu, gpu");
-    app.add_flag("--gpu-check", gpu_check, "the GPU machine's run (the defaults)");
+    app.add_flag("--gpu-check")->description("taken for scripts/gpu-check.sh, which passes it to every benchmark: its run is the defaults");
     CLI11_PARSE(app, argc, argv);
 
     gui::MainWindow window;
@@ -122,18 +122,19 @@ int main(int argc, char** argv) {
     QImage graph_frame(panel.graph()->size(), QImage::Format_RGB32);
     auto* timeline = window.findChild<gui::AssemblyTimeline*>();
     QImage timeline_frame(timeline->size().boundedTo(QSize(1920, 1080)), QImage::Format_RGB32);
-    std::size_t windows = 0;
+    const auto windows = static_cast<std::size_t>(panel.findChild<QSlider*>(QStringLiteral("window slider"))->maximum()) + 1;
+    if (windows < 2) {
+        std::fprintf(stderr, "bench_gui: %.1f minutes give fewer than two windows to step through\n", minutes);
+        return 1;
+    }
     std::vector<double> steps;
-    while (true) {
-        const std::size_t w = windows;
-        panel.show_window(w);
-        if (panel.window() != w) break;  // past the last window
+    panel.show_window(windows - 1);  // each step below moves the slider, from the last window to the first
+    for (std::size_t w = 0; w < windows; ++w) {
         steps.push_back(1e3 * bench::seconds_of([&] {
             panel.show_window(w);
             panel.graph()->render(&graph_frame);
             timeline->render(&timeline_frame, {}, QRegion(0, 0, timeline_frame.width(), timeline_frame.height()));
         }));
-        ++windows;
     }
     const Times r = summarize(repaint);
     const Times s = summarize(steps);

@@ -77,6 +77,7 @@ one=$(seconds "$spikeminer" run --batch manifest.json -o batch1 --threads "$core
 row "1 (no mpirun)" 1 "$one" "$one" "-"
 for n in $rank_counts; do
   workers=$((n - 1))
+  if [ "$workers" -lt 1 ]; then echo "bench_mpi: a batch needs 2 ranks or more (rank 0 hands out)" >&2; exit 2; fi
   t=$(seconds "${mpirun[@]}" "$n" "$spikeminer" run --batch manifest.json -o "batch$n" \
         --threads $((cores / workers > 0 ? cores / workers : 1)))
   row "$n" "$workers" "$t" "$one" "$(same_tables batch1 "batch$n")"

@@ -36,6 +36,11 @@ pipeline::RunConfig run_config() {
     if (json.isEmpty()) return config;
     try {
         pipeline::apply_json(config, json.toStdString(), "the saved settings");
+        // What the dialog does not show must pass too: a run is checked whole.
+        pipeline::RunConfig checked = config;
+        checked.simulate = "demo";
+        checked.input.clear();
+        pipeline::validate(checked);
     } catch (const Error&) {
         return {};
     }

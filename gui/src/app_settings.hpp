@@ -20,7 +20,7 @@ QStringList recent_files();
 void add_recent_file(const QString& path);
 
 /// The run dialog's last settings over the defaults; settings this program does not take
-/// (from an older or newer one) give the defaults.
+/// or that do not pass as a run's (from an older or newer one) give the defaults.
 pipeline::RunConfig run_config();
 void set_run_config(const pipeline::RunConfig& config);
 

@@ -56,7 +56,7 @@ double AssemblyTimeline::x_of(Tick t) const {
 }
 
 int AssemblyTimeline::window_at(double x) const {
-    if (run_ == nullptr || run_->result.windows.empty()) return -1;
+    if (run_ == nullptr || run_->result.windows.empty() || x < kLeft || x > width() - kRight) return -1;
     const auto& windows = run_->result.windows;
     const double fraction = (x - kLeft) / std::max(1.0, static_cast<double>(width() - kLeft - kRight));
     const double t = static_cast<double>(from_) + fraction * static_cast<double>(to_ - from_);

@@ -27,7 +27,8 @@ public:
     [[nodiscard]] QSize minimumSizeHint() const override { return {240, 60}; }
 
 signals:
-    /// A click on row `assembly` (an index into result.assemblies; -1: below the rows) at window `window`.
+    /// A click on row `assembly` (an index into result.assemblies; -1: below the rows) at
+    /// window `window` (-1: on the labels, left of the time axis).
     void clicked(int assembly, int window);
 
 protected:

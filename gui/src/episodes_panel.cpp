@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -59,6 +60,13 @@ EpisodesPanel::EpisodesPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void EpisodesPanel::set_episodes(TrainsPtr trains, std::vector<mining::FrequentEpisode> episodes) {
+    if (trains == nullptr) {  // another recording: its labels and counts are not these
+        const QSignalBlocker neuron(neuron_), length(min_length_), count(min_count_);
+        neuron_->clear();
+        min_length_->setValue(min_length_->minimum());
+        min_count_->setValue(0);
+        apply_filter();
+    }
     // Longest first, then the most frequent.
     std::stable_sort(episodes.begin(), episodes.end(), [](const auto& a, const auto& b) {
         return a.episode.size() != b.episode.size() ? a.episode.size() > b.episode.size() : a.count > b.count;

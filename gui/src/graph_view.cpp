@@ -135,7 +135,7 @@ void GraphView::paintEvent(QPaintEvent* /*event*/) {
     for (const NeuronId n : shown) {
         const int colour = colour_of_[n];
         const QColor fill(QString::fromLatin1(colour >= 0 ? assembly_colour(static_cast<std::size_t>(colour))
-                                              : colour == kUnreportedClique ? "#707070"
+                                              : colour == kUnreportedClique ? kUnreportedCliqueColour
                                                                             : kOtherNeuronColour));
         const bool ring = ringed != nullptr && std::binary_search(ringed->begin(), ringed->end(), n);
         painter.setPen(ring ? QPen(Qt::black, 2.5) : QPen(fill.darker(130), 1));

@@ -27,6 +27,7 @@ bool save_screenshot(MainWindow& window, const QString& view, const QString& pat
 
 int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("spikeminer"));  // settings in ~/.config/spikeminer/
     QApplication::setApplicationName(QStringLiteral("spikeminer"));
     QApplication::setApplicationVersion(QStringLiteral(SPIKEMINER_VERSION));
 
@@ -40,7 +41,9 @@ int main(int argc, char* argv[]) {
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("with --demo: save a picture of the window at its busiest co-firing window, then quit"),
                                         QStringLiteral("PNG"));
-    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("what --screenshot shows: window (default), raster, graph, timeline or panel; an .svg path draws the first three as spikeminer run's figures"),
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QStringLiteral("what --screenshot shows: window (default), raster, graph, timeline or panel; "
+                                                 "an .svg path draws the first three as spikeminer run's figures"),
                                   QStringLiteral("VIEW"), QStringLiteral("window"));
     parser.addOptions({demo, screenshot, view});
     parser.process(app);

@@ -106,10 +106,14 @@ void MainWindow::set_busy(bool busy) {
     recent_menu_->setEnabled(!busy);
     open_results_action_->setEnabled(!busy);
     simulate_action_->setEnabled(!busy);
-    run_action_->setEnabled(!busy && shown_ != nullptr);
-    export_action_->setEnabled(!busy && run_ != nullptr);
-    assemblies_action_->setEnabled(!busy && shown_ != nullptr);
-    mine_action_->setEnabled(!busy && shown_ != nullptr);
+    // A finished run opened without its recording has neurons but no spikes: nothing to
+    // analyse, and an export would describe the recording it names wrongly.
+    const bool spikes = shown_ != nullptr && shown_->num_spikes() > 0;
+    run_action_->setEnabled(!busy && spikes);
+    export_action_->setEnabled(!busy && run_ != nullptr && spikes);
+    assemblies_action_->setEnabled(!busy && spikes);
+    mine_action_->setEnabled(!busy && spikes);
+    picture_menu_->setEnabled(!busy);
     if (busy) {
         task_label_->clear();
         progress_bar_->setRange(0, 0);
@@ -219,10 +223,14 @@ void MainWindow::run_demo() {
 void MainWindow::choose_run() {
     if (loaded_ == nullptr) return;
     pipeline::RunConfig start = settings::run_config();
+    // What the recording is, as it was loaded; the rest from the last run's settings.
     start.input = loaded_->source.input;
     start.simulate = loaded_->source.simulate;
     start.seed = loaded_->source.seed;
     start.duration_s = loaded_->source.duration_s;
+    start.format = loaded_->source.format;
+    start.tick = loaded_->source.tick;
+    start.duplicates = loaded_->source.duplicates;
     RunDialog dialog(start, this);
     if (dialog.exec() != QDialog::Accepted) return;
     settings::set_run_config(dialog.config());
@@ -240,6 +248,8 @@ void MainWindow::run_pipeline(const pipeline::RunConfig& config) {
 
 void MainWindow::on_run(const RunPtr& run) {
     run_ = run;
+    raster_->set_activations({}, {}, {});  // the run before's selection
+    raster_->set_highlight(0, 0);
     pipeline_panel_->set_run(run);
     std::vector<std::vector<NeuronId>> members;
     for (const pipeline::Assembly& a : run->result.assemblies) members.push_back(a.members);

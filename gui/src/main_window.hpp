@@ -122,6 +122,7 @@ private:
     QAction* run_action_ = nullptr;
     QAction* export_action_ = nullptr;
     QMenu* recent_menu_ = nullptr;
+    QMenu* picture_menu_ = nullptr;
     PipelinePanel* pipeline_panel_ = nullptr;
     QLabel* hover_label_ = nullptr;
     QLabel* task_label_ = nullptr;

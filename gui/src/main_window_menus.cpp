@@ -38,7 +38,7 @@ void MainWindow::create_menus() {
     export_action_ = file->addAction(tr("&Export results…"), this, &MainWindow::choose_export);
     export_action_->setStatusTip(tr("Write the run's tables, results.h5 and figures (SVG and PNG) into a new folder"));
     export_action_->setEnabled(false);
-    QMenu* picture = file->addMenu(tr("Save &picture"));
+    QMenu* picture = picture_menu_ = file->addMenu(tr("Save &picture"));
     const auto add_picture = [this, picture](const QString& text, const QString& view, bool svg) {
         picture->addAction(text, this, [this, view, svg] {
             const QString filters = svg ? tr("PNG images (*.png);;SVG drawings (*.svg)") : tr("PNG images (*.png)");

@@ -80,6 +80,8 @@ PipelinePanel::PipelinePanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(split, 1);
 }
 
+PipelinePanel::~PipelinePanel() { disconnect(table_->selectionModel(), nullptr, this, nullptr); }
+
 void PipelinePanel::set_run(RunPtr run) {
     run_ = std::move(run);
     selected_.reset();

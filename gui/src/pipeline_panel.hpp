@@ -26,6 +26,9 @@ class PipelinePanel : public QWidget {
 
 public:
     explicit PipelinePanel(QWidget* parent = nullptr);
+    /// Stops listening to the table's selection before the children go (their deletion
+    /// may clear it).
+    ~PipelinePanel() override;
 
     /// Shows `run` (null: none) at its first window.
     void set_run(RunPtr run);

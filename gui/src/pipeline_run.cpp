@@ -2,6 +2,7 @@
 
 #include "spikeminer/app/figures/graph_layout.hpp"
 #include "spikeminer/app/pipeline/results_file.hpp"
+#include "spikeminer/core/error.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -51,19 +52,43 @@ RunPtr finish_view(std::shared_ptr<PipelineRun> run, Progress& progress) {
     return run;
 }
 
-// The recording a saved run names, or why it cannot be had.
-std::optional<pipeline::Input> saved_input(const pipeline::SavedRun& saved, const pipeline::RunConfig& config, Progress& progress,
-                                           std::string& missing) {
-    if (config.simulate.empty() && !std::filesystem::is_regular_file(config.input)) {
-        missing = "the recording " + config.input + " is not there: the spikes are not shown";
+// Where the recording a saved run names is: as written, else (a path relative to where the
+// run was started) beside the results folder or inside it.
+std::optional<std::string> find_recording(const std::string& input, const std::string& results) {
+    const std::filesystem::path folder = std::filesystem::path(results).parent_path();
+    for (const std::filesystem::path& at : {std::filesystem::path(input), folder.parent_path() / input, folder / input}) {
+        if (std::filesystem::is_regular_file(at)) return at.string();
+    }
+    return std::nullopt;
+}
+
+// The recording a saved run names, or why it cannot be had. A simulation is made again
+// from its settings (with this program's scenarios).
+std::optional<pipeline::Input> saved_input(const pipeline::SavedRun& saved, const std::string& results, pipeline::RunConfig config,
+                                           Progress& progress, std::string& missing) {
+    if (config.simulate.empty()) {
+        const std::optional<std::string> found = find_recording(config.input, results);
+        if (!found) {
+            missing = "the recording " + config.input + " is not there: the spikes are not shown";
+            return std::nullopt;
+        }
+        config.input = *found;
+    }
+    try {
+        pipeline::Input input = pipeline::load_input(config, &progress);
+        if (input.checksum != saved.input_checksum) {
+            missing = "the recording " + config.input + " has changed since the run (its checksum differs): the spikes are not shown";
+            return std::nullopt;
+        }
+        if (input.recording.trains.num_neurons() != saved.labels.size()) {
+            missing = "the recording " + config.input + " does not have the run's neurons: the spikes are not shown";
+            return std::nullopt;
+        }
+        return input;
+    } catch (const Error& e) {
+        missing = std::string("the recording could not be read again (") + e.what() + "): the spikes are not shown";
         return std::nullopt;
     }
-    pipeline::Input input = pipeline::load_input(config, &progress);
-    if (input.checksum != saved.input_checksum) {
-        missing = "the recording " + config.input + " has changed since the run (its checksum differs): the spikes are not shown";
-        return std::nullopt;
-    }
-    return input;
 }
 
 }  // namespace
@@ -86,11 +111,16 @@ RunPtr run_pipeline_for_view(InputPtr input, const pipeline::RunConfig& config, 
 RunPtr open_saved_run(const std::string& path, Progress& progress, std::string& missing) {
     pipeline::SavedRun saved = pipeline::read_results(path);
     auto run = std::make_shared<PipelineRun>();
-    pipeline::apply_json(run->config, saved.config_json, path + ": config_json");
     missing.clear();
-    std::optional<pipeline::Input> input = saved_input(saved, run->config, progress, missing);
-    if (!input || input->recording.trains.num_neurons() != saved.labels.size()) {
-        if (input) missing = "the recording " + run->config.input + " does not have the run's neurons: the spikes are not shown";
+    std::optional<pipeline::Input> input;
+    try {
+        pipeline::apply_json(run->config, saved.config_json, path + ": config_json");
+        input = saved_input(saved, path, run->config, progress, missing);
+    } catch (const UsageError& e) {  // settings of another version of the program
+        run->config = {};
+        missing = std::string("the run's settings are not this program's (") + e.what() + "): the spikes are not shown";
+    }
+    if (!input) {
         NeuronTable neurons;
         neurons.labels = saved.labels;
         input = pipeline::Input{{SpikeTrains::from_spikes({}, std::move(neurons), saved.time_base), std::nullopt}, saved.input, saved.input_checksum};

@@ -1,5 +1,6 @@
 #include "run_dialog.hpp"
 
+#include "spikeminer/core/backend.hpp"
 #include "spikeminer/core/device_query.hpp"
 #include "spikeminer/core/error.hpp"
 
@@ -71,7 +72,8 @@ RunDialog::RunDialog(const pipeline::RunConfig& start, QWidget* parent) : QDialo
     backend_->addItem(tr("Auto (GPU: %1)").arg(gpu), QStringLiteral("auto"));
     backend_->addItem(tr("CPU"), QStringLiteral("cpu"));
     backend_->addItem(tr("GPU (%1)").arg(gpu), QStringLiteral("gpu"));
-    backend_->setCurrentIndex(std::max(0, backend_->findData(QString::fromStdString(start.backend))));
+    const std::string backend = parse_backend(start.backend) == Backend::Cuda ? "gpu" : start.backend;  // "cuda" names it too
+    backend_->setCurrentIndex(std::max(0, backend_->findData(QString::fromStdString(backend))));
 
     const auto group = [this](const QString& title) {
         auto* box = new QGroupBox(title, this);

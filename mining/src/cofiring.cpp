@@ -14,7 +14,6 @@
 namespace spikeminer::mining {
 namespace {
 
-constexpr std::size_t kSmallRecording = tuning::kSmallCofiringRecording;
 
 }  // namespace
 
@@ -77,7 +76,7 @@ CofiringWindows::CofiringWindows(const SpikeTrains& trains, const CofiringOption
     : state_(std::make_unique<State>(trains, options)) {
     validate(options);
     State& s = *state_;
-    const bool small = trains.num_spikes() < kSmallRecording;
+    const bool small = trains.num_spikes() < tuning::kSmallCofiringRecording;
     s.choice = choose_backend(options.backend,
                               small ? std::to_string(trains.num_spikes()) + " spikes, which the CPU counts before a GPU starts" : "");
     s.lags = detail::lay_out(options.lags, detail::time_grid(trains.times(), options.threads));

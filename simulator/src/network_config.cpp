@@ -96,9 +96,9 @@ NetworkConfig scenario(const std::string& name) {
         for (std::size_t c = 0; c < 20; ++c) {
             config.chains.push_back(make_chain(static_cast<NeuronId>(9 * c), 9, 0.6 + 0.1 * static_cast<double>(c % 3), c));
         }
-        // Assembly members (neurons 200-399) rest at 5 Hz, as in the assemblies scenario: at the
-        // chain neurons' 20 Hz, one joint firing a second would not stand out of the chance
-        // coincidences in a co-firing window of tens of seconds.
+        // Assembly members (the first 6-10 neurons of each ten from 200) rest at 5 Hz, as in
+        // the assemblies scenario: at the chain neurons' 20 Hz, one joint firing a second would
+        // not stand out of the chance coincidences in a co-firing window of tens of seconds.
         config.rest_rates.assign(config.neurons, config.rest_rate_hz);
         for (std::size_t a = 0; a < 20; ++a) {
             config.assemblies.push_back(make_assembly(static_cast<NeuronId>(200 + 10 * a), 6 + a % 5, 1.0));

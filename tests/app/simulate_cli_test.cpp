@@ -59,7 +59,8 @@ TEST_CASE("simulate cli: the paper scenario for 5 s", "[simulate-cli]") {
 }
 
 TEST_CASE("simulate cli: --rate and --neurons apply to a scenario with per-neuron resting rates", "[simulate-cli]") {
-    // The large scenario rests its assembly members (200-399) at 5 Hz, the others at 20 Hz.
+    // The large scenario rests its assembly members (the first 6-10 of each ten from 200) at
+    // 5 Hz, the others at 20 Hz.
     const test::TempDir dir;
     const auto config_of = [&](const std::vector<std::string>& flags) {
         std::vector<std::string> args = {"simulate", "-o", dir.file("large.h5"), "--scenario", "large", "--duration", "0.1"};

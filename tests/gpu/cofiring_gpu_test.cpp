@@ -98,7 +98,7 @@ TEST_CASE("GPU co-firing windows equal the CPU's on larger random recordings", "
 TEST_CASE("GPU co-firing windows equal the CPU's on a simulated network with assemblies and chains", "[gpu][cofiring][simulated]") {
     simulator::NetworkConfig config = simulator::scenario("large");
     config.neurons = 400;
-    config.rest_rates.resize(config.neurons);  // the scenario's per-neuron rates (assemblies at 200-399)
+    config.rest_rates.resize(config.neurons);  // the scenario's per-neuron rates (its assembly members at 5 Hz)
     config.duration_s = 30;
     config.chains.resize(5);
     config.assemblies.resize(5);

@@ -30,19 +30,8 @@ using namespace spikeminer;
 
 namespace {
 
-// Waits for the window's background work (opening, mining, finding) to end.
-void wait_for_work(const gui::MainWindow& window) {
-    const auto* task = window.findChild<gui::BackgroundTask*>();
-    REQUIRE(task != nullptr);
-    test::wait_for_end(*task);
-}
-
-QAction* action_named(const QWidget& window, const QString& text) {
-    for (QAction* action : window.findChildren<QAction*>()) {
-        if (action->text() == text) return action;
-    }
-    return nullptr;
-}
+using test::action_named;
+using test::wait_for_work;
 
 // Accepts the modal dialog, with its defaults, once it is up.
 void accept_dialog_when_shown() {

@@ -33,11 +33,8 @@ using namespace spikeminer;
 
 namespace {
 
-void wait_for_work(const gui::MainWindow& window) {
-    const auto* task = window.findChild<gui::BackgroundTask*>();
-    REQUIRE(task != nullptr);
-    test::wait_for_end(*task);
-}
+using test::action_named;
+using test::wait_for_work;
 
 // The demo scenario for 60 s (six of its assemblies active), in windows of 20 s every 5 s.
 pipeline::RunConfig small_run() {
@@ -133,11 +130,12 @@ TEST_CASE("pipeline in the window: the views show what spikeminer run writes", "
 
 TEST_CASE("pipeline in the window: the assemblies model is a well-behaved table", "[gui][pipeline-gui]") {
     gui::MainWindow window;
-    run_in_window(window, small_run());
     auto* model = window.pipeline_panel()->findChild<gui::AssembliesModel*>();
     REQUIRE(model != nullptr);
-    REQUIRE(model->rowCount() > 0);
+    // Watching from the start: the run's reset and the data after it.
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    run_in_window(window, small_run());
+    REQUIRE(model->rowCount() > 0);
     CHECK(model->columnCount() == gui::AssembliesModel::Columns);
     // Sizes sort as numbers, not text.
     auto* table = window.pipeline_panel()->findChild<QTableView*>(QStringLiteral("assemblies table"));
@@ -253,6 +251,11 @@ TEST_CASE("pipeline in the window: a run's results.h5 opens as it was run, with 
         REQUIRE(window.loaded() != nullptr);
         CHECK(window.loaded()->summary.neurons == 100);
         CHECK((window.loaded()->summary.spikes == 0) == moved);
+        // Without its spikes the run is shown, not run again or exported as if it had them.
+        const auto* run_again = action_named(window, QStringLiteral("&Run pipeline…"));
+        REQUIRE(run_again != nullptr);
+        CHECK(run_again->isEnabled() == !moved);
+        CHECK(action_named(window, QStringLiteral("&Export results…"))->isEnabled() == !moved);
     }
 }
 

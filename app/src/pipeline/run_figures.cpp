@@ -70,23 +70,26 @@ figures::Figure timeline_figure(const SpikeTrains& trains, const PipelineResult&
 
 figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& result, std::optional<std::size_t> window) {
     constexpr double kSize = 700, kMargin = 30, kTop = 40;
-    std::size_t busiest = 0;
-    for (std::size_t w = 0; w < result.windows.size(); ++w) {
-        if (result.windows[w].edges > result.windows[busiest].edges) busiest = w;
+    std::size_t shown = 0;  // the window asked for, else the busiest
+    if (window && *window < result.windows.size()) {
+        shown = *window;
+    } else {
+        for (std::size_t w = 0; w < result.windows.size(); ++w) {
+            if (result.windows[w].edges > result.windows[shown].edges) shown = w;
+        }
     }
-    if (window && *window < result.windows.size()) busiest = *window;
-    const std::vector<WindowEdge> edges = result.windows.empty() ? std::vector<WindowEdge>{} : WindowEdges(result.changes, result.windows.size()).at(busiest);
+    const std::vector<WindowEdge> edges = result.windows.empty() ? std::vector<WindowEdge>{} : WindowEdges(result.changes, result.windows.size()).at(shown);
     // Each neuron's colour: that of the first of the window's cliques holding it (the
     // clique's assembly's, grey for a clique of no reported assembly), else light grey.
     std::vector<std::vector<NeuronId>> cliques;
     std::vector<Colour> clique_colour;
     if (!result.windows.empty()) {
-        const WindowSummary& w = result.windows[busiest];
+        const WindowSummary& w = result.windows[shown];
         for (std::size_t c = 0; c < w.cliques.size(); ++c) {
             cliques.push_back(w.cliques[c]);
             const auto at = std::find_if(result.assemblies.begin(), result.assemblies.end(),
                                          [&](const Assembly& a) { return a.track.id == w.assemblies[c]; });
-            clique_colour.push_back(Colour::hex(at == result.assemblies.end() ? "#707070" : assembly_colour(static_cast<std::size_t>(at - result.assemblies.begin()))));
+            clique_colour.push_back(Colour::hex(at == result.assemblies.end() ? kUnreportedCliqueColour : assembly_colour(static_cast<std::size_t>(at - result.assemblies.begin()))));
         }
     }
     std::vector<int> group = first_assembly_of(trains.num_neurons(), cliques);
@@ -111,8 +114,8 @@ figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& re
     std::string title = "no windows";
     if (!result.windows.empty()) {
         const TimeBase& tb = trains.time_base();
-        title = "co-firing graph of window " + std::to_string(busiest) + " (" + format("%.1f", tb.to_seconds(result.windows[busiest].span.start)) + "-" +
-                format("%.1f s): ", tb.to_seconds(result.windows[busiest].span.end)) + std::to_string(edges.size()) +
+        title = "co-firing graph of window " + std::to_string(shown) + " (" + format("%.1f", tb.to_seconds(result.windows[shown].span.start)) + "-" +
+                format("%.1f s): ", tb.to_seconds(result.windows[shown].span.end)) + std::to_string(edges.size()) +
                 " edges";
     }
     figures::Figure figure;

@@ -1,5 +1,6 @@
 // Kernels of GPMA+ on the device (gpu_pma.cu): the packed array's layout, each batch's
-// per-key steps, and the rebalancing windows' climb, merge and spread.
+// per-key steps, and the rebalancing windows' climb, merge and spread. It defines its
+// kernels and functions, so gpu_pma.cu alone includes it.
 #pragma once
 
 #include "../tuning.hpp"

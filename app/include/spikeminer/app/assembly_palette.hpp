@@ -15,6 +15,8 @@ inline constexpr std::array<const char*, 10> kAssemblyColours = {"#d62728", "#1f
 
 /// Neurons outside every assembly, beside coloured ones.
 inline constexpr const char* kOtherNeuronColour = "#b0b0b0";
+/// The members of a window's clique whose assembly was seen too briefly to be reported.
+inline constexpr const char* kUnreportedCliqueColour = "#707070";
 
 /// The i-th assembly's colour ("#rrggbb"), cycling through ten.
 inline const char* assembly_colour(std::size_t i) { return kAssemblyColours[i % kAssemblyColours.size()]; }

@@ -14,7 +14,7 @@ namespace spikeminer::pipeline {
 /// it is active and a tick at each activation, the recording's time along the bottom.
 figures::Figure timeline_figure(const SpikeTrains& trains, const PipelineResult& result);
 
-/// The co-firing graph of window `window` (none: the window with the most edges), laid
+/// The co-firing graph of window `window` (none, or past the last: the window with the most edges), laid
 /// out by Graphviz or at the electrodes: the window's cliques in their assemblies' colours
 /// (grey for cliques of no reported assembly), the other neurons of its edges in light
 /// grey, each neuron labelled.

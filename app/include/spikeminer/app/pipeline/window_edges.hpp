@@ -24,7 +24,9 @@ struct WindowEdge {
 class WindowEdges {
 public:
     /// `changes` in window order, each window < `windows`; throws Error otherwise.
+    /// `changes` must outlive this (it is read again by at()).
     WindowEdges(const std::vector<EdgeChange>& changes, std::size_t windows, std::size_t checkpoint_every = 32);
+    WindowEdges(std::vector<EdgeChange>&& changes, std::size_t windows, std::size_t checkpoint_every = 32) = delete;
 
     /// The edges of window `w` (< windows()), sorted by (a, b).
     [[nodiscard]] std::vector<WindowEdge> at(std::size_t w) const;
