@@ -318,8 +318,7 @@ void MainWindow::show_activations(int assembly) {
 
 void MainWindow::choose_export() {
     if (run_ == nullptr) return;
-    const QString dir = QFileDialog::getSaveFileName(this, tr("Export results into a new folder"), settings::last_dir(), QString(), nullptr,
-                                                     QFileDialog::ShowDirsOnly);
+    const QString dir = QFileDialog::getSaveFileName(this, tr("Export results into a new folder"), settings::last_dir());
     if (!dir.isEmpty()) export_results(dir);
 }
 

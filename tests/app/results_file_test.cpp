@@ -209,6 +209,8 @@ TEST_CASE("results file: a damaged or foreign file is an Error naming the file a
          "'/windows/clique_assembly'", "is 8, not an id"},
         {"an event past the windows", [](ResultsFixture& f) { f.integers["/events/window"] = {0, 2}; },
          "'/events/window'", "not one of the 2 windows"},
+        {"edge changes out of window order", [](ResultsFixture& f) { f.integers["/edge_changes/window"] = {1, 0}; },
+         "'/edge_changes/window'", "before the one above it"},
         {"a table of another length", [](ResultsFixture& f) { f.integers["/edge_changes/kind"] = {0}; },
          "'/edge_changes/kind'", "expected 2 (one per edge change)"},
         {"floats for integers", [](ResultsFixture& f) {

@@ -275,6 +275,10 @@ std::vector<EdgeChange> changes_of(const Checks& check, const Tables& t, std::si
     for (std::size_t i = 0; i < n; ++i) {
         EdgeChange& c = changes[i];
         c.window = static_cast<std::uint32_t>(check.id(window, i, num_windows, "windows"));
+        if (i > 0 && c.window < changes[i - 1].window) {  // the changes replay window after window
+            check.fail(window.dataset, "element " + std::to_string(i) + " is window " + std::to_string(c.window) + ", before the one above it (" +
+                                           std::to_string(changes[i - 1].window) + ")");
+        }
         c.a = static_cast<NeuronId>(check.id(a, i, num_neurons, "neurons"));
         c.b = static_cast<NeuronId>(check.id(b, i, num_neurons, "neurons"));
         if (c.a >= c.b) {
