@@ -292,8 +292,9 @@ QString MainWindow::save_picture(const QString& path, const QString& view) {
             figures::write_figure(file, figures::raster_figure(*shown_, members, {tb.from_seconds(start_s), tb.from_seconds(end_s)}));
         } else if (view == QStringLiteral("graph") || view == QStringLiteral("timeline")) {
             if (run_ == nullptr) return tr("Run the pipeline first.");
-            figures::write_figure(file, view == QStringLiteral("graph") ? pipeline::graph_figure(run_->trains(), run_->result, pipeline_panel_->window())
-                                                                        : pipeline::timeline_figure(run_->trains(), run_->result));
+            figures::write_figure(file, view == QStringLiteral("graph")
+                                            ? pipeline::graph_figure(run_->trains(), run_->result, pipeline_panel_->window(), run_->layout)
+                                            : pipeline::timeline_figure(run_->trains(), run_->result));
         } else {
             return tr("The %1 is saved as PNG only.").arg(view);
         }

@@ -1,52 +1,20 @@
 #include "pipeline_run.hpp"
 
-#include "spikeminer/app/figures/graph_layout.hpp"
 #include "spikeminer/app/pipeline/results_file.hpp"
+#include "spikeminer/app/pipeline/run_figures.hpp"
 #include "spikeminer/core/error.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
-#include <numbers>
 
 namespace spikeminer::gui {
 namespace {
-
-std::vector<std::optional<figures::Point>> neuron_layout(const SpikeTrains& trains, const pipeline::WindowEdges& edges, bool& at_electrodes) {
-    std::vector<std::optional<figures::Point>> layout(trains.num_neurons());
-    std::vector<NeuronId> joined;  // the neurons of some edge, numbered 0.. for the layout
-    std::vector<std::uint32_t> local(trains.num_neurons(), ~std::uint32_t{0});
-    for (const auto& [a, b] : edges.ever()) {
-        for (const NeuronId n : {a, b}) {
-            if (local[n] == ~std::uint32_t{0}) local[n] = static_cast<std::uint32_t>(joined.size()), joined.push_back(n);
-        }
-    }
-    const std::vector<Position>& sites = trains.neuron_table().positions;
-    at_electrodes = !sites.empty();
-    std::vector<figures::Point> at;
-    if (at_electrodes) {
-        const std::vector<figures::Point> array = figures::electrode_layout(sites);
-        for (const NeuronId n : joined) at.push_back(array[n]);
-    } else if (figures::figures_available()) {
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
-        for (const auto& [a, b] : edges.ever()) pairs.emplace_back(local[a], local[b]);
-        at = figures::spring_layout(joined.size(), pairs);
-    } else {
-        std::sort(joined.begin(), joined.end());
-        for (std::size_t i = 0; i < joined.size(); ++i) {
-            const double angle = 2 * std::numbers::pi * static_cast<double>(i) / static_cast<double>(joined.size());
-            at.push_back({0.5 + 0.5 * std::cos(angle), 0.5 + 0.5 * std::sin(angle)});
-        }
-    }
-    for (std::size_t i = 0; i < joined.size(); ++i) layout[joined[i]] = at[i];
-    return layout;
-}
 
 // Adds the window graphs and the layout to a run whose result is set.
 RunPtr finish_view(std::shared_ptr<PipelineRun> run, Progress& progress) {
     progress.begin("laying out the co-firing graph", 0);
     run->edges = std::make_unique<const pipeline::WindowEdges>(run->result.changes, run->result.windows.size());
-    run->layout = neuron_layout(run->trains(), *run->edges, run->at_electrodes);
+    run->layout = pipeline::neuron_layout(run->trains(), run->edges->ever(), &run->at_electrodes);
     progress.finish();
     progress.check_cancelled();
     return run;

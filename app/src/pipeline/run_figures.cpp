@@ -6,8 +6,10 @@
 #include "spikeminer/app/pipeline/window_edges.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
+#include <numbers>
 
 namespace spikeminer::pipeline {
 namespace {
@@ -25,6 +27,34 @@ std::string format(const char* pattern, double x) {
 }
 
 }  // namespace
+
+std::vector<std::optional<figures::Point>> neuron_layout(const SpikeTrains& trains, std::span<const std::pair<NeuronId, NeuronId>> edges,
+                                                         bool* at_electrodes) {
+    std::vector<NeuronId> joined;  // the neurons of some edge, ascending, numbered 0.. for the layout
+    for (const auto& [a, b] : edges) joined.push_back(a), joined.push_back(b);
+    std::sort(joined.begin(), joined.end());
+    joined.erase(std::unique(joined.begin(), joined.end()), joined.end());
+    const auto local = [&joined](NeuronId n) { return static_cast<std::uint32_t>(std::lower_bound(joined.begin(), joined.end(), n) - joined.begin()); };
+    const std::vector<Position>& sites = trains.neuron_table().positions;
+    if (at_electrodes != nullptr) *at_electrodes = !sites.empty();
+    std::vector<figures::Point> at;
+    if (!sites.empty()) {
+        const std::vector<figures::Point> array = figures::electrode_layout(sites);  // the whole array's plane
+        for (const NeuronId n : joined) at.push_back(array[n]);
+    } else if (figures::figures_available()) {
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+        for (const auto& [a, b] : edges) pairs.emplace_back(local(a), local(b));
+        at = figures::spring_layout(joined.size(), pairs);
+    } else {
+        for (std::size_t i = 0; i < joined.size(); ++i) {
+            const double angle = 2 * std::numbers::pi * static_cast<double>(i) / static_cast<double>(joined.size());
+            at.push_back({0.5 + 0.5 * std::cos(angle), 0.5 + 0.5 * std::sin(angle)});
+        }
+    }
+    std::vector<std::optional<figures::Point>> layout(trains.num_neurons());
+    for (std::size_t i = 0; i < joined.size(); ++i) layout[joined[i]] = at[i];
+    return layout;
+}
 
 figures::Figure timeline_figure(const SpikeTrains& trains, const PipelineResult& result) {
     constexpr double kLeft = 110, kTop = 40, kWidth = 860, kRow = 16;
@@ -68,7 +98,8 @@ figures::Figure timeline_figure(const SpikeTrains& trains, const PipelineResult&
     return figure;
 }
 
-figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& result, std::optional<std::size_t> window) {
+figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& result, std::optional<std::size_t> window,
+                             std::span<const std::optional<figures::Point>> layout) {
     constexpr double kSize = 700, kMargin = 30, kTop = 40;
     std::size_t shown = 0;  // the window asked for, else the busiest
     if (window && *window < result.windows.size()) {
@@ -93,23 +124,25 @@ figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& re
         }
     }
     std::vector<int> group = first_assembly_of(trains.num_neurons(), cliques);
-    // The drawn neurons, numbered 0.. for the layout.
+    std::vector<std::pair<NeuronId, NeuronId>> pairs;
+    for (const WindowEdge& e : edges) pairs.emplace_back(e.a, e.b);
+    bool at_electrodes = false;
+    const std::vector<std::optional<figures::Point>> own = layout.empty() ? neuron_layout(trains, pairs, &at_electrodes)
+                                                                           : std::vector<std::optional<figures::Point>>{};
+    if (layout.empty()) layout = own;
+    // The drawn neurons (those of the window's edges), numbered 0.., at their places.
     std::map<NeuronId, std::uint32_t> index;
     for (const WindowEdge& e : edges) index.emplace(e.a, 0), index.emplace(e.b, 0);
     std::vector<NeuronId> neurons;
-    for (auto& [neuron, i] : index) i = static_cast<std::uint32_t>(neurons.size()), neurons.push_back(neuron);
+    std::vector<figures::Point> at;
+    for (auto& [neuron, i] : index) {
+        i = static_cast<std::uint32_t>(neurons.size());
+        neurons.push_back(neuron);
+        const figures::Point p = neuron < layout.size() && layout[neuron] ? *layout[neuron] : figures::Point{0.5, 0.5};
+        at.push_back({kMargin + p.x * (kSize - 2 * kMargin), kTop + kMargin + p.y * (kSize - 2 * kMargin)});
+    }
     std::vector<std::pair<std::uint32_t, std::uint32_t>> local;
     for (const WindowEdge& e : edges) local.emplace_back(index[e.a], index[e.b]);
-    // At their electrodes when the file places them, else where Graphviz's layout puts them.
-    const std::vector<Position>& sites = trains.neuron_table().positions;
-    std::vector<figures::Point> at;
-    if (sites.empty()) {
-        at = figures::spring_layout(neurons.size(), local);
-    } else {
-        const std::vector<figures::Point> array = figures::electrode_layout(sites);  // the whole array's plane
-        for (const NeuronId n : neurons) at.push_back(array[n]);
-    }
-    for (figures::Point& p : at) p = {kMargin + p.x * (kSize - 2 * kMargin), kTop + kMargin + p.y * (kSize - 2 * kMargin)};
 
     std::string title = "no windows";
     if (!result.windows.empty()) {
@@ -122,7 +155,7 @@ figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& re
     figure.width = kSize;
     figure.height = kSize + kTop;
     std::string subtitle = std::string("cliques in their assemblies' colours; ") +
-                           (sites.empty() ? "laid out by Graphviz (neato)" : "neurons at their electrodes");
+                           (trains.neuron_table().positions.empty() ? "laid out by Graphviz (neato)" : "neurons at their electrodes");
     figure.draw = [&trains, title = std::move(title), subtitle = std::move(subtitle), group = std::move(group), clique_colour = std::move(clique_colour), neurons = std::move(neurons),
                    local = std::move(local), at = std::move(at)](Canvas& canvas) {
         canvas.text({10, 18}, title, 13, kBlack, Anchor::Start);

@@ -7,6 +7,9 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
+#include <utility>
+#include <vector>
 
 namespace spikeminer::pipeline {
 
@@ -14,10 +17,19 @@ namespace spikeminer::pipeline {
 /// it is active and a tick at each activation, the recording's time along the bottom.
 figures::Figure timeline_figure(const SpikeTrains& trains, const PipelineResult& result);
 
-/// The co-firing graph of window `window` (none, or past the last: the window with the most edges), laid
-/// out by Graphviz or at the electrodes: the window's cliques in their assemblies' colours
-/// (grey for cliques of no reported assembly), the other neurons of its edges in light
-/// grey, each neuron labelled.
-figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& result, std::optional<std::size_t> window = std::nullopt);
+/// Where each neuron of `edges` sits in [0, 1] x [0, 1] (none for the others): at its
+/// electrode when the recording places neurons (`at_electrodes` set), else Graphviz's
+/// layout of `edges` (neurons numbered in ascending order, so that the same graph gets the
+/// same layout), else (a build without figures) on a circle. One layout for the edges of
+/// every window keeps each neuron in its place from window to window.
+std::vector<std::optional<figures::Point>> neuron_layout(const SpikeTrains& trains, std::span<const std::pair<NeuronId, NeuronId>> edges,
+                                                         bool* at_electrodes = nullptr);
+
+/// The co-firing graph of window `window` (none, or past the last: the window with the
+/// most edges), at `layout`'s places (empty: neuron_layout of the window's own edges): the
+/// window's cliques in their assemblies' colours (grey for cliques of no reported
+/// assembly), the other neurons of its edges in light grey, each neuron labelled.
+figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& result, std::optional<std::size_t> window = std::nullopt,
+                             std::span<const std::optional<figures::Point>> layout = {});
 
 }  // namespace spikeminer::pipeline
