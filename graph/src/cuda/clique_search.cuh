@@ -646,6 +646,8 @@ private:
     int out_used_ = 0;
 };
 
+// One worker (a tile of G lanes) per work item at a time, taken from the shared counter; idle
+// workers take branches from busy ones through the worker list.
 template <unsigned G, bool kFull, int kWords>
 __global__ void __launch_bounds__(kBlockThreads, kMinBlocks) clique_kernel(SearchParams p) {
     extern __shared__ uint4 hot_shared[];

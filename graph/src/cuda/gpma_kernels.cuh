@@ -388,6 +388,7 @@ struct NonEmptyReversed {
     __device__ std::uint64_t operator()(std::size_t j) const { return counts[segs - 1 - j] > 0 ? segs - 1 - j : segs; }
 };
 
+// One thread per segment (and one past the last): the next non-empty segment and its first key.
 __global__ void first_keys_kernel(std::size_t segs, std::size_t segment, const std::uint64_t* scanned, const std::uint64_t* keys,
                            std::uint64_t* next, std::uint64_t* first_key) {
     const std::size_t s = thread_index();
@@ -441,6 +442,7 @@ __global__ void stage_batch_kernel(std::size_t n, const Edge* from, Edge* to, un
     if (i == 0) *count = n;
 }
 
+// One thread: the slot of `key` (a lookup for the host).
 __global__ void find_slot_kernel(Layout layout, std::uint64_t key, std::uint64_t* slot) { *slot = layout.find(key); }
 
 }  // namespace spikeminer::graph::detail::gpma

@@ -26,6 +26,7 @@ __device__ void for_each_target(const GpmaView& g, Vertex v, F f) {
     for_each_neighbor(g, v, [&f](Vertex t, std::uint64_t) { f(t); });
 }
 
+// One thread per vertex: a vertex of the frontier (at `depth`) claims its unreached neighbours.
 __global__ void bfs_step_kernel(GpmaView g, std::uint32_t depth, std::uint32_t* level, int* changed) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= g.vertices || level[v] != depth) return;
@@ -34,6 +35,7 @@ __global__ void bfs_step_kernel(GpmaView g, std::uint32_t depth, std::uint32_t* 
     });
 }
 
+// One thread per vertex: its own label.
 __global__ void init_labels_kernel(Vertex n, Vertex* label) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v < n) label[v] = v;
@@ -51,22 +53,26 @@ __global__ void cc_step_kernel(GpmaView g, Vertex* label, int* changed) {
     });
 }
 
+// One thread per vertex: its out-degree.
 __global__ void out_degrees_kernel(GpmaView g, std::uint32_t* degree) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= g.vertices) return;
     degree[v] = graph::degree(g, v);
 }
 
+// One thread per vertex: its rank when it has no out-edge (summed afterwards), else 0.
 __global__ void dangling_mass_kernel(Vertex n, const std::uint32_t* degree, const double* rank, double* dangling) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v < n) dangling[v] = degree[v] == 0 ? rank[v] : 0.0;
 }
 
+// One thread per vertex: `value`.
 __global__ void fill_kernel(Vertex n, double value, double* out) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v < n) out[v] = value;
 }
 
+// One thread per vertex: its damped rank shared among its out-neighbours.
 __global__ void push_rank_kernel(GpmaView g, double damping, const std::uint32_t* degree, const double* rank, double* next) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= g.vertices || degree[v] == 0) return;
@@ -74,6 +80,7 @@ __global__ void push_rank_kernel(GpmaView g, double damping, const std::uint32_t
     for_each_target(g, v, [&](Vertex t) { atomicAdd(&next[t], share); });
 }
 
+// One thread per vertex: how much its rank changed (summed afterwards).
 __global__ void change_of_kernel(Vertex n, const double* a, const double* b, double* diff) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v < n) diff[v] = fabs(a[v] - b[v]);

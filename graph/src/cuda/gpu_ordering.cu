@@ -261,6 +261,7 @@ void launch_peel(Vertex n, const unsigned long long* offsets, const Vertex* neig
     // The buffers go back to the pool after the launch, in stream order.
 }
 
+// One thread per vertex: its degree at its new place.
 __global__ void relabelled_degrees_kernel(Vertex n, const unsigned long long* offsets, const Vertex* position,
                                    unsigned long long* degree_at) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
@@ -279,6 +280,7 @@ __global__ void relabel_lists_kernel(Vertex n, const unsigned long long* offsets
     }
 }
 
+// One thread per vertex (lists relabelled and sorted): how many neighbours come after it.
 __global__ void later_counts_kernel(Vertex n, const unsigned long long* offsets, const Vertex* neighbors, unsigned* later,
                              Vertex* identity) {
     const Vertex v = blockIdx.x * blockDim.x + threadIdx.x;
@@ -288,6 +290,7 @@ __global__ void later_counts_kernel(Vertex n, const unsigned long long* offsets,
     identity[v] = v;
 }
 
+// One thread per vertex in item order: the work items it makes (one per later edge, or itself).
 __global__ void item_counts_kernel(unsigned n, const Vertex* sorted, const unsigned* later, unsigned edge_from, unsigned* items) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) items[i] = later[sorted[i]] >= edge_from ? later[sorted[i]] : 1U;

@@ -35,6 +35,7 @@ using tuning::kThreads;
 
 unsigned grid(std::size_t n) { return blocks_for(n, kThreads); }
 
+// One thread per element: its index.
 __global__ void iota_kernel(std::size_t n, std::uint32_t* out) {
     const std::size_t i = thread_index();
     if (i < n) out[i] = static_cast<std::uint32_t>(i);
@@ -51,16 +52,19 @@ __global__ void keep_after_sort_kernel(std::size_t n, const std::uint64_t* keys,
     keep[i] = erasing ? origin[i] < existing && last_of_run : last_of_run;
 }
 
+// One thread per sorted entry: its value, from where the sort took its key.
 __global__ void gather_kernel(std::size_t n, const std::uint32_t* origin, const float* from, float* to) {
     const std::size_t i = thread_index();
     if (i < n) to[i] = from[origin[i]];
 }
 
+// One thread per vertex (and one past the last): where its row starts in the sorted keys.
 __global__ void row_starts_kernel(std::size_t vertices, const std::uint64_t* keys, std::size_t n, std::uint64_t* row_start) {
     const std::size_t v = thread_index();
     if (v <= vertices) row_start[v] = v == vertices ? n : lower_bound(keys, 0, n, std::uint64_t{v} << 32);
 }
 
+// One thread per update: the value of its key where the key is (binary search), counted.
 __global__ void set_values_kernel(std::size_t n, const std::uint64_t* batch_keys, const float* batch_values, const std::uint64_t* keys,
                            std::size_t edges, float* values, unsigned* found) {
     const std::size_t i = thread_index();
