@@ -31,7 +31,7 @@ std::optional<std::string> find_recording(const std::string& input, const std::s
 }
 
 // The recording a saved run names, or why it cannot be had. A simulation is made again
-// from its settings (with this program's scenarios).
+// from its settings and must give the run's spikes (their checksum).
 std::optional<pipeline::Input> saved_input(const pipeline::SavedRun& saved, const std::string& results, pipeline::RunConfig config,
                                            Progress& progress, std::string& missing) {
     if (config.simulate.empty()) {
@@ -45,7 +45,9 @@ std::optional<pipeline::Input> saved_input(const pipeline::SavedRun& saved, cons
     try {
         pipeline::Input input = pipeline::load_input(config, &progress);
         if (input.checksum != saved.input_checksum) {
-            missing = "the recording " + config.input + " has changed since the run (its checksum differs): the spikes are not shown";
+            missing = config.simulate.empty()
+                          ? "the recording " + config.input + " has changed since the run (its checksum differs): the spikes are not shown"
+                          : "the simulation made again is not the run's (the scenario has changed since): the spikes are not shown";
             return std::nullopt;
         }
         if (input.recording.trains.num_neurons() != saved.labels.size()) {

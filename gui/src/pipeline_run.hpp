@@ -42,9 +42,9 @@ using RunPtr = std::shared_ptr<const PipelineRun>;
 RunPtr run_pipeline_for_view(InputPtr input, const pipeline::RunConfig& config, Progress& progress);
 
 /// A finished run read back from the results.h5 at `path`, laid out as above. Its
-/// recording is read again (a simulation made again from its seed, with this program's
-/// scenarios) when the file its settings name is there (as written, or relative to the
-/// results folder's parent or the folder) with the checksum the results give; otherwise
+/// recording is read again (a simulation made again from its settings) when the file its
+/// settings name is there (as written, or relative to the results folder's parent or the
+/// folder) and it has the checksum the results give; otherwise
 /// the run comes with the neurons but none of the spikes, and `missing` says why (else it
 /// is left empty). Throws what read_results throws.
 RunPtr open_saved_run(const std::string& path, Progress& progress, std::string& missing);

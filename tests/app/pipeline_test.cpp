@@ -90,6 +90,20 @@ TEST_CASE("pipeline: with significance on, every assembly is tested against surr
     CHECK(embedded >= 5);
 }
 
+TEST_CASE("pipeline: a simulation's checksum is that of its spikes: the same for its seed, another for another", "[pipeline]") {
+    pipeline::RunConfig config;
+    config.simulate = "demo";
+    config.duration_s = 10;
+    const pipeline::Input first = pipeline::load_input(config, nullptr);
+    const pipeline::Input again = pipeline::load_input(config, nullptr);
+    config.seed = 2;
+    const pipeline::Input other = pipeline::load_input(config, nullptr);
+    CHECK(first.checksum.starts_with("crc32-spikes:"));
+    CHECK(first.checksum.size() == std::string("crc32-spikes:").size() + 8);
+    CHECK(first.checksum == again.checksum);
+    CHECK(first.checksum != other.checksum);
+}
+
 TEST_CASE("pipeline: each window's cliques are those of its co-firing edges, built from scratch", "[pipeline]") {
     const Demo& d = demo();
     const SpikeTrains& trains = d.input.recording.trains;

@@ -17,6 +17,12 @@
 namespace spikeminer::pipeline {
 namespace {
 
+std::string crc_text(const char* kind, uLong crc) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%08lx", static_cast<unsigned long>(crc));
+    return std::string(kind) + text;
+}
+
 // "crc32:xxxxxxxx" of the file's bytes.
 std::string checksum(const std::string& path, Progress* progress) {
     std::ifstream file(path, std::ios::binary);
@@ -28,9 +34,26 @@ std::string checksum(const std::string& path, Progress* progress) {
         crc = crc32(crc, reinterpret_cast<const Bytef*>(block.data()), static_cast<uInt>(file.gcount()));
         if (progress != nullptr) progress->check_cancelled();
     }
-    char text[16];
-    std::snprintf(text, sizeof text, "%08lx", static_cast<unsigned long>(crc));
-    return std::string("crc32:") + text;
+    return crc_text("crc32:", crc);
+}
+
+// "crc32-spikes:xxxxxxxx" of a simulation's spikes (times, then neurons, in stream order):
+// a run on it is opened again only on the same spikes, whatever the scenarios become.
+std::string spikes_checksum(const SpikeTrains& trains) {
+    uLong crc = crc32(0L, Z_NULL, 0);
+    const auto add = [&crc](const auto values) {
+        const auto* bytes = reinterpret_cast<const Bytef*>(values.data());
+        std::size_t left = values.size_bytes();
+        for (; left > 0;) {  // crc32 takes at most 4 GiB a call
+            const auto step = static_cast<uInt>(std::min<std::size_t>(left, std::size_t{1} << 30));
+            crc = crc32(crc, bytes, step);
+            bytes += step;
+            left -= step;
+        }
+    };
+    add(trains.times());
+    add(trains.neurons());
+    return crc_text("crc32-spikes:", crc);
 }
 
 // "auto": twice what two neurons at the 90th percentile of the firing rates give by chance
@@ -84,6 +107,7 @@ Input load_input(const RunConfig& config, Progress* progress) {
         simulation.truth.config_json = simulator::to_json(network);
         simulation.trains.set_metadata("simulator.scenario", config.simulate);
         input.source = "simulated scenario " + config.simulate + ", seed " + std::to_string(config.seed);
+        input.checksum = spikes_checksum(simulation.trains);
         input.recording = {std::move(simulation.trains), std::move(simulation.truth)};
         return input;
     }

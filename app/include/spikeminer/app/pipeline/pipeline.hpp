@@ -27,7 +27,7 @@ namespace spikeminer::pipeline {
 struct Input {
     io::SpikeRecording recording;
     std::string source;    ///< the file's name, or "simulated scenario demo, seed 1"
-    std::string checksum;  ///< "crc32:..." of the file's bytes; empty for a simulation
+    std::string checksum;  ///< "crc32:..." of the file's bytes; "crc32-spikes:..." of a simulation's spikes
 };
 
 /// Stage 1: the recording named by config.input (read once: spikes and ground truth), or

@@ -20,7 +20,7 @@ namespace spikeminer::pipeline {
 /// passed are kept). Each window's index is its row.
 struct SavedRun {
     std::string input;           ///< the input's name, as written ("simulated scenario demo, seed 1" for a simulation)
-    std::string input_checksum;  ///< "crc32:..." of the input file; empty for a simulation
+    std::string input_checksum;  ///< "crc32:..." of the input file, "crc32-spikes:..." of a simulation's spikes
     std::string config_json;     ///< the run's settings
     std::string created_by;      ///< "spikeminer VERSION"
     TimeBase time_base;          ///< from ticks_per_second
