@@ -1,7 +1,7 @@
 // Degeneracy ordering by k-core peeling on the GPU (one launch, see peel_kernel),
 // relabelling, and the work items.
 #include "../tuning.hpp"
-#include "clique_search.cuh"
+#include "clique_params.cuh"
 #include "device_calls.cuh"
 #include "gpu_ordering.hpp"
 
