@@ -79,7 +79,7 @@ void GraphView::colour_neurons() {
     }
     const pipeline::WindowSummary& window = run_->result.windows[window_];
     for (std::size_t c = 0; c < window.cliques.size(); ++c) {
-        const std::optional<std::size_t> a = run_->assembly_index(window.assemblies[c]);
+        const std::optional<std::size_t> a = pipeline::assembly_index(run_->result, window.assemblies[c]);
         for (const NeuronId n : window.cliques[c]) {
             if (colour_of_[n] == kNoClique) colour_of_[n] = a ? static_cast<int>(*a) : kUnreportedClique;
         }

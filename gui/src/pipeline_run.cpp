@@ -63,13 +63,6 @@ std::optional<pipeline::Input> saved_input(const pipeline::SavedRun& saved, cons
 
 }  // namespace
 
-std::optional<std::size_t> PipelineRun::assembly_index(std::uint32_t id) const {
-    const auto& assemblies = result.assemblies;
-    const auto at = std::find_if(assemblies.begin(), assemblies.end(), [id](const pipeline::Assembly& a) { return a.track.id == id; });
-    if (at == assemblies.end()) return std::nullopt;
-    return static_cast<std::size_t>(at - assemblies.begin());
-}
-
 RunPtr run_pipeline_for_view(InputPtr input, const pipeline::RunConfig& config, Progress& progress) {
     auto run = std::make_shared<PipelineRun>();
     run->input = std::move(input);

@@ -30,8 +30,6 @@ struct PipelineRun {
     bool at_electrodes = false;  ///< the layout is the recording's electrode positions
 
     [[nodiscard]] const SpikeTrains& trains() const { return input->recording.trains; }
-    /// The index in result.assemblies of the tracked assembly `id`; none for kNoAssembly.
-    [[nodiscard]] std::optional<std::size_t> assembly_index(std::uint32_t id) const;
 };
 using RunPtr = std::shared_ptr<const PipelineRun>;
 

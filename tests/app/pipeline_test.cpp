@@ -90,6 +90,21 @@ TEST_CASE("pipeline: with significance on, every assembly is tested against surr
     CHECK(embedded >= 5);
 }
 
+TEST_CASE("pipeline: every clique's assembly id finds its assembly, and an unreported one none", "[pipeline]") {
+    const Demo& d = demo();
+    REQUIRE(d.result.assemblies.size() >= 2);
+    for (std::size_t a = 0; a < d.result.assemblies.size(); ++a) {
+        CHECK(pipeline::assembly_index(d.result, d.result.assemblies[a].track.id) == a);
+    }
+    CHECK_FALSE(pipeline::assembly_index(d.result, pipeline::kNoAssembly));
+    for (const pipeline::WindowSummary& w : d.result.windows) {
+        for (const std::uint32_t id : w.assemblies) {
+            const auto a = pipeline::assembly_index(d.result, id);
+            if (a) CHECK(d.result.assemblies[*a].track.id == id);
+        }
+    }
+}
+
 TEST_CASE("pipeline: a simulation's checksum is that of its spikes: the same for its seed, another for another", "[pipeline]") {
     pipeline::RunConfig config;
     config.simulate = "demo";

@@ -296,4 +296,11 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
     return result;
 }
 
+std::optional<std::size_t> assembly_index(const PipelineResult& result, std::uint32_t id) {
+    const auto& assemblies = result.assemblies;
+    const auto at = std::lower_bound(assemblies.begin(), assemblies.end(), id, [](const Assembly& a, std::uint32_t wanted) { return a.track.id < wanted; });
+    if (at == assemblies.end() || at->track.id != id) return std::nullopt;
+    return static_cast<std::size_t>(at - assemblies.begin());
+}
+
 }  // namespace spikeminer::pipeline

@@ -118,9 +118,8 @@ figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& re
         const WindowSummary& w = result.windows[shown];
         for (std::size_t c = 0; c < w.cliques.size(); ++c) {
             cliques.push_back(w.cliques[c]);
-            const auto at = std::find_if(result.assemblies.begin(), result.assemblies.end(),
-                                         [&](const Assembly& a) { return a.track.id == w.assemblies[c]; });
-            clique_colour.push_back(Colour::hex(at == result.assemblies.end() ? kUnreportedCliqueColour : assembly_colour(static_cast<std::size_t>(at - result.assemblies.begin()))));
+            const std::optional<std::size_t> a = assembly_index(result, w.assemblies[c]);
+            clique_colour.push_back(Colour::hex(a ? assembly_colour(*a) : kUnreportedCliqueColour));
         }
     }
     std::vector<int> group = first_assembly_of(trains.num_neurons(), cliques);

@@ -126,6 +126,10 @@ using WindowFeed = std::function<bool(mining::CofiringWindows& windows, mining::
 /// settings the recording cannot take (a lag that is not a whole number of its ticks).
 PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progress* progress, const WindowFeed& feed = {});
 
+/// The index in result.assemblies of the tracked assembly `id` (they are in ascending id,
+/// as run_pipeline and read_results give them); none for kNoAssembly or an id not reported.
+std::optional<std::size_t> assembly_index(const PipelineResult& result, std::uint32_t id);
+
 /// Stage 7's last part: the recovery of the ground truth.
 Recovery recover(const simulator::GroundTruth& truth, const PipelineResult& result, const TimeBase& time_base);
 
