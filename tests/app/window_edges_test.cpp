@@ -1,5 +1,5 @@
 // WindowEdges against replaying every change from the first window, on random edge
-// changes and on a pipeline run's, for several checkpoint spacings.
+// changes as the pipeline makes them, for several checkpoint spacings.
 #include "catch.hpp"
 
 #include "spikeminer/app/pipeline/window_edges.hpp"
