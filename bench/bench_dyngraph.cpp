@@ -1,7 +1,10 @@
 // Benchmark of the dynamic graph structures in GPMA's sliding-window setup: the window
-// starts on the first half of an edge stream, then for each batch size k = 1, 2, 4, ...
-// it slides (the oldest k stream edges out, the next k in) a few times on each structure,
-// and the table gives the update latency per slide and the graph updates per second.
+// starts on the first half of an edge stream (generated streams: on `--edges / 2` edges,
+// and they go on for as long as the sweep needs), then for each batch size k = 1, 2, 4, ...
+// it slides (the oldest k stream edges out, the next k in) once untimed and then 8 to 64
+// times timed on each structure. The table gives each structure's mean, median and worst
+// slide, its graph updates per second, and the worst ratio of GPMA+ to the GPU rebuild on
+// the same slide.
 // After the slides, BFS, components and PageRank (10 iterations) run on the structure
 // read in place and on its compact copy: the price of the gaps. Streams: R-MAT and
 // Erdős–Rényi (generated) and edge-stream files.
@@ -48,10 +51,12 @@ using bench::seconds_of;
 struct Dataset {
     std::string name;
     io::EdgeStream stream;
+    std::size_t window = 0;  // edges in the window; 0: half the stream (GPMA's setup)
 };
 
-Dataset generated(const std::string& name, const std::vector<std::pair<graph::Vertex, graph::Vertex>>& edges, graph::Vertex vertices) {
-    Dataset d{name, {}};
+Dataset generated(const std::string& name, const std::vector<std::pair<graph::Vertex, graph::Vertex>>& edges, graph::Vertex vertices,
+                  std::size_t window) {
+    Dataset d{name, {}, window};
     d.stream.vertices = vertices;
     d.stream.edges.reserve(edges.size());
     for (std::size_t i = 0; i < edges.size(); ++i) {
@@ -60,10 +65,44 @@ Dataset generated(const std::string& name, const std::vector<std::pair<graph::Ve
     return d;
 }
 
-struct Row {  // negative: not run
-    double latency_ms = -1;
-    double updates_per_s = -1e6;
+// One structure's slides at one k: each slide's seconds, and the graph updates they made.
+struct Slides {
+    std::vector<double> seconds;
+    std::size_t updates = 0;
 };
+
+// Mean, median and worst milliseconds a slide, and M updates a second; "-" when not run.
+std::string summary(const Slides& s) {
+    if (s.seconds.empty()) return "- | - | - | -";
+    std::vector<double> sorted = s.seconds;
+    std::sort(sorted.begin(), sorted.end());
+    double total = 0;
+    for (const double each : sorted) total += each;
+    const std::size_t n = sorted.size();
+    const double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    return cell(1e3 * total / static_cast<double>(n), "%.4f") + " | " + cell(1e3 * median, "%.4f") + " | " +
+           cell(1e3 * sorted.back(), "%.4f") + " | " + cell(static_cast<double>(s.updates) / total / 1e6, "%.2f");
+}
+
+// The largest ratio of two structures' times for the same slide.
+double worst_ratio(const Slides& a, const Slides& b) {
+    double worst = -1;
+    for (std::size_t i = 0; i < a.seconds.size() && i < b.seconds.size(); ++i) worst = std::max(worst, a.seconds[i] / b.seconds[i]);
+    return worst;
+}
+
+// Timed slides at batch size k, after one untimed warm-up slide: enough to time small
+// batches, and at least 8 for the median and the worst of large ones.
+int slides_at(std::size_t k) { return static_cast<int>(std::clamp<std::size_t>((std::size_t{1} << 14) / k, 8, 64)); }
+
+// Stream edges the sweep k = min..max consumes after the first window.
+std::size_t sweep_edges(std::size_t min_batch, std::size_t max_batch) {
+    std::size_t total = 0;
+    for (std::size_t k = std::bit_floor(std::max<std::size_t>(min_batch, 1)); k <= max_batch; k *= 2) {
+        total += k * static_cast<std::size_t>(slides_at(k) + 1);
+    }
+    return total;
+}
 
 // The best of three runs (the first pays for cold caches).
 double best_ms(const std::function<void()>& work) {
@@ -126,12 +165,6 @@ bool have_gpu() { return !query_devices().devices.empty(); }
 bool have_gpu() { return false; }
 #endif
 
-// One structure's row for one k: its seconds over the slides, which made `updates` graph updates.
-Row row_of(double seconds, std::size_t updates, int slides) {
-    if (slides == 0 || seconds <= 0) return {};
-    return {1e3 * seconds / slides, static_cast<double>(updates) / seconds};
-}
-
 // What every dataset's run shares: the batch sizes, the structures run, and the device's
 // measured copy bandwidth (measured once).
 struct Setup {
@@ -142,15 +175,11 @@ struct Setup {
     double copy_gbs = 0;
 };
 
-std::string ms_and_rate(const Row& r) {
-    return cell(r.latency_ms, "%.4f") + " | " + cell(r.updates_per_s / 1e6, "%.2f");
-}
-
 // The window slides once per step; every structure gets the same batches.
 void run(const Dataset& d, const Setup& setup) {
     const bool cpu = setup.cpu;
     [[maybe_unused]] const bool gpu = setup.gpu;  // read by the CUDA builds only
-    const std::size_t window_size = d.stream.edges.size() / 2;
+    const std::size_t window_size = d.window != 0 ? d.window : d.stream.edges.size() / 2;
     std::printf("\n### %s: %zu stream edges, %u vertices, window %zu\n\n", d.name.c_str(), d.stream.edges.size(),
                 d.stream.vertices, window_size);
     app::SlidingWindow window(d.stream.edges, window_size);
@@ -182,47 +211,41 @@ void run(const Dataset& d, const Setup& setup) {
                     gpma->num_edges(), fill_gpma, fill_rebuild, setup.copy_gbs);
     }
 #endif
-    std::printf("\n| k | PMA (CPU) ms/slide | PMA M updates/s | AdjLists (CPU) ms/slide | AdjLists M updates/s | "
-                "GPMA+ ms/slide | GPMA+ M updates/s | GPU rebuild ms/slide | GPU rebuild M updates/s |\n");
-    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("\nmilliseconds a slide: mean | median | worst, over the timed slides (after one untimed slide at each k)\n\n"
+                "| k | slides | PMA (CPU) mean | median | worst | M updates/s | AdjLists (CPU) mean | median | worst | M updates/s | "
+                "GPMA+ mean | median | worst | M updates/s | GPU rebuild mean | median | worst | M updates/s | "
+                "GPMA+ / rebuild, worst slide |\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     app::WindowBatches batches;
     for (std::size_t k = std::bit_floor(std::max<std::size_t>(setup.min_batch, 1)); k <= setup.max_batch; k *= 2) {
-        // Enough slides to time small batches, few for large ones; the stream's second
-        // half has to last for every k.
-        const int slides = static_cast<int>(std::clamp<std::size_t>((std::size_t{1} << 14) / k, 1, 64));
-        if (window.remaining() < k * static_cast<std::size_t>(slides)) break;
-        // One untimed slide first where the stream has room for it (GPMA+ captures its
-        // graphs for this batch size there; batches of 1 M are not replayed as graphs).
-        if (window.remaining() >= k * static_cast<std::size_t>(slides + 1) && window.slide(k, batches)) {
+        const int slides = slides_at(k);
+        if (window.remaining() < k * static_cast<std::size_t>(slides + 1)) break;
+        Slides timed[4];  // PMA, sets, GPMA+, rebuild
+        // Slide 0 is the warm-up, on every structure whichever run (GPMA+ captures its
+        // graphs for this batch size there).
+        for (int i = 0; i <= slides && window.slide(k, batches); ++i) {
+            const std::size_t updates = batches.insert.size() + batches.erase.size() + batches.update.size();
+            double seconds[4] = {-1, -1, -1, -1};
             if (cpu) {
-                apply(*pma, batches);
-                apply(*sets, batches);
+                seconds[0] = seconds_of([&] { apply(*pma, batches); });
+                seconds[1] = seconds_of([&] { apply(*sets, batches); });
             }
 #if SPIKEMINER_HAVE_CUDA
             if (gpu) {
-                (void)timed_on_device(*gpma, batches);
-                (void)timed_on_device(*rebuild, batches);
+                seconds[2] = timed_on_device(*gpma, batches);
+                seconds[3] = timed_on_device(*rebuild, batches);
             }
 #endif
-        }
-        double seconds[4] = {};  // PMA, sets, GPMA+, rebuild
-        std::size_t updates = 0;
-        for (int i = 0; i < slides && window.slide(k, batches); ++i) {
-            updates += batches.insert.size() + batches.erase.size() + batches.update.size();
-            if (cpu) {
-                seconds[0] += seconds_of([&] { apply(*pma, batches); });
-                seconds[1] += seconds_of([&] { apply(*sets, batches); });
+            if (i == 0) continue;
+            for (int s = 0; s < 4; ++s) {
+                if (seconds[s] < 0) continue;
+                timed[s].seconds.push_back(seconds[s]);
+                timed[s].updates += updates;
             }
-#if SPIKEMINER_HAVE_CUDA
-            if (gpu) {
-                seconds[2] += timed_on_device(*gpma, batches);
-                seconds[3] += timed_on_device(*rebuild, batches);
-            }
-#endif
         }
-        std::printf("| %zu |", k);
-        for (const double each : seconds) std::printf(" %s |", ms_and_rate(row_of(each, updates, slides)).c_str());
-        std::printf("\n");
+        std::printf("| %zu | %d |", k, slides);
+        for (const Slides& each : timed) std::printf(" %s |", summary(each).c_str());
+        std::printf(" %s |\n", cell(worst_ratio(timed[2], timed[3]), "%.2f").c_str());
         std::fflush(stdout);
     }
     // BFS from the source of the stream's last edge (vertex 0 may not exist: KONECT counts from 1).
@@ -261,7 +284,9 @@ int main(int argc, char** argv) {
     bool gpu_check = false;
     bool gpu_only = false;
     app.add_option("--rmat-scale", rmat_scale, "R-MAT vertices = 2^scale (0: no R-MAT stream)");
-    app.add_option("--edges", edges, "edges in each generated stream (0: none)");
+    app.add_option("--edges", edges,
+                   "generated streams: the window holds half this many edges (GPMA's setup), and the stream goes on for "
+                   "every k's slides (0: no generated stream)");
     app.add_option("--min-batch", min_batch, "smallest k (a power of two)");
     app.add_option("--max-batch", max_batch, "largest k");
     app.add_option("STREAMS", files, "edge-stream files");
@@ -269,7 +294,7 @@ int main(int argc, char** argv) {
     app.add_option("--konect", konect, "KONECT streams (src dst weight time, signed weights)");
     app.add_flag("--gpu-check", gpu_check,
                  "the GPU machine's run: also the streams in .bench-data/temporal/ and .bench-data/konect/ and a GPU-only "
-                 "R-MAT of scale 22, 32M edges");
+                 "R-MAT of scale 22 with a window of 16M edges");
     app.add_flag("--gpu-only", gpu_only, "only the GPU structures");
     CLI11_PARSE(app, argc, argv);
     Setup setup{min_batch, max_batch, !gpu_only, have_gpu(), 0};
@@ -289,11 +314,15 @@ int main(int argc, char** argv) {
     add_folder(".bench-data/konect", konect);
     try {
         std::printf("## bench_dyngraph\n");
+        // Generated streams: a window of half `edges`, then as many edges as the sweep slides in.
+        const auto stream_for = [&](std::size_t window) { return window + sweep_edges(min_batch, max_batch); };
         if (edges != 0 && rmat_scale != 0) {
-            run(generated("R-MAT scale " + std::to_string(rmat_scale), graph::rmat_edges(rmat_scale, edges, 1), graph::Vertex{1} << rmat_scale),
-                setup);
             const graph::Vertex n = graph::Vertex{1} << rmat_scale;
-            run(generated("Erdős–Rényi, " + std::to_string(n) + " vertices", graph::erdos_renyi_edges(n, edges, 2), n), setup);
+            run(generated("R-MAT scale " + std::to_string(rmat_scale), graph::rmat_edges(rmat_scale, stream_for(edges / 2), 1), n, edges / 2),
+                setup);
+            run(generated("Erdős–Rényi, " + std::to_string(n) + " vertices", graph::erdos_renyi_edges(n, stream_for(edges / 2), 2), n,
+                          edges / 2),
+                setup);
         }
         io::EdgeStreamOptions options;
         options.columns = io::parse_stream_columns(columns);
@@ -310,7 +339,8 @@ int main(int argc, char** argv) {
             const unsigned scale = 22;
             Setup gpu_only_setup = setup;
             gpu_only_setup.cpu = false;
-            run(generated("R-MAT scale 22 (GPU only)", graph::rmat_edges(scale, std::size_t{32} << 20, 3), graph::Vertex{1} << scale),
+            const std::size_t window = std::size_t{16} << 20;
+            run(generated("R-MAT scale 22 (GPU only)", graph::rmat_edges(scale, stream_for(window), 3), graph::Vertex{1} << scale, window),
                 gpu_only_setup);
         }
     } catch (const Error& e) {
