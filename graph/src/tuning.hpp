@@ -20,6 +20,10 @@ inline constexpr int kCliqueMinBlocks = 6;
 inline constexpr int kChunkWords = 4096;
 /// Ring chunks between the device and the host that drains them (16 MiB of pinned memory).
 inline constexpr int kRingSlots = 1024;
+/// The most host threads taking listed cliques from the ring (one a core below that): the
+/// sink's own work (formatting a file's lines) runs on them, and the ring's chunks, made
+/// ready in ticket order, go to whichever thread is free.
+inline constexpr unsigned kDrainThreads = 16;
 
 /// Threads of the one-block degeneracy peeling: one block, so phases meet at a block
 /// barrier instead of a launch.
@@ -29,8 +33,11 @@ inline constexpr int kPeelThreads = 1024;
 inline constexpr unsigned kTilesAtOnce = 4;
 
 /// The largest GPMA+ batch replayed as a captured CUDA graph: a batch is ~30 kernels, so
-/// small ones are launch-bound; larger ones are sized by their length at each launch.
-inline constexpr std::size_t kGraphSlots = std::size_t{1} << 16;
+/// small ones are launch-bound (graphs halve a small slide); larger ones are sized by their
+/// length at each launch. Capturing larger batches costs more than graphs ever save:
+/// capture and instantiation took 5-500 ms a batch size at 8,192-65,536 slots, where a
+/// replay saves 0.1-0.3 ms a slide.
+inline constexpr std::size_t kGraphSlots = 4096;
 /// Up to this many rebalancing windows a key finds its window by binary search; more: a
 /// map from segments to windows.
 inline constexpr std::size_t kSearchWindowsUpTo = 4096;

@@ -3,7 +3,7 @@
 // (duplicates, absent keys, small batches that settle in windows and large ones that
 // rebuild, growth past several doublings, shrinking back, emptying) give the same edges,
 // values, batch counts and the same reading through the vertex starts; GPMA+'s layout
-// keeps its bounds. Batches given in device memory act as host ones. The clique engine
+// keeps its bounds, through every capacity from 64 slots to 2^23 and back. Batches given in device memory act as host ones. The clique engine
 // reads GPMA+'s graph on the device and finds what the CPU finds.
 #include "catch.hpp"
 #include "brute_force_cliques.hpp"
@@ -24,6 +24,8 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <span>
+#include <string>
 #include <tuple>
 
 using namespace spikeminer;
@@ -126,6 +128,66 @@ TEST_CASE("GPMA+ equals the CPU PMA after every random batch", "[gpu][gpma]") {
     CHECK(gpu.num_edges() == 0);
     CHECK(gpu.capacity() == CpuPma::kMinCapacity);
     CHECK(gpu.to_csr().targets.empty());
+}
+
+TEST_CASE("GPMA+ grows and shrinks through every capacity up to 2^23 slots, equal to the GPU rebuild at each", "[gpu][gpma]") {
+    // The sizes where a slide once took 200x its neighbours: 3.5 M edges need 2^23 slots.
+    // Batches of 1 edge to a third of the graph (captured graphs up to 4096 slots, queued
+    // beyond; past the first few, a batch crosses one boundary at most) cross them; at
+    // every change of capacity, both ways, the graph is compared.
+    const Vertex n = 2048;
+    std::vector<EdgeUpdate> edges;
+    for (Vertex s = 0; s < n; ++s) {
+        for (Vertex d = 0; d < n; ++d) edges.push_back({s, d, static_cast<float>((s * 7 + d) % 100)});
+    }
+    std::mt19937_64 random(11);
+    std::shuffle(edges.begin(), edges.end(), random);
+    edges.resize(3'500'000);
+    GpuPma gpu(n);
+    GpuRebuildCsr rebuild(n);
+    const auto size_of = [](int batch, std::size_t edges_now) {
+        const std::size_t sizes[] = {1, 4096, 4097, 7, std::max<std::size_t>(1, edges_now / 8), 300, std::max<std::size_t>(1, edges_now / 3)};
+        return sizes[batch % 7];
+    };
+    int changes = 0;
+    const auto compare_on_change = [&](std::size_t before, const std::string& what) {
+        if (gpu.capacity() == before) return;
+        ++changes;
+        INFO(what << ": capacity " << before << " -> " << gpu.capacity());
+        const graph::WeightedCsr a = rebuild.to_csr();
+        const graph::WeightedCsr b = gpu.to_csr();
+        REQUIRE(gpu.num_edges() == rebuild.num_edges());
+        REQUIRE(b.offsets == a.offsets);
+        REQUIRE(b.targets == a.targets);
+        REQUIRE(b.values == a.values);
+        test::check_pma_layout(gpu);
+    };
+    std::size_t at = 0;
+    for (int batch = 0; at < edges.size(); ++batch) {
+        const std::size_t size = std::min(size_of(batch, at), edges.size() - at);
+        const std::span<const EdgeUpdate> part(edges.data() + at, size);
+        const std::size_t before = gpu.capacity();
+        REQUIRE(gpu.insert_edges(part).applied == size);
+        REQUIRE(rebuild.insert_edges(part).applied == size);
+        compare_on_change(before, "insert batch " + std::to_string(batch));
+        at += size;
+    }
+    CHECK(gpu.capacity() >= std::size_t{1} << 23);
+    const int growths = changes;
+    CHECK(growths >= 14);  // 64 slots to 2^23: 17 doublings, a few at once in the first batches
+    for (int batch = 0; at > 0; ++batch) {
+        const std::size_t size = std::min(size_of(batch, at), at);
+        std::vector<EdgeRef> part;
+        for (std::size_t i = at - size; i < at; ++i) part.push_back({edges[i].src, edges[i].dst});
+        const std::size_t before = gpu.capacity();
+        REQUIRE(gpu.erase_edges(part).applied == size);
+        REQUIRE(rebuild.erase_edges(part).applied == size);
+        compare_on_change(before, "erase batch " + std::to_string(batch));
+        at -= size;
+    }
+    CHECK(changes - growths >= 14);
+    CHECK(gpu.num_edges() == 0);
+    CHECK(gpu.capacity() == CpuPma::kMinCapacity);
 }
 
 TEST_CASE("GPMA+ settles batches that open thousands of windows as the CPU PMA does", "[gpu][gpma]") {
