@@ -3,7 +3,8 @@
 // recordings, which is what `spikeminer assemblies` searches); every time is a median of
 // runs (see run()). Table 1, per graph: the CPU engine on all threads and the GPU engine
 // (its default options) from a loaded graph to the count, ordering included, and the time to
-// also list every clique to a sink (sorted vertex lists); the counts must agree; and `auto`
+// also list every clique (sorted vertex lists) to an in-memory sink that hashes them, in
+// batches and one clique a call; the counts and the listed cliques must agree; and `auto`
 // (the engine's own choice, whose name follows its time). Table 2: the GPU for every option
 // combination (L1/L2 x IP/IPX x worker list on/off). The GPU's plan (workers, lanes) is
 // printed beneath.
@@ -22,6 +23,8 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
+#include <span>
 #include <cstdio>
 #include <filesystem>
 #include <vector>
@@ -30,27 +33,50 @@ using namespace spikeminer;
 
 namespace {
 
+// How the cliques are taken: counted only, listed in batches to an in-memory sink, or
+// listed one at a time.
+enum class Take { Count, Batches, OneByOne };
+
 struct Timed {
     graph::CliqueSummary summary;
     double seconds = -1;
+    std::uint64_t digest = 0;  // listed: an order-free digest of the cliques (each hashed in its order)
 };
+
+// One clique's hash (FNV-1a over its ids, in the order given).
+std::uint64_t hash_of(std::span<const graph::Vertex> clique) {
+    std::uint64_t h = 1469598103934665603ULL;
+    for (const graph::Vertex v : clique) h = (h ^ v) * 1099511628211ULL;
+    return h;
+}
 
 // The median of up to 11 runs while they take under a second in all (one run when the first
 // takes longer): small graphs take milliseconds, where one run is mostly noise.
-Timed run(const graph::Graph& g, const graph::CliqueOptions& options, bool list) {
-    std::uint64_t listed = 0;
+Timed run(const graph::Graph& g, const graph::CliqueOptions& options, Take take) {
+    std::atomic<std::uint64_t> digest{0};
     Timed t;
     std::vector<double> times;
     double total = 0;
     while (times.empty() || (times.size() < 11 && total + times.front() < 1.0)) {
+        digest = 0;
         times.push_back(bench::seconds_of([&] {
-            t.summary = list ? graph::enumerate_maximal_cliques(g, options, [&](std::span<const graph::Vertex> c) { listed += c.size(); })
-                             : graph::enumerate_maximal_cliques(g, options);
+            if (take == Take::Count) {
+                t.summary = graph::enumerate_maximal_cliques(g, options);
+            } else if (take == Take::Batches) {
+                t.summary = graph::list_maximal_cliques(g, options, [&](const graph::CliqueBatch& batch) {
+                    std::uint64_t sum = 0;
+                    for (std::size_t i = 0; i < batch.size(); ++i) sum += hash_of(batch[i]);
+                    digest += sum;
+                });
+            } else {
+                t.summary = graph::enumerate_maximal_cliques(g, options, [&](std::span<const graph::Vertex> c) { digest += hash_of(c); });
+            }
         }));
         total += times.back();
     }
     std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
     t.seconds = times[times.size() / 2];
+    t.digest = digest;
     return t;
 }
 
@@ -119,16 +145,17 @@ int main(int argc, char** argv) {
         on_gpu.gpu.lanes = lanes;
         on_gpu.gpu.hand_over_from = hand_over_from;
         std::printf("| graph | vertices | edges | degeneracy | maximal cliques | largest | CPU count s (%d threads) | GPU count s "
-                    "| speed-up | auto count s | CPU list s | GPU list s |\n",
+                    "| speed-up | auto count s | CPU list s (batches) | GPU list s (batches) | GPU list / count | CPU list s (one by one) "
+                    "| GPU list s (one by one) |\n",
                     omp_get_max_threads());
-        std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         std::vector<std::string> plans;
         for (const Loaded& l : graphs) {
-            const Timed c = run(l.graph, cpu, false);
+            const Timed c = run(l.graph, cpu, Take::Count);
             Timed g;
             if (gpu) {
                 (void)graph::enumerate_maximal_cliques(l.graph, on_gpu);  // the first call on a device pays for its start
-                g = run(l.graph, on_gpu, false);
+                g = run(l.graph, on_gpu, Take::Count);
                 if (g.summary.count != c.summary.count || g.summary.by_size != c.summary.by_size) {
                     throw Error(l.name + ": the GPU counted " + std::to_string(g.summary.count) + " cliques, the CPU " +
                                 std::to_string(c.summary.count));
@@ -139,20 +166,33 @@ int main(int argc, char** argv) {
                 }
                 plans.push_back(l.name + ": " + g.summary.note);
             }
-            const Timed automatic = run(l.graph, graph::CliqueOptions{}, false);
+            const Timed automatic = run(l.graph, graph::CliqueOptions{}, Take::Count);
             if (automatic.summary.count != c.summary.count) {
                 throw Error(l.name + ": auto counted " + std::to_string(automatic.summary.count) + " cliques, the CPU " +
                             std::to_string(c.summary.count));
             }
             const bool list = c.summary.count <= list_up_to;
-            const double cpu_list = list ? run(l.graph, cpu, true).seconds : -1;
-            const double gpu_list = list && gpu ? run(l.graph, on_gpu, true).seconds : -1;
-            std::printf("| %s | %u | %zu | %zu | %llu | %zu | %s | %s | %s | %s (%s) | %s | %s |\n", l.name.c_str(), l.graph.num_vertices(),
-                        l.graph.num_edges(), c.summary.degeneracy, static_cast<unsigned long long>(c.summary.count),
+            // Listed on each engine both ways; every listing must give the CPU's cliques.
+            Timed lists[4];  // CPU batches, GPU batches, CPU one by one, GPU one by one
+            if (list) {
+                lists[0] = run(l.graph, cpu, Take::Batches);
+                lists[2] = run(l.graph, cpu, Take::OneByOne);
+                if (gpu) {
+                    lists[1] = run(l.graph, on_gpu, Take::Batches);
+                    lists[3] = run(l.graph, on_gpu, Take::OneByOne);
+                }
+                for (const Timed& each : lists) {
+                    if (each.seconds >= 0 && each.digest != lists[0].digest) throw Error(l.name + ": a listing differs from the CPU's");
+                }
+            }
+            std::printf("| %s | %u | %zu | %zu | %llu | %zu | %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s |\n", l.name.c_str(),
+                        l.graph.num_vertices(), l.graph.num_edges(), c.summary.degeneracy, static_cast<unsigned long long>(c.summary.count),
                         c.summary.by_size.empty() ? 0 : c.summary.by_size.size() - 1, seconds(c.seconds).c_str(),
                         seconds(g.seconds).c_str(), g.seconds > 0 ? (std::to_string(c.seconds / g.seconds).substr(0, 5) + "x").c_str() : "-",
-                        seconds(automatic.seconds).c_str(), backend_name(automatic.summary.backend).c_str(), seconds(cpu_list).c_str(),
-                        seconds(gpu_list).c_str());
+                        seconds(automatic.seconds).c_str(), backend_name(automatic.summary.backend).c_str(), seconds(lists[0].seconds).c_str(),
+                        seconds(lists[1].seconds).c_str(),
+                        bench::cell(g.seconds > 0 && lists[1].seconds > 0 ? lists[1].seconds / g.seconds : -1, "%.2f").c_str(),
+                        seconds(lists[2].seconds).c_str(), seconds(lists[3].seconds).c_str());
             std::fflush(stdout);
         }
         for (const std::string& plan : plans) std::printf("\n%s", plan.c_str());
@@ -183,7 +223,7 @@ int main(int argc, char** argv) {
                 options.gpu.level = combo.level;
                 options.gpu.induced = combo.induced;
                 options.gpu.worker_list = combo.worker_list;
-                std::printf(" %s |", seconds(run(l.graph, options, false).seconds).c_str());
+                std::printf(" %s |", seconds(run(l.graph, options, Take::Count).seconds).c_str());
                 std::fflush(stdout);
             }
             std::printf("\n");

@@ -15,14 +15,14 @@ struct CliqueInput {
 
 /// The CPU search (src/cpu/maximal_cliques.cpp) over a degeneracy order of the graph.
 CliqueSummary enumerate_on_cpu(const Graph& graph, const DegeneracyOrder& order, const CliqueOptions& options,
-                               const CliqueSink& sink);
+                               const CliqueBatchSink& sink);
 
 #ifdef SPIKEMINER_HAVE_CUDA
 /// The GPU search (src/cuda/gpu_cliques.cu) on options.gpu.devices (a graph on the device:
 /// the current device alone), over a degeneracy order found by peeling on the first
 /// device. Throws GpuOutOfMemory when a device cannot hold the graph and one block of
 /// workers.
-CliqueSummary enumerate_on_gpu(const CliqueInput& graph, const CliqueOptions& options, const CliqueSink& sink);
+CliqueSummary enumerate_on_gpu(const CliqueInput& graph, const CliqueOptions& options, const CliqueBatchSink& sink);
 #endif
 
 }  // namespace spikeminer::graph::detail

@@ -13,6 +13,8 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <mutex>
+#include <string>
 
 namespace spikeminer::cli {
 namespace {
@@ -92,17 +94,24 @@ void run_cliques(const CliquesArguments& args) {
         summary = graph::enumerate_maximal_cliques(graph, options);
     } else {
         io::write_atomically(args.output, [&](std::ostream& file) {
-            std::string line;  // one clique's line, formatted without the stream's per-number overhead
-            summary = graph::enumerate_maximal_cliques(graph, options, [&](std::span<const graph::Vertex> clique) {
-                line.clear();
+            std::mutex writing;
+            summary = graph::list_maximal_cliques(graph, options, [&](const graph::CliqueBatch& batch) {
+                // Formatted on the delivering thread, without the stream's per-number
+                // overhead; only the write is serialized.
+                thread_local std::string text;
+                text.clear();
                 char digits[16];
-                for (std::size_t i = 0; i < clique.size(); ++i) {
-                    if (i != 0) line.push_back(' ');
-                    const graph::Vertex id = renumbered ? ids[clique[i]] : clique[i];  // ascending either way
-                    line.append(digits, std::to_chars(digits, digits + sizeof digits, id).ptr);
+                for (std::size_t c = 0; c < batch.size(); ++c) {
+                    const std::span<const graph::Vertex> clique = batch[c];
+                    for (std::size_t i = 0; i < clique.size(); ++i) {
+                        if (i != 0) text.push_back(' ');
+                        const graph::Vertex id = renumbered ? ids[clique[i]] : clique[i];  // ascending either way
+                        text.append(digits, std::to_chars(digits, digits + sizeof digits, id).ptr);
+                    }
+                    text.push_back('\n');
                 }
-                line.push_back('\n');
-                file.write(line.data(), static_cast<std::streamsize>(line.size()));
+                const std::lock_guard lock(writing);
+                file.write(text.data(), static_cast<std::streamsize>(text.size()));
             });
         });
     }

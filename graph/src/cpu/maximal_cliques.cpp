@@ -261,57 +261,41 @@ private:
     std::vector<Vertex> clique_;
 };
 
-// What the threads' batches share: the lock their sink calls take, and whether a sink
-// call has failed (no batch is delivered after that).
-struct SinkGate {
-    std::mutex mutex;
-    bool failed = false;
-};
-
-// One thread's cliques on their way to the sink: each sorted into a buffer, handed over
-// under the gate's lock a batch at a time (a lock per clique made 16 threads queue on
-// it: listing took 40x counting on the H200 host).
+// One thread's cliques on their way to the sink: each sorted into a buffer, handed over a
+// batch at a time (a lock per clique made 16 threads queue on it: listing took 40x
+// counting on the H200 host); none after any thread's sink call has failed.
 class SinkBatch {
 public:
-    SinkBatch(const CliqueSink& sink, SinkGate& gate) : sink_(sink), gate_(gate) {}
+    SinkBatch(const CliqueBatchSink& sink, std::atomic<bool>& failed) : sink_(sink), failed_(failed) {}
 
     void add(std::span<const Vertex> clique) {
         const std::size_t at = ids_.size();
         ids_.insert(ids_.end(), clique.begin(), clique.end());
         std::sort(ids_.begin() + static_cast<std::ptrdiff_t>(at), ids_.end());
-        sizes_.push_back(static_cast<std::uint32_t>(clique.size()));
+        offsets_.push_back(ids_.size());
         if (ids_.size() >= kBatchIds) flush();
     }
 
     void flush() {
-        if (sizes_.empty()) return;
-        deliver();
+        if (offsets_.size() == 1) return;
+        if (!failed_.load()) {
+            try {
+                sink_(CliqueBatch{ids_, offsets_});
+            } catch (...) {
+                failed_ = true;
+                throw;
+            }
+        }
         ids_.clear();
-        sizes_.clear();
+        offsets_.resize(1);
     }
 
 private:
-    // The batch to the sink under the gate's lock; nothing once a sink call has failed.
-    void deliver() {
-        const std::lock_guard lock(gate_.mutex);
-        if (gate_.failed) return;
-        try {
-            std::size_t at = 0;
-            for (const std::uint32_t size : sizes_) {
-                sink_(std::span<const Vertex>(ids_.data() + at, size));
-                at += size;
-            }
-        } catch (...) {
-            gate_.failed = true;
-            throw;
-        }
-    }
-
     static constexpr std::size_t kBatchIds = 1 << 14;
-    const CliqueSink& sink_;
-    SinkGate& gate_;
+    const CliqueBatchSink& sink_;
+    std::atomic<bool>& failed_;
     std::vector<Vertex> ids_;
-    std::vector<std::uint32_t> sizes_;
+    std::vector<std::size_t> offsets_{0};
 };
 
 }  // namespace
@@ -319,12 +303,13 @@ private:
 namespace detail {
 
 CliqueSummary enumerate_on_cpu(const Graph& graph, const DegeneracyOrder& order, const CliqueOptions& options,
-                               const CliqueSink& sink) {
+                               const CliqueBatchSink& sink) {
     const Vertex n = graph.num_vertices();
     // An explicit thread count is always honoured.
     const int workers = options.threads != 0 ? static_cast<int>(options.threads) : n < tuning::kSmallGraph ? 1 : omp_get_max_threads();
     CliqueSummary summary;
-    SinkGate gate;
+    std::mutex summary_mutex;
+    std::atomic<bool> sink_failed{false};
     std::atomic<std::uint64_t> total{0};
     std::atomic<bool> stop{false};
     std::atomic<std::uint64_t> done{0};
@@ -338,7 +323,7 @@ CliqueSummary enumerate_on_cpu(const Graph& graph, const DegeneracyOrder& order,
     {
         std::optional<Subproblem> subproblem;
         std::vector<std::uint64_t> by_size;
-        SinkBatch batch(sink, gate);
+        SinkBatch batch(sink, sink_failed);
         std::uint64_t mine = 0;
         const auto report = [&](const std::vector<Vertex>& clique) {
             if (options.limit != 0 && total.fetch_add(1) >= options.limit) {
@@ -366,7 +351,7 @@ CliqueSummary enumerate_on_cpu(const Graph& graph, const DegeneracyOrder& order,
         }
         if (!failure.failed()) failure.run([&] { batch.flush(); });
         failure.run([&] {
-            const std::lock_guard lock(gate.mutex);
+            const std::lock_guard lock(summary_mutex);
             summary.count += mine;
             if (summary.by_size.size() < by_size.size()) summary.by_size.resize(by_size.size(), 0);
             for (std::size_t k = 0; k < by_size.size(); ++k) summary.by_size[k] += by_size[k];

@@ -3,7 +3,8 @@
 // consumed the chunk that last used the ticket's slot, copies the buffer there, and marks
 // the slot ready (after a system-wide fence). The host consumes chunks in ticket order
 // while the kernel runs, so the cliques never need to fit in device or host memory at once.
-// A chunk holds cliques as [k, v1, ..., vk] in the search's (degeneracy) vertex ids.
+// A chunk holds cliques as [k, v1, ..., vk], the graph's vertex ids in ascending order
+// (the worker translates and sorts each clique as it reports it).
 #pragma once
 
 #include "tile_sets.cuh"

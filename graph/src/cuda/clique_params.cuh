@@ -66,6 +66,7 @@ struct SearchParams {
     unsigned long long* hand_overs;  // branches handed to idle workers
     WorkerList worker_list;
     CliqueRing ring;                // used when layout.out_words > 0
+    const Vertex* original;         // when listing: search id -> the graph's vertex id
     unsigned long long* total_count;
     unsigned long long* total_hist;  // layout.hist_size() entries
     const volatile int* cancel;      // host memory

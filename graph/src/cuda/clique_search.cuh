@@ -25,6 +25,8 @@
 // - Early termination from the pivot counts: a node ends when an excluded vertex sees
 //   all of P, and reports R ∪ P at once when P is a clique (the CPU path does neither,
 //   so its results check these shortcuts).
+// - Listed cliques leave through the ring (clique_output.cuh) as the graph's vertex ids,
+//   each sorted by its worker (as_vertex_ids), so the host only hands chunks on.
 // - min_size prunes branches with |R| + |P| < min_size; a limit stops all workers once
 //   reached (a global counter, only when a limit is set); cancellation is polled from
 //   host memory.
@@ -510,7 +512,7 @@ private:
             }
         }
         if (p_.layout.out_words > 0) {
-            if (out_used_ + size + 1 > p_.layout.out_words) {
+            if (out_used_ + 2 * size + 1 > p_.layout.out_words) {  // the clique and its sort's scratch
                 t_.sync();
                 p_.ring.flush(t_, ws_.out(), out_used_);
                 out_used_ = 0;
@@ -522,9 +524,28 @@ private:
             if (rest != nullptr) {
                 (void)compact(t_, np_, [&](int j) { return has_bit(rest, j); }, [&](int j) { return ws_.pids()[j]; }, out + 1 + r);
             }
+            t_.sync();
+            as_vertex_ids(out + 1, size);
             out_used_ += size + 1;
         }
         t_.sync();
+    }
+
+    // The clique's `size` members, in search ids, made the graph's vertex ids in ascending
+    // order, as the host hands them over: each lane ranks its members among all (they are
+    // distinct) and places them in the scratch past the clique, then they move back.
+    __device__ void as_vertex_ids(Word* members, int size) {
+        const int lane = static_cast<int>(t_.thread_rank());
+        for (int i = lane; i < size; i += static_cast<int>(G)) members[i] = p_.original[members[i]];
+        t_.sync();
+        for (int i = lane; i < size; i += static_cast<int>(G)) {
+            const Word v = members[i];
+            int rank = 0;
+            for (int j = 0; j < size; ++j) rank += members[j] < v ? 1 : 0;
+            members[size + rank] = v;
+        }
+        t_.sync();
+        for (int i = lane; i < size; i += static_cast<int>(G)) members[i] = members[size + i];
     }
 
     // Whether the search must end (limit reached, or cancelled from the host when

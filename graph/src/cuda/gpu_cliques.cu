@@ -1,10 +1,11 @@
 // Host side of the GPU clique engine: per device, the relabelled graph and work items,
 // worker sizing from the free memory, the persistent search kernel (launched
-// cooperatively, so that every worker is resident and the worker list can end), and the
-// loop that consumes the clique ring and reports progress while it runs. Several devices
-// take the items round robin, one host thread each.
+// cooperatively, so that every worker is resident and the worker list can end), the
+// threads that consume the clique ring (clique_drain.hpp), and the loop that reports
+// progress while it runs. Several devices take the items round robin, one host thread each.
 #include "../clique_engines.hpp"
 #include "../tuning.hpp"
+#include "clique_drain.hpp"
 #include "clique_search.cuh"
 #include "device_calls.cuh"
 #include "device_stream.hpp"
@@ -18,7 +19,7 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
-#include <mutex>
+#include <optional>
 #include <thread>
 
 namespace spikeminer::graph::detail {
@@ -38,15 +39,14 @@ using tuning::kRingSlots;
 struct Shared {
     const CliqueInput& graph;
     const CliqueOptions& options;
-    const CliqueSink& sink;
+    const CliqueBatchSink& sink;
     std::vector<Vertex> original;  // search id -> vertex id (when listing)
-    std::mutex sink_mutex;
     MappedHost<int> cancel{1};
     std::size_t devices;
     MappedHost<unsigned long long> progress;  // items finished, per device
     std::atomic<unsigned> total_items{0};
 
-    Shared(const CliqueInput& g, const CliqueOptions& o, const CliqueSink& s, std::size_t device_count)
+    Shared(const CliqueInput& g, const CliqueOptions& o, const CliqueBatchSink& s, std::size_t device_count)
         : graph(g), options(o), sink(s), devices(device_count), progress(device_count) {}
 };
 
@@ -181,9 +181,19 @@ public:
         MappedHost<unsigned long long> ready(ring_slots);
         MappedHost<unsigned> used(ring_slots);
         MappedHost<unsigned long long> consumed(plan.listing ? 1 : 0);
-        // Declared after the host blocks, so destroyed before them: on every way out, the
-        // kernel has ended before they go back to the cache, where another run could take
-        // them while it still wrote (the cache, unlike cudaFreeHost, does not wait for the device).
+        const auto original = plan.listing ? spikeminer::detail::upload_pooled(shared_.original.data(), shared_.original.size(),
+                                                                             "clique vertex ids", stream_.get())
+                                           : DeviceBuffer<Vertex>();
+        std::optional<RingDrain> drain;
+        if (plan.listing) {
+            const RingView ring{chunks.host(), ready.host(), used.host(), consumed.host(), ring_slots,
+                                static_cast<std::size_t>(plan.chunk_words)};
+            drain.emplace(ring, shared_.sink, options.progress, drain_threads(options), [this] { *shared_.cancel.host() = 1; });
+        }
+        // Declared after the host blocks and the drain, so destroyed before them: on every
+        // way out, the kernel has ended (drained while it runs) before the drain stops and
+        // the blocks go back to the cache, where another run could take them while it
+        // still wrote (the cache, unlike cudaFreeHost, does not wait for the device).
         const StreamJoin join{stream_.get()};
 
         KernelCounters* c = counters.get();
@@ -209,12 +219,13 @@ public:
         p.worker_list = {&c->head, &c->tail, slots.get(), sequence.get(), &c->idle, flags.get(), plan.workers};
         p.ring = {chunks.device(), ready.device(), used.device(), consumed.device(), &c->next_ticket,
                   static_cast<int>(ring_slots), plan.chunk_words};
+        p.original = original.get();
         p.total_count = &c->total_count;
         p.total_hist = hist.get();
         p.cancel = shared_.cancel.device();
         p.progress = shared_.progress.device() + index;
 
-        // Launch, then drain the ring (and report progress) until the kernel ends.
+        // Launch; the drain's threads take the cliques, this one reports progress until the kernel ends.
         void* args[] = {&p};
         DeviceEvent launched(true);
         DeviceEvent ended(true);
@@ -224,13 +235,16 @@ public:
         ended.record(stream_.get());
         DeviceResult result;
         result.plan = plan.description(options.gpu);
-        Ring ring{chunks.host(), ready.host(), used.host(), consumed.host(), ring_slots, static_cast<std::size_t>(plan.chunk_words)};
         std::exception_ptr failure;
-        wait_for_kernel(ring, failure, reports_progress ? &result : nullptr);
-        if (failure) std::rethrow_exception(failure);
-
+        wait_for_kernel(failure, reports_progress ? &result : nullptr);
         KernelCounters done{};
         SPIKEMINER_CUDA_CHECK(cudaMemcpy(&done, counters.get(), sizeof done, cudaMemcpyDeviceToHost));
+        if (drain) {
+            const std::exception_ptr sink_failure = drain->finish(done.next_ticket);
+            if (!failure) failure = sink_failure;
+        }
+        if (failure) std::rethrow_exception(failure);
+
         result.count = done.total_count;
         result.reported = done.reported;
         result.hand_overs = done.hand_overs;
@@ -280,8 +294,9 @@ private:
                            graph_.max_degree <= 200 * static_cast<std::size_t>(std::max(1, max_later)));
         plan.listing = static_cast<bool>(shared_.sink);
         plan.shape = pick_shape(options.gpu.lanes, WorkerLayout::words_for(max_later), graph_.max_degree);
-        // A chunk holds at least one clique: [k, v1..vk] with k <= max_later + 2.
-        plan.chunk_words = std::max(kChunkWords, (max_later + 3 + 3) / 4 * 4);
+        // A worker's buffer holds at least one clique, [k, v1..vk] with k <= max_later + 2,
+        // and the k words its sort takes past it.
+        plan.chunk_words = std::max(kChunkWords, (2 * (max_later + 2) + 1 + 3) / 4 * 4);
         const auto layout_with = [&](bool hot_in_slice) {
             return WorkerLayout::make(max_later, static_cast<int>(graph_.max_degree), plan.full, plan.listing ? plan.chunk_words : 0,
                                       plan.shape.fixed_words > 0 ? plan.shape.fixed_words : WorkerLayout::words_for(max_later), hot_in_slice);
@@ -333,71 +348,26 @@ private:
         ~StreamJoin() { cudaStreamSynchronize(stream); }
     };
 
-    struct Ring {
-        const Word* chunks;
-        unsigned long long* ready;
-        const unsigned* used;
-        unsigned long long* consumed;
-        std::size_t slots;
-        std::size_t chunk_words;
-    };
-
-    // Until the kernel ends: hands its cliques to the sink and reports progress (into
-    // `result`, when given). With neither to do, it waits on the stream; else it polls,
-    // from every 10 us (a small graph's search takes about a millisecond) to every 200 us.
-    void wait_for_kernel(const Ring& ring, std::exception_ptr& failure, DeviceResult* result) {
-        if (ring.slots != 0 || (result != nullptr && shared_.options.progress != nullptr)) {
+    // Until the kernel ends: reports progress (into `result`, when given), polling from
+    // every 10 us (a small graph's search takes about a millisecond) to every 200 us;
+    // without progress to report, it just waits on the stream.
+    void wait_for_kernel(std::exception_ptr& failure, DeviceResult* result) {
+        if (result != nullptr && shared_.options.progress != nullptr) {
             auto pause = std::chrono::microseconds(10);  // asked for: Linux sleeps some tens of us
-            for (;;) {
-                const cudaError_t state = cudaStreamQuery(stream_.get());
-                const bool worked = drain(ring, failure);
-                if (result != nullptr) report_progress(*result, failure);
-                if (state != cudaErrorNotReady) break;
-                if (worked) {
-                    pause = std::chrono::microseconds(10);
-                } else {
-                    std::this_thread::sleep_for(pause);
-                    pause = std::min(2 * pause, std::chrono::microseconds(200));
-                }
+            while (cudaStreamQuery(stream_.get()) == cudaErrorNotReady) {
+                report_progress(*result, failure);
+                std::this_thread::sleep_for(pause);
+                pause = std::min(2 * pause, std::chrono::microseconds(200));
             }
+            report_progress(*result, failure);
         }
         SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-        drain(ring, failure);  // the kernel has ended: every chunk it wrote is ready
     }
 
-    // Hands every ready chunk, in ticket order, to the sink; after a sink failure or a
-    // cancel the chunks are still taken (so that the kernel never waits for space) but
-    // dropped, and the failure (Cancelled for a cancel) is rethrown after the kernel.
-    bool drain(const Ring& ring, std::exception_ptr& failure) {
-        if (ring.slots == 0) return false;
-        bool worked = false;
-        std::vector<Vertex> clique;
-        for (;;) {
-            const unsigned long long ticket = *ring.consumed;
-            const std::size_t slot = ticket % ring.slots;
-            if (std::atomic_ref<unsigned long long>(ring.ready[slot]).load(std::memory_order_acquire) != ticket + 1) break;
-            const Word* chunk = ring.chunks + slot * ring.chunk_words;
-            if (!failure) {
-                try {
-                    const std::lock_guard lock(shared_.sink_mutex);
-                    for (unsigned at = 0; at < ring.used[slot]; at += chunk[at] + 1) {
-                        clique.clear();
-                        for (unsigned k = 1; k <= chunk[at]; ++k) clique.push_back(shared_.original[chunk[at + k]]);
-                        std::sort(clique.begin(), clique.end());
-                        shared_.sink(clique);
-                    }
-                    // A cancel asked for by the sink (or anyone) stops the delivery here,
-                    // even when the kernel has already written everything.
-                    if (shared_.options.progress != nullptr) shared_.options.progress->check_cancelled();
-                } catch (...) {
-                    failure = std::current_exception();
-                    *shared_.cancel.host() = 1;
-                }
-            }
-            std::atomic_ref<unsigned long long>(*ring.consumed).store(ticket + 1, std::memory_order_release);
-            worked = true;
-        }
-        return worked;
+    // Threads taking the ring's chunks: the sink's work runs on them.
+    static unsigned drain_threads(const CliqueOptions& options) {
+        const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+        return std::min(options.threads != 0 ? options.threads : cores, tuning::kDrainThreads);
     }
 
     // Any failure of the progress callback other than a cancel is kept in `failure` and
@@ -435,7 +405,7 @@ private:
 
 }  // namespace
 
-CliqueSummary enumerate_on_gpu(const CliqueInput& graph, const CliqueOptions& options, const CliqueSink& sink) {
+CliqueSummary enumerate_on_gpu(const CliqueInput& graph, const CliqueOptions& options, const CliqueBatchSink& sink) {
     std::vector<int> devices = options.gpu.devices.empty() ? std::vector<int>{0} : options.gpu.devices;
     if (graph.on_device != nullptr) {  // the device that holds it
         devices.assign(1, 0);

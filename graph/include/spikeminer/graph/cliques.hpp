@@ -48,10 +48,9 @@ struct CliqueOptions {
     std::size_t min_size = 1;   ///< report only maximal cliques of at least this size (pruned in the search)
     std::uint64_t limit = 0;    ///< stop after this many cliques (0: all)
     unsigned threads = 0;       ///< CPU threads, 0: all
-    /// Auto takes the GPU when there is one, the graph has at least kGpuEdges edges (below
-    /// that the CPU finishes in a millisecond or two, sooner than a GPU starts) and the
-    /// cliques are only counted: listed, they reach the sink through one host thread from
-    /// the GPU, against every thread on the CPU, which is faster (bench/RESULTS.md).
+    /// Auto takes the GPU when there is one and the graph has at least kGpuEdges edges
+    /// (below that the CPU finishes in a millisecond or two, sooner than a GPU starts),
+    /// for counts and lists alike (bench/RESULTS.md, "Listing on the GPU").
     Backend backend = Backend::Auto;
     GpuCliqueOptions gpu;
     Progress* progress = nullptr;
@@ -78,12 +77,32 @@ struct CliqueSummary {
 /// threads, one at a time (the enumerator serializes them), in no particular order.
 using CliqueSink = std::function<void(std::span<const Vertex>)>;
 
+/// Maximal cliques handed over in bulk: clique i is vertices[offsets[i], offsets[i + 1]),
+/// sorted ascending.
+struct CliqueBatch {
+    std::span<const Vertex> vertices;
+    std::span<const std::size_t> offsets;  ///< one more entry than cliques, the first 0
+    [[nodiscard]] std::size_t size() const { return offsets.empty() ? 0 : offsets.size() - 1; }
+    [[nodiscard]] std::span<const Vertex> operator[](std::size_t i) const {
+        return vertices.subspan(offsets[i], offsets[i + 1] - offsets[i]);
+    }
+};
+
+/// Called with batches of maximal cliques (thousands a call), each clique in exactly one
+/// batch, from several threads at once: the sink does its own work (formatting, say) in
+/// the calling thread and serializes only what must be (a file's writes).
+using CliqueBatchSink = std::function<void(const CliqueBatch&)>;
+
 /// Maximal cliques, each exactly once, on the backend the options ask for; the GPU falls
 /// back to the CPU (saying so in the note) when the graph does not fit in its memory.
 /// CPU: Bron–Kerbosch with Tomita's pivot over a degeneracy ordering (Eppstein, Löffler,
 /// Strash), one subproblem per vertex on bitsets, shared out to threads dynamically.
 /// GPU: the same search after Almasri et al. (see src/cuda/clique_search.cuh).
 CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink = {});
+
+/// The same, the cliques handed over in batches (the fast way to list millions: no lock
+/// per clique, and the sink's own work runs on every thread that delivers).
+CliqueSummary list_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueBatchSink& sink);
 
 struct GpmaView;
 

@@ -1,0 +1,69 @@
+// The host side of the GPU's clique ring (clique_output.cuh): several threads take the
+// chunks the kernel has filled, hand each to the sink as a CliqueBatch, and give the
+// slots back in ticket order (the kernel reuses a slot once every earlier chunk is
+// consumed), so the sink's work (formatting, writing) runs on as many threads.
+#pragma once
+
+#include "spikeminer/core/progress.hpp"
+#include "spikeminer/graph/cliques.hpp"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace spikeminer::graph::detail {
+
+/// The ring as the host sees it (pinned, mapped memory the kernel writes).
+struct RingView {
+    const std::uint32_t* chunks;   // slots x chunk_words: cliques as [k, v1, ..., vk], ascending ids
+    unsigned long long* ready;     // per slot: the ticket + 1 of the chunk it holds
+    const unsigned* used;          // per slot: words filled
+    unsigned long long* consumed;  // chunks consumed, in ticket order (the kernel waits on it)
+    std::size_t slots;
+    std::size_t chunk_words;
+};
+
+class RingDrain {
+public:
+    /// Starts `threads` threads handing the ring's chunks to `sink`. The first failure
+    /// (the sink's, or Cancelled from `progress`) calls `stop_kernel` and is kept; the
+    /// chunks after it are still taken, so that the kernel never waits for space, but
+    /// dropped.
+    RingDrain(const RingView& ring, const CliqueBatchSink& sink, Progress* progress, unsigned threads, std::function<void()> stop_kernel);
+    /// Stops the threads, dropping what they have not taken (for a way out on which the
+    /// kernel has ended without finish()).
+    ~RingDrain();
+    RingDrain(const RingDrain&) = delete;
+    RingDrain& operator=(const RingDrain&) = delete;
+
+    /// The kernel has ended, having filled `tickets` chunks: waits until every one is
+    /// consumed and the threads have stopped; the first failure, if any.
+    std::exception_ptr finish(unsigned long long tickets);
+
+private:
+    void run();
+    void deliver(const std::uint32_t* chunk, unsigned words, std::vector<Vertex>& vertices, std::vector<std::size_t>& offsets);
+    void give_back(unsigned long long ticket);
+
+    RingView ring_;
+    const CliqueBatchSink& sink_;
+    Progress* progress_;
+    std::function<void()> stop_kernel_;
+    std::atomic<unsigned long long> next_ticket_{0};
+    std::atomic<unsigned long long> tickets_{~0ULL};  // known once the kernel has ended
+    std::unique_ptr<std::atomic<unsigned long long>[]> done_;  // per slot: ticket + 1 once consumed
+    std::mutex advance_;
+    unsigned long long consumed_ = 0;  // under advance_
+    std::atomic<bool> failed_{false};
+    std::mutex failure_mutex_;
+    std::exception_ptr failure_;
+    std::vector<std::thread> threads_;
+};
+
+}  // namespace spikeminer::graph::detail
