@@ -2,6 +2,7 @@
 // written by extend_kernels.cuh, the kept lists appended to one pair of arrays.
 #include "../gpu_counting.hpp"
 #include "../tuning.hpp"
+#include "device_arena.hpp"
 #include "device_calls.cuh"
 #include "extend_kernels.cuh"
 
@@ -55,16 +56,6 @@ struct Location {
     std::uint64_t offset = 0;
     std::uint64_t length = 0;
 };
-
-// Scratch that only grows, so that levels after the first allocate nothing.
-template <typename T>
-T* scratch(DeviceBuffer<T>& buffer, std::size_t n, const char* what) {
-    if (buffer.size() < n) {
-        buffer = DeviceBuffer<T>{};
-        buffer = allocate_or_oom<T>(n + n / 4, what);
-    }
-    return buffer.get();
-}
 
 // One prefix of an extend call: its extensions are order[first, last).
 struct PrefixPlan {
@@ -265,8 +256,9 @@ private:
                              chunks,                per_chunk};
 
         // Count, scan, write: every extension's list in end order, lists one after another.
-        std::uint32_t* cell_counts = scratch(cell_counts_, cells + 1, "extension cells");
-        std::uint64_t* offsets = scratch(offsets_, cells + 1, "extension cells");
+        scratch_.reset();  // the last group's work is done: it ended with downloads
+        auto* cell_counts = scratch_.take<std::uint32_t>(cells + 1, "extension cells");
+        auto* offsets = scratch_.take<std::uint64_t>(cells + 1, "extension cells");
         SPIKEMINER_CUDA_CHECK(cudaMemset(cell_counts, 0, (cells + 1) * sizeof(std::uint32_t)));
         if (chunks != 0) {
             extend_chunks_kernel<false><<<blocks_for(chunks, kBlock), kBlock>>>(view, cell_counts, nullptr, nullptr, nullptr);
@@ -278,11 +270,11 @@ private:
         }, nullptr);
         const std::uint64_t total = read_one(offsets + cells);
         if (total > budget_ / 2 / (2 * sizeof(Tick))) return false;
-        Tick* out_ends = scratch(out_ends_, total, "new end lists");
-        Tick* out_starts = scratch(out_starts_, total, "new end lists");
-        std::uint64_t* begin = scratch(begin_, group_extensions, "new end lists");
-        std::uint64_t* end = scratch(end_, group_extensions, "new end lists");
-        std::uint64_t* greedy = scratch(greedy_, group_extensions, "new end lists");
+        auto* out_ends = scratch_.take<Tick>(total, "new end lists");
+        auto* out_starts = scratch_.take<Tick>(total, "new end lists");
+        auto* begin = scratch_.take<std::uint64_t>(group_extensions, "new end lists");
+        auto* end = scratch_.take<std::uint64_t>(group_extensions, "new end lists");
+        auto* greedy = scratch_.take<std::uint64_t>(group_extensions, "new end lists");
         extension_bounds_kernel<<<blocks_for(group_extensions, kBlock), kBlock>>>(view, d_owner.get(), group_extensions,
                                                                                   offsets, begin, end);
         check_launch();
@@ -330,13 +322,8 @@ private:
     ListArrays kept_;   // lists retained by the last call
     ListArrays fresh_;  // lists made by this call
     std::vector<Location> lists_;
-    DeviceBuffer<std::uint32_t> cell_counts_;
-    DeviceBuffer<std::uint64_t> offsets_;
-    DeviceBuffer<Tick> out_ends_;
-    DeviceBuffer<Tick> out_starts_;
-    DeviceBuffer<std::uint64_t> begin_;
-    DeviceBuffer<std::uint64_t> end_;
-    DeviceBuffer<std::uint64_t> greedy_;
+    // A group's scratch: it grows to the largest group's, so that later levels allocate nothing.
+    spikeminer::detail::DeviceArena scratch_;
 };
 
 }  // namespace
