@@ -11,10 +11,11 @@ namespace spikeminer::graph {
 namespace {
 
 // Auto's reason to keep a graph on the CPU, if it has one (see CliqueOptions::backend).
-std::string cpu_quicker(std::size_t edges) {
+std::string cpu_quicker(std::size_t edges, bool listing) {
     if (edges < kGpuEdges) {
         return std::to_string(edges) + " edges < " + std::to_string(kGpuEdges) + ", where the CPU finishes before a GPU starts";
     }
+    if (listing) return "listing, which auto leaves to the CPU's threads until the GPU's is measured faster";
     return {};
 }
 
@@ -30,7 +31,7 @@ CliqueSummary on_cpu(const Graph& graph, const CliqueOptions& options, const Cli
 // to the CPU on `to_host()`'s graph while no clique has reached the sink.
 CliqueSummary enumerate(const detail::CliqueInput& graph, std::size_t edges, const std::function<const Graph&()>& to_host,
                         const CliqueOptions& options, const CliqueBatchSink& sink) {
-    BackendChoice choice = choose_backend(options.backend, cpu_quicker(edges));
+    BackendChoice choice = choose_backend(options.backend, cpu_quicker(edges, static_cast<bool>(sink)));
     const auto on_gpu = [&]() -> CliqueSummary {
 #ifdef SPIKEMINER_HAVE_CUDA
         std::atomic<std::uint64_t> delivered{0};
