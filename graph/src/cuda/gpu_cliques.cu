@@ -4,8 +4,8 @@
 // threads that consume the clique ring (clique_drain.hpp), and the loop that reports
 // progress while it runs. Several devices take the items round robin, one host thread each.
 #include "../clique_engines.hpp"
+#include "../clique_drain.hpp"
 #include "../tuning.hpp"
-#include "clique_drain.hpp"
 #include "clique_search.cuh"
 #include "device_calls.cuh"
 #include "device_stream.hpp"

@@ -1,7 +1,8 @@
-// The host side of the GPU's clique ring (clique_output.cuh): several threads take the
-// chunks the kernel has filled, hand each to the sink as a CliqueBatch, and give the
+// The host side of the GPU's clique ring (cuda/clique_output.cuh): several threads take
+// the chunks the kernel has filled, hand each to the sink as a CliqueBatch, and give the
 // slots back in ticket order (the kernel reuses a slot once every earlier chunk is
-// consumed), so the sink's work (formatting, writing) runs on as many threads.
+// consumed), so the sink's work (formatting, writing) runs on as many threads. Host code
+// only: built everywhere, so that its protocol is tested without a GPU.
 #pragma once
 
 #include "spikeminer/core/progress.hpp"
