@@ -5,22 +5,30 @@
 
 namespace spikeminer::graph::detail {
 
-RingDrain::RingDrain(const RingView& ring, const CliqueBatchSink& sink, Progress* progress, unsigned threads,
+RingDrain::RingDrain(const RingView& ring, CliqueBatchSink sink, Progress* progress, unsigned threads, std::atomic<bool>& failed,
                      std::function<void()> stop_kernel)
-    : ring_(ring), sink_(sink), progress_(progress), stop_kernel_(std::move(stop_kernel)),
+    : ring_(ring), sink_(std::move(sink)), progress_(progress), failed_(failed), stop_kernel_(std::move(stop_kernel)),
       done_(std::make_unique<std::atomic<unsigned long long>[]>(ring.slots)) {
     for (std::size_t s = 0; s < ring.slots; ++s) done_[s] = 0;
     threads = std::max(1U, threads);
     threads_.reserve(threads);
-    for (unsigned t = 0; t < threads; ++t) threads_.emplace_back([this] { run(); });
+    try {
+        for (unsigned t = 0; t < threads; ++t) threads_.emplace_back([this] { run(); });
+    } catch (...) {
+        stop();
+        throw;
+    }
 }
 
 // Reached without finish() only on a way out on which the caller has waited for the
 // kernel to end: what is not yet taken is dropped.
-RingDrain::~RingDrain() {
-    failed_ = true;
+RingDrain::~RingDrain() { stop(); }
+
+void RingDrain::stop() {
+    dropping_ = true;
     tickets_.store(0, std::memory_order_release);
     for (std::thread& t : threads_) t.join();
+    threads_.clear();
 }
 
 std::exception_ptr RingDrain::finish(unsigned long long tickets) {
@@ -45,7 +53,7 @@ void RingDrain::run() {
             std::this_thread::sleep_for(pause);
             pause = std::min(2 * pause, std::chrono::microseconds(200));
         }
-        if (!failed_.load(std::memory_order_relaxed)) {
+        if (!failed_.load(std::memory_order_relaxed) && !dropping_.load(std::memory_order_relaxed)) {
             deliver(ring_.chunks + slot * ring_.chunk_words, ring_.used[slot], vertices, offsets);
         }
         give_back(ticket);
@@ -53,13 +61,13 @@ void RingDrain::run() {
 }
 
 void RingDrain::deliver(const std::uint32_t* chunk, unsigned words, std::vector<Vertex>& vertices, std::vector<std::size_t>& offsets) {
-    vertices.clear();
-    offsets.assign(1, 0);
-    for (unsigned at = 0; at < words; at += chunk[at] + 1) {
-        vertices.insert(vertices.end(), chunk + at + 1, chunk + at + 1 + chunk[at]);
-        offsets.push_back(vertices.size());
-    }
     try {
+        vertices.clear();
+        offsets.assign(1, 0);
+        for (unsigned at = 0; at < words; at += chunk[at] + 1) {
+            vertices.insert(vertices.end(), chunk + at + 1, chunk + at + 1 + chunk[at]);
+            offsets.push_back(vertices.size());
+        }
         sink_(CliqueBatch{vertices, offsets});
         // A cancel stops the delivery here, even when the kernel has written everything.
         if (progress_ != nullptr) progress_->check_cancelled();

@@ -33,10 +33,11 @@ struct RingView {
 class RingDrain {
 public:
     /// Starts `threads` threads handing the ring's chunks to `sink`. The first failure
-    /// (the sink's, or Cancelled from `progress`) calls `stop_kernel` and is kept; the
-    /// chunks after it are still taken, so that the kernel never waits for space, but
-    /// dropped.
-    RingDrain(const RingView& ring, const CliqueBatchSink& sink, Progress* progress, unsigned threads, std::function<void()> stop_kernel);
+    /// (the sink's, or Cancelled from `progress`) is kept, sets `failed` (which the drains
+    /// of a run's other devices share) and calls `stop_kernel`; once `failed` is set, the
+    /// chunks are still taken, so that no kernel waits for space, but dropped.
+    RingDrain(const RingView& ring, CliqueBatchSink sink, Progress* progress, unsigned threads, std::atomic<bool>& failed,
+              std::function<void()> stop_kernel);
     /// Stops the threads, dropping what they have not taken (for a way out on which the
     /// kernel has ended without finish()).
     ~RingDrain();
@@ -48,20 +49,22 @@ public:
     std::exception_ptr finish(unsigned long long tickets);
 
 private:
+    void stop();
     void run();
     void deliver(const std::uint32_t* chunk, unsigned words, std::vector<Vertex>& vertices, std::vector<std::size_t>& offsets);
     void give_back(unsigned long long ticket);
 
     RingView ring_;
-    const CliqueBatchSink& sink_;
+    CliqueBatchSink sink_;
     Progress* progress_;
+    std::atomic<bool>& failed_;
     std::function<void()> stop_kernel_;
     std::atomic<unsigned long long> next_ticket_{0};
     std::atomic<unsigned long long> tickets_{~0ULL};  // known once the kernel has ended
     std::unique_ptr<std::atomic<unsigned long long>[]> done_;  // per slot: ticket + 1 once consumed
     std::mutex advance_;
     unsigned long long consumed_ = 0;  // under advance_
-    std::atomic<bool> failed_{false};
+    std::atomic<bool> dropping_{false};  // stopped without finish(): nothing more is delivered
     std::mutex failure_mutex_;
     std::exception_ptr failure_;
     std::vector<std::thread> threads_;

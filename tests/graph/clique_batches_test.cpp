@@ -59,8 +59,8 @@ TEST_CASE("clique batches: every clique once, sorted, as the oracle and the per-
     std::vector<std::vector<Vertex>> listed;
     std::size_t batches = 0;
     const graph::CliqueSummary summary = graph::list_maximal_cliques(g, options, [&](const CliqueBatch& batch) {
+        const std::lock_guard lock(mutex);  // Catch's assertions (in unpack) are not thread-safe
         auto cliques = unpack(batch);
-        const std::lock_guard lock(mutex);
         ++batches;
         listed.insert(listed.end(), cliques.begin(), cliques.end());
     });

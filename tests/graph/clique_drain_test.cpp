@@ -101,7 +101,8 @@ TEST_CASE("ring drain: every chunk reaches the sink once, whatever the number of
         well_formed = well_formed && batch.offsets.front() == 0 && batch.offsets.back() == batch.vertices.size();
         for (std::size_t i = 0; i < batch.size(); ++i) got.emplace_back(batch[i].begin(), batch[i].end());
     };
-    RingDrain drain(ring.view(), sink, nullptr, threads, [&] { ++ring.stops; });
+    std::atomic<bool> failed{false};
+    RingDrain drain(ring.view(), sink, nullptr, threads, failed, [&] { ++ring.stops; });
     auto producers = ring.start(4, kChunks);
     join(producers);
     CHECK(drain.finish(kChunks) == nullptr);
@@ -123,7 +124,8 @@ TEST_CASE("ring drain: a failing sink stops the kernel once, its chunks are stil
     const graph::CliqueBatchSink sink = [&](const CliqueBatch&) {
         if (calls.fetch_add(1) == 50) throw Error("disk full");
     };
-    RingDrain drain(ring.view(), sink, nullptr, 3, [&] {
+    std::atomic<bool> failed{false};
+    RingDrain drain(ring.view(), sink, nullptr, 3, failed, [&] {
         ++ring.stops;
         ring.stop = true;
     });
@@ -133,6 +135,7 @@ TEST_CASE("ring drain: a failing sink stops the kernel once, its chunks are stil
     REQUIRE(failure != nullptr);
     CHECK_THROWS_WITH(std::rethrow_exception(failure), "disk full");
     CHECK(ring.stops == 1);
+    CHECK(failed.load());
     CHECK(ring.consumed == ring.taken);
     CHECK(ring.taken < 100'000);
 }
@@ -142,7 +145,8 @@ TEST_CASE("ring drain: a cancel stops the kernel and comes out as Cancelled", "[
     CancelToken cancel;
     Progress progress([](const std::string&, std::uint64_t, std::uint64_t) {}, &cancel);
     const graph::CliqueBatchSink sink = [&](const CliqueBatch&) { cancel.request(); };
-    RingDrain drain(ring.view(), sink, &progress, 2, [&] { ring.stop = true; });
+    std::atomic<bool> failed{false};
+    RingDrain drain(ring.view(), sink, &progress, 2, failed, [&] { ring.stop = true; });
     auto producers = ring.start(2, 100'000);
     join(producers);
     const std::exception_ptr failure = drain.finish(ring.taken);
@@ -156,7 +160,8 @@ TEST_CASE("ring drain: without finish() (a way out after the kernel ended) the t
     Ring ring;
     std::atomic<std::size_t> delivered{0};
     {
-        RingDrain drain(ring.view(), [&](const CliqueBatch& batch) { delivered += batch.size(); }, nullptr, 4, [] {});
+        std::atomic<bool> failed{false};
+        RingDrain drain(ring.view(), [&](const CliqueBatch& batch) { delivered += batch.size(); }, nullptr, 4, failed, [] {});
         auto producers = ring.start(1, 3);  // fewer chunks than slots: the producer never waits
         join(producers);
         while (std::atomic_ref<unsigned long long>(ring.consumed).load() != 3) std::this_thread::yield();

@@ -40,14 +40,19 @@ struct Shared {
     const CliqueInput& graph;
     const CliqueOptions& options;
     const CliqueBatchSink& sink;
+    std::atomic<bool> sink_failed{false};  // no device's drain delivers after a failure
     std::vector<Vertex> original;  // search id -> vertex id (when listing)
-    MappedHost<int> cancel{1};
+    MappedHost<int> cancel{1};      // read by the kernels; set from several host threads
     std::size_t devices;
     MappedHost<unsigned long long> progress;  // items finished, per device
     std::atomic<unsigned> total_items{0};
 
     Shared(const CliqueInput& g, const CliqueOptions& o, const CliqueBatchSink& s, std::size_t device_count)
         : graph(g), options(o), sink(s), devices(device_count), progress(device_count) {}
+
+    /// Tells every device's kernel to stop.
+    void stop_all() { std::atomic_ref<int>(*cancel.host()).store(1, std::memory_order_relaxed); }
+    [[nodiscard]] bool stopped() { return std::atomic_ref<int>(*cancel.host()).load(std::memory_order_relaxed) != 0; }
 };
 
 struct DeviceResult {
@@ -188,7 +193,7 @@ public:
         if (plan.listing) {
             const RingView ring{chunks.host(), ready.host(), used.host(), consumed.host(), ring_slots,
                                 static_cast<std::size_t>(plan.chunk_words)};
-            drain.emplace(ring, shared_.sink, options.progress, drain_threads(options), [this] { *shared_.cancel.host() = 1; });
+            drain.emplace(ring, shared_.sink, options.progress, drain_threads(options), shared_.sink_failed, [this] { shared_.stop_all(); });
         }
         // Declared after the host blocks and the drain, so destroyed before them: on every
         // way out, the kernel has ended (drained while it runs) before the drain stops and
@@ -251,7 +256,7 @@ public:
         result.by_size.resize(hist.size());
         SPIKEMINER_CUDA_CHECK(cudaMemcpy(result.by_size.data(), hist.get(), hist.size() * sizeof(std::uint64_t),
                                          cudaMemcpyDeviceToHost));
-        result.cancelled = result.cancelled || *shared_.cancel.host() != 0;
+        result.cancelled = result.cancelled || shared_.stopped();
         // Device time between the marks, host gaps included where the device waited.
         result.plan += std::string("; ms: ") + (peeled_ ? "peel and relabel " : "relabel ") +
                        fixed(relabelled_.milliseconds_since(began_)) + ", items " + fixed(itemized_.milliseconds_since(relabelled_)) +
@@ -383,11 +388,11 @@ private:
             progress->update(std::min<std::uint64_t>(done, shared_.total_items));
         } catch (const Cancelled&) {
             result.cancelled = true;
-            *shared_.cancel.host() = 1;
+            shared_.stop_all();
         } catch (...) {
             if (!failure) failure = std::current_exception();
             result.cancelled = true;
-            *shared_.cancel.host() = 1;
+            shared_.stop_all();
         }
     }
 
@@ -445,7 +450,7 @@ CliqueSummary enumerate_on_gpu(const CliqueInput& graph, const CliqueOptions& op
                 results[i] = run.search(static_cast<unsigned>(i), static_cast<unsigned>(devices.size()), false);
             } catch (...) {
                 failures[i] = std::current_exception();
-                *shared.cancel.host() = 1;
+                shared.stop_all();
             }
         });
     }
@@ -453,7 +458,7 @@ CliqueSummary enumerate_on_gpu(const CliqueInput& graph, const CliqueOptions& op
         results[0] = first->search(0, static_cast<unsigned>(devices.size()), true);
     } catch (...) {
         failures[0] = std::current_exception();
-        *shared.cancel.host() = 1;
+        shared.stop_all();
     }
     for (std::thread& t : threads) t.join();
     first.reset();
