@@ -51,9 +51,9 @@ step test env SPIKEMINER_REQUIRE_GPU=1 ctest --preset gpu -j 4 -E gpu_tests
 step gpu-tests env SPIKEMINER_REQUIRE_GPU=1 build/gpu/tests/gpu/gpu_tests -d yes
 step devices build/gpu/app/spikeminer info --devices --self-test
 if command -v compute-sanitizer >/dev/null; then
-  # At small sizes: the simulated and larger cases, the clique cases and those that fill the
-  # device are left to the plain run above.
-  step memcheck compute-sanitizer --tool memcheck --error-exitcode 1 build/gpu/tests/gpu/gpu_tests "~[simulated]~[cliques]~[memory]"
+  # At small sizes: the simulated and larger cases ([large]: millions of edges), the clique
+  # cases and those that fill the device are left to the plain run above.
+  step memcheck compute-sanitizer --tool memcheck --error-exitcode 1 build/gpu/tests/gpu/gpu_tests "~[simulated]~[cliques]~[memory]~[large]"
   step memcheck-cliques compute-sanitizer --tool memcheck --error-exitcode 1 build/gpu/tests/gpu/gpu_tests \
     "GPU cliques: complete graphs*,GPU cliques: a limit*,GPU cliques: a failing sink*"
   # racecheck is slow (minutes per hundred launches): the kernels with shared memory, on small inputs.

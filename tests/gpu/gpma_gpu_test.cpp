@@ -132,7 +132,7 @@ TEST_CASE("GPMA+ equals the CPU PMA after every random batch", "[gpu][gpma]") {
     CHECK(gpu.to_csr().targets.empty());
 }
 
-TEST_CASE("GPMA+ grows and shrinks through every capacity up to 2^23 slots, equal to the GPU rebuild at each", "[gpu][gpma]") {
+TEST_CASE("GPMA+ grows and shrinks through every capacity up to 2^23 slots, equal to the GPU rebuild at each", "[gpu][gpma][large]") {
     // The sizes where a slide once took 200x its neighbours: 3.5 M edges need 2^23 slots.
     // Batches of 1 edge to a third of the graph (captured graphs up to 4096 slots, queued
     // beyond; past the first few, a batch crosses one boundary at most) cross them; at
