@@ -74,8 +74,7 @@ Timed run(const graph::Graph& g, const graph::CliqueOptions& options, Take take)
         }));
         total += times.back();
     }
-    std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-    t.seconds = times[times.size() / 2];
+    t.seconds = bench::median(times);
     t.digest = digest;
     return t;
 }

@@ -74,14 +74,11 @@ struct Slides {
 // Mean, median and worst milliseconds a slide, and M updates a second; "-" when not run.
 std::string summary(const Slides& s) {
     if (s.seconds.empty()) return "- | - | - | -";
-    std::vector<double> sorted = s.seconds;
-    std::sort(sorted.begin(), sorted.end());
     double total = 0;
-    for (const double each : sorted) total += each;
-    const std::size_t n = sorted.size();
-    const double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    return cell(1e3 * total / static_cast<double>(n), "%.4f") + " | " + cell(1e3 * median, "%.4f") + " | " +
-           cell(1e3 * sorted.back(), "%.4f") + " | " + cell(static_cast<double>(s.updates) / total / 1e6, "%.2f");
+    for (const double each : s.seconds) total += each;
+    const double worst = *std::max_element(s.seconds.begin(), s.seconds.end());
+    return cell(1e3 * total / static_cast<double>(s.seconds.size()), "%.4f") + " | " + cell(1e3 * bench::median(s.seconds), "%.4f") +
+           " | " + cell(1e3 * worst, "%.4f") + " | " + cell(static_cast<double>(s.updates) / total / 1e6, "%.2f");
 }
 
 // The largest ratio of two structures' times for the same slide.

@@ -33,10 +33,7 @@ struct Times {
     double max_ms = 0;
 };
 
-Times summarize(std::vector<double> ms) {
-    std::sort(ms.begin(), ms.end());
-    return {ms[ms.size() / 2], ms.back()};
-}
+Times summarize(const std::vector<double>& ms) { return {bench::median(ms), *std::max_element(ms.begin(), ms.end())}; }
 
 // Runs the event loop until `window` shows a run, `tick_ms` apart; returns the longest gap
 // between ticks (the longest the window went without handling events).

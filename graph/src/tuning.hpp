@@ -34,9 +34,8 @@ inline constexpr unsigned kTilesAtOnce = 4;
 
 /// The largest GPMA+ batch replayed as a captured CUDA graph: a batch is ~30 kernels, so
 /// small ones are launch-bound (graphs halve a small slide); larger ones are sized by their
-/// length at each launch. Capturing larger batches costs more than graphs ever save:
-/// capture and instantiation took 5-500 ms a batch size at 8,192-65,536 slots, where a
-/// replay saves 0.1-0.3 ms a slide.
+/// length at each launch. Capturing a larger batch size costs more than its replays ever
+/// save (bench/RESULTS.md, "GPMA+'s slow first slides").
 inline constexpr std::size_t kGraphSlots = 4096;
 /// Up to this many rebalancing windows a key finds its window by binary search; more: a
 /// map from segments to windows.
