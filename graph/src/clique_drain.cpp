@@ -39,24 +39,38 @@ std::exception_ptr RingDrain::finish(unsigned long long tickets) {
     return failure_;
 }
 
-// Claims tickets in order and waits for each chunk, pausing from 2 us to 200 us while
-// none is ready; stops at the first ticket the ended kernel never filled.
+// Takes the chunks in ticket order, each as soon as it is ready: a thread claims a ticket
+// only once its chunk is ready, so a chunk never waits behind a thread that is asleep.
+// While none is ready, a thread yields for up to 100 us (chunks come microseconds apart
+// while the kernel lists; a sleep costs a timer tick, 50 us or more, which would cap every
+// thread at a chunk a tick), then sleeps from 20 us to 200 us. Stops at the first ticket
+// the ended kernel never filled.
 void RingDrain::run() {
+    using Clock = std::chrono::steady_clock;
     std::vector<Vertex> vertices;
     std::vector<std::size_t> offsets;
+    auto idle_since = Clock::now();
+    auto pause = std::chrono::microseconds(20);
     for (;;) {
-        const unsigned long long ticket = next_ticket_.fetch_add(1);
+        unsigned long long ticket = next_ticket_.load(std::memory_order_acquire);
         const std::size_t slot = ticket % ring_.slots;
-        auto pause = std::chrono::microseconds(2);
-        while (std::atomic_ref<unsigned long long>(ring_.ready[slot]).load(std::memory_order_acquire) != ticket + 1) {
+        if (std::atomic_ref<unsigned long long>(ring_.ready[slot]).load(std::memory_order_acquire) != ticket + 1) {
             if (ticket >= tickets_.load(std::memory_order_acquire)) return;
-            std::this_thread::sleep_for(pause);
-            pause = std::min(2 * pause, std::chrono::microseconds(200));
+            if (Clock::now() - idle_since < std::chrono::microseconds(100)) {
+                std::this_thread::yield();
+            } else {
+                std::this_thread::sleep_for(pause);
+                pause = std::min(2 * pause, std::chrono::microseconds(200));
+            }
+            continue;
         }
+        if (!next_ticket_.compare_exchange_weak(ticket, ticket + 1, std::memory_order_acq_rel)) continue;  // another took it
         if (!failed_.load(std::memory_order_relaxed) && !dropping_.load(std::memory_order_relaxed)) {
             deliver(ring_.chunks + slot * ring_.chunk_words, ring_.used[slot], vertices, offsets);
         }
         give_back(ticket);
+        idle_since = Clock::now();
+        pause = std::chrono::microseconds(20);
     }
 }
 
