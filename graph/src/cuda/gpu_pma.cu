@@ -62,8 +62,8 @@ struct GpuPma::State {
     std::size_t edges_known = 0;
     std::size_t added_since = 0;
     std::size_t removed_since = 0;
-    // Batches of up to kGraphSlots updates are padded to a power of two and replayed as one
-    // CUDA graph per operation, plan and size: a batch is some 30 small kernels, whose
+    // Insert and erase batches of up to kGraphSlots edges are padded to a power of two and
+    // replayed as one CUDA graph per operation, plan and size: a batch is some 30 small kernels, whose
     // launches cost more than their work. A graph holds the pointers and sizes it was
     // captured with, so it is replayed only while the arrays and the arena stay where
     // they were.
@@ -508,12 +508,14 @@ void GpuPma::State::update(const EdgeUpdate* batch, std::size_t n, bool on_host)
     detail::gpu::check_batch_size(n);
     if (n == 0) return;
     const Staged<EdgeUpdate> staged = stage(batch, n, on_host);
-    replay({Op::Update, 0, staged.slots}, [&] {
-        const SortedBatch b = detail::gpu::sorted_unique_batch(staged.edges, staged.slots, staged.n, vertices, arena, stream);
-        auto* count = take<unsigned long long>(1);
-        existing_slots(b, Op::Update, count);
-        finish(Op::Update, b, count);
-    });
+    // Queued, never replayed as a graph: instantiating this batch's graph costs time that
+    // grows with its size (tens of milliseconds at a few thousand slots, more than a GPU
+    // rebuild of the whole graph; bench/RESULTS.md, "GPMA+'s slow first slides"), where
+    // its ten launches cost some 30 us.
+    const SortedBatch b = detail::gpu::sorted_unique_batch(staged.edges, staged.slots, staged.n, vertices, arena, stream);
+    auto* count = take<unsigned long long>(1);
+    existing_slots(b, Op::Update, count);
+    finish(Op::Update, b, count);
 }
 
 GpuPma::GpuPma(Vertex vertices) : state_((check_vertex_count(vertices), std::make_unique<State>())) {
