@@ -2,6 +2,7 @@
 // The graph engines' tuning constants, each with why it has its value; the measurements
 // behind them are in bench/RESULTS.md ("Maximal cliques", "Dynamic graphs on the GPU").
 
+#include <bit>
 #include <cstddef>
 
 namespace spikeminer::graph::tuning {
@@ -18,8 +19,11 @@ inline constexpr int kCliqueMinBlocks = 6;
 /// Words of each clique worker's output buffer and of a ring chunk, at least: large enough
 /// that a chunk is handed over rarely.
 inline constexpr int kChunkWords = 4096;
-/// Ring chunks between the device and the host that drains them (16 MiB of pinned memory).
-inline constexpr int kRingSlots = 1024;
+/// Ring chunks between the device and the host that drains them: a quarter more than the
+/// clique workers, rounded up to a power of two (4,096 chunks of 16 KiB on an H200), so
+/// that a worker with a full buffer rarely waits for a slot. With fewer slots than workers,
+/// the workers queue for slots instead of searching.
+constexpr std::size_t ring_slots(std::size_t workers) { return std::bit_ceil(workers + workers / 4); }
 /// The most host threads taking listed cliques from the ring (one a core below that): the
 /// sink's own work (formatting a file's lines) runs on them, and the ring's chunks, made
 /// ready in ticket order, go to whichever thread is free.

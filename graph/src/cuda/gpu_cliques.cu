@@ -33,7 +33,6 @@ using spikeminer::detail::DeviceBuffer;
 using spikeminer::detail::DeviceEvent;
 
 using tuning::kChunkWords;
-using tuning::kRingSlots;
 
 // What the device threads share.
 struct Shared {
@@ -180,7 +179,7 @@ public:
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counters.get(), 0, sizeof(KernelCounters), stream_.get()));
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(hist.get(), 0, hist.size() * sizeof(unsigned long long), stream_.get()));
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(flags.get(), 0, flags.size() * sizeof(int), stream_.get()));
-        const std::size_t ring_slots = plan.listing ? kRingSlots : 0;
+        const std::size_t ring_slots = plan.listing ? tuning::ring_slots(workers) : 0;
         // Chunks are read only once their slot is ready (with its ticket), so they need no zeroing.
         MappedHost<Word> chunks(ring_slots * static_cast<std::size_t>(plan.chunk_words), Contents::Unset);
         MappedHost<unsigned long long> ready(ring_slots);
