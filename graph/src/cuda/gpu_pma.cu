@@ -63,8 +63,8 @@ struct GpuPma::State {
     std::size_t added_since = 0;
     std::size_t removed_since = 0;
     // Insert and erase batches of up to kGraphSlots edges are padded to a power of two and
-    // replayed as one CUDA graph per operation, plan and size: a batch is some 30 small kernels, whose
-    // launches cost more than their work. A graph holds the pointers and sizes it was
+    // replayed as one CUDA graph per operation, plan and size: a batch is some 30 small
+    // kernels, whose launches cost more than their work. A graph holds the pointers and sizes it was
     // captured with, so it is replayed only while the arrays and the arena stay where
     // they were.
     struct GraphKey {
@@ -309,7 +309,8 @@ struct GpuPma::State {
     }
 
     // A batch at the front of the arena (taken first after begin(), so at the same place
-    // every time), padded to `slots`, with its length on the device.
+    // every time), padded to `slots` (a graph's size) when it has at most `pad_up_to`
+    // edges, with its length on the device.
     template <typename Edge>
     struct Staged {
         const Edge* edges;
@@ -318,8 +319,8 @@ struct GpuPma::State {
     };
 
     template <typename Edge>
-    Staged<Edge> stage(const Edge* batch, std::size_t n, bool on_host) {
-        const std::size_t slots = n > kGraphSlots ? n : std::max<std::size_t>(64, std::bit_ceil(n));
+    Staged<Edge> stage(const Edge* batch, std::size_t n, bool on_host, std::size_t pad_up_to = kGraphSlots) {
+        const std::size_t slots = n > pad_up_to ? n : std::max<std::size_t>(64, std::bit_ceil(n));
         detail::gpu::check_batch_size(slots + 1);  // settle scans slots + 1 entries
         Edge* to = take<Edge>(slots);
         auto* count = take<unsigned long long>(1);
@@ -507,11 +508,9 @@ void GpuPma::State::erase(const EdgeRef* batch, std::size_t n, bool on_host) {
 void GpuPma::State::update(const EdgeUpdate* batch, std::size_t n, bool on_host) {
     detail::gpu::check_batch_size(n);
     if (n == 0) return;
-    const Staged<EdgeUpdate> staged = stage(batch, n, on_host);
-    // Queued, never replayed as a graph: instantiating this batch's graph costs time that
-    // grows with its size (tens of milliseconds at a few thousand slots, more than a GPU
-    // rebuild of the whole graph; bench/RESULTS.md, "GPMA+'s slow first slides"), where
-    // its ten launches cost some 30 us.
+    // Queued, never a graph (so not padded): its graph took tens of ms to instantiate at a
+    // few thousand slots, its launches cost ~30 us (RESULTS, "GPMA+'s slow first slides").
+    const Staged<EdgeUpdate> staged = stage(batch, n, on_host, 0);
     const SortedBatch b = detail::gpu::sorted_unique_batch(staged.edges, staged.slots, staged.n, vertices, arena, stream);
     auto* count = take<unsigned long long>(1);
     existing_slots(b, Op::Update, count);
