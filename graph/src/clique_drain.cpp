@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 
 namespace spikeminer::graph::detail {
 
@@ -74,13 +75,36 @@ void RingDrain::run() {
     }
 }
 
-void RingDrain::deliver(const std::uint32_t* chunk, unsigned words, std::vector<Vertex>& vertices, std::vector<std::size_t>& offsets) {
+namespace {
+
+// The cliques of a chunk of `units` units ([k, v1, ..., vk] each), appended as a batch's
+// vertices and offsets. Units are read with memcpy: the chunk's memory is 32-bit words.
+template <typename Unit>
+void unpack(const std::uint32_t* chunk, unsigned units, std::vector<Vertex>& vertices, std::vector<std::size_t>& offsets) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(chunk);
+    const auto unit = [bytes](unsigned i) {
+        Unit u;
+        std::memcpy(&u, bytes + std::size_t{i} * sizeof(Unit), sizeof u);
+        return u;
+    };
+    for (unsigned at = 0; at < units;) {
+        const unsigned k = unit(at);
+        for (unsigned i = 1; i <= k; ++i) vertices.push_back(unit(at + i));
+        offsets.push_back(vertices.size());
+        at += k + 1;
+    }
+}
+
+}  // namespace
+
+void RingDrain::deliver(const std::uint32_t* chunk, unsigned units, std::vector<Vertex>& vertices, std::vector<std::size_t>& offsets) {
     try {
         vertices.clear();
         offsets.assign(1, 0);
-        for (unsigned at = 0; at < words; at += chunk[at] + 1) {
-            vertices.insert(vertices.end(), chunk + at + 1, chunk + at + 1 + chunk[at]);
-            offsets.push_back(vertices.size());
+        if (ring_.narrow) {
+            unpack<std::uint16_t>(chunk, units, vertices, offsets);
+        } else {
+            unpack<std::uint32_t>(chunk, units, vertices, offsets);
         }
         sink_(CliqueBatch{vertices, offsets});
         // A cancel stops the delivery here, even when the kernel has written everything.

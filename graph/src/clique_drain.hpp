@@ -24,10 +24,11 @@ namespace spikeminer::graph::detail {
 struct RingView {
     const std::uint32_t* chunks;   // slots x chunk_words: cliques as [k, v1, ..., vk], ascending ids
     unsigned long long* ready;     // per slot: the ticket + 1 of the chunk it holds
-    const unsigned* used;          // per slot: words filled
+    const unsigned* used;          // per slot: units filled
     unsigned long long* consumed;  // chunks consumed, in ticket order (the kernel waits on it)
     std::size_t slots;
     std::size_t chunk_words;
+    bool narrow;                   // the chunks' units are 16-bit (else 32-bit)
 };
 
 class RingDrain {
@@ -51,7 +52,7 @@ public:
 private:
     void stop();
     void run();
-    void deliver(const std::uint32_t* chunk, unsigned words, std::vector<Vertex>& vertices, std::vector<std::size_t>& offsets);
+    void deliver(const std::uint32_t* chunk, unsigned units, std::vector<Vertex>& vertices, std::vector<std::size_t>& offsets);
     void give_back(unsigned long long ticket);
 
     RingView ring_;

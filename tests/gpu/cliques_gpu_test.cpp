@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <mutex>
 #include <random>
+#include <set>
 #include <sstream>
 
 using namespace spikeminer;
@@ -462,6 +463,36 @@ TEST_CASE("GPU cliques: batches through a ring that wraps, drained by one thread
     CHECK(well_formed);
     std::sort(got.begin(), got.end());
     CHECK(got.size() == expected.size());
+    CHECK(got == expected);
+}
+
+TEST_CASE("GPU cliques: ids past 16 bits listed as they are, either side of 65,536 vertices", "[gpu][cliques][batches]") {
+    // The ring carries 16-bit ids below 65,536 vertices and 32-bit ones from there. A cycle
+    // with chords to the second neighbour has exactly the n triangles {v, v+1, v+2} mod n.
+    const Vertex n = GENERATE(Vertex{65535}, Vertex{65536}, Vertex{70001});
+    CAPTURE(n);
+    std::vector<Edge> edges;
+    for (Vertex v = 0; v < n; ++v) {
+        edges.emplace_back(v, (v + 1) % n);
+        edges.emplace_back(v, (v + 2) % n);
+    }
+    std::set<std::vector<Vertex>> expected;
+    for (Vertex v = 0; v < n; ++v) {
+        std::vector<Vertex> triangle{v, (v + 1) % n, (v + 2) % n};
+        std::sort(triangle.begin(), triangle.end());
+        expected.insert(triangle);
+    }
+    CliqueOptions options;
+    options.backend = Backend::Cuda;
+    std::mutex mutex;
+    std::set<std::vector<Vertex>> got;
+    std::size_t listed = 0;
+    const CliqueSummary summary = graph::list_maximal_cliques(build(n, edges), options, [&](const graph::CliqueBatch& batch) {
+        const std::lock_guard lock(mutex);
+        for (std::size_t i = 0; i < batch.size(); ++i, ++listed) got.emplace(batch[i].begin(), batch[i].end());
+    });
+    CHECK(summary.backend == Backend::Cuda);
+    CHECK(listed == n);
     CHECK(got == expected);
 }
 

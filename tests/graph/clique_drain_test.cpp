@@ -2,7 +2,7 @@
 // the kernel's protocol (cuda/clique_output.cuh): take a ticket, wait while the ring is
 // full (ticket - consumed >= slots), fill the ticket's slot, mark it ready with the ticket
 // + 1. A small ring wraps hundreds of times; every chunk reaches the sink exactly once
-// whatever the number of draining threads; a failing sink or a cancel stops the kernel
+// whatever the number of draining threads, in 32-bit units and in 16-bit ones; a failing sink or a cancel stops the kernel
 // once and comes out of finish() while the chunks are still taken (no producer waits for
 // ever); a drain left without finish() stops.
 #include "catch.hpp"
@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -30,12 +31,12 @@ constexpr std::size_t kSlots = 4;
 constexpr std::size_t kChunkWords = 16;
 
 // Chunk t holds 1 + t % 3 cliques; clique c of it has 1 + (t + c) % 4 vertices, ascending,
-// that name the chunk and the clique (t * 100 + c * 10 + i).
+// that name the chunk and the clique (t * 16 + c * 4 + i: 16 bits up to chunk 4,095).
 std::vector<std::vector<Vertex>> cliques_of(std::uint64_t t) {
     std::vector<std::vector<Vertex>> out;
     for (std::uint64_t c = 0; c <= t % 3; ++c) {
         std::vector<Vertex> clique;
-        for (std::uint64_t i = 0; i <= (t + c) % 4; ++i) clique.push_back(static_cast<Vertex>(t * 100 + c * 10 + i));
+        for (std::uint64_t i = 0; i <= (t + c) % 4; ++i) clique.push_back(static_cast<Vertex>(t * 16 + c * 4 + i));
         out.push_back(clique);
     }
     return out;
@@ -44,6 +45,7 @@ std::vector<std::vector<Vertex>> cliques_of(std::uint64_t t) {
 // The ring's memory and the emulated kernel: `producers` threads fill chunks until
 // `chunks` are filled or the kernel is told to stop (a ticket once taken is always filled).
 struct Ring {
+    bool narrow = false;  // 16-bit units
     std::vector<std::uint32_t> chunks = std::vector<std::uint32_t>(kSlots * kChunkWords);
     std::vector<unsigned long long> ready = std::vector<unsigned long long>(kSlots, 0);
     std::vector<unsigned> used = std::vector<unsigned>(kSlots, 0);
@@ -53,7 +55,7 @@ struct Ring {
     std::mutex tickets_mutex;
     unsigned long long taken = 0;
 
-    RingView view() { return {chunks.data(), ready.data(), used.data(), &consumed, kSlots, kChunkWords}; }
+    RingView view() { return {chunks.data(), ready.data(), used.data(), &consumed, kSlots, kChunkWords, narrow}; }
 
     std::optional<unsigned long long> take(unsigned long long chunks_in_all) {
         const std::lock_guard lock(tickets_mutex);
@@ -65,12 +67,21 @@ struct Ring {
         while (const auto ticket = take(chunks_in_all)) {
             while (*ticket - std::atomic_ref<unsigned long long>(consumed).load(std::memory_order_acquire) >= kSlots) std::this_thread::yield();
             const std::size_t slot = *ticket % kSlots;
-            unsigned words = 0;
+            unsigned units = 0;
+            auto* bytes = reinterpret_cast<unsigned char*>(chunks.data() + slot * kChunkWords);
+            const auto put = [&](std::uint32_t value) {
+                if (narrow) {
+                    const auto half = static_cast<std::uint16_t>(value);
+                    std::memcpy(bytes + 2 * units++, &half, 2);
+                } else {
+                    std::memcpy(bytes + 4 * units++, &value, 4);
+                }
+            };
             for (const auto& clique : cliques_of(*ticket)) {
-                chunks[slot * kChunkWords + words++] = static_cast<std::uint32_t>(clique.size());
-                for (const Vertex v : clique) chunks[slot * kChunkWords + words++] = v;
+                put(static_cast<std::uint32_t>(clique.size()));
+                for (const Vertex v : clique) put(v);
             }
-            used[slot] = words;
+            used[slot] = units;
             std::atomic_ref<unsigned long long>(ready[slot]).store(*ticket + 1, std::memory_order_release);
         }
     }
@@ -90,9 +101,11 @@ void join(std::vector<std::thread>& threads) {
 
 TEST_CASE("ring drain: every chunk reaches the sink once, whatever the number of threads", "[graph][cliques][drain]") {
     const unsigned threads = GENERATE(1U, 3U, 16U);
-    CAPTURE(threads);
+    const bool narrow = GENERATE(false, true);
+    CAPTURE(threads, narrow);
     constexpr unsigned long long kChunks = 2000;
     Ring ring;
+    ring.narrow = narrow;
     std::mutex mutex;
     std::vector<std::vector<Vertex>> got;
     bool well_formed = true;

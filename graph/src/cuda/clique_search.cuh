@@ -512,29 +512,35 @@ private:
             }
         }
         if (p_.layout.out_words > 0) {
-            if (out_used_ + 2 * size + 1 > p_.layout.out_words) {  // the clique and its sort's scratch
+            // The clique is gathered in words past the units filled, then placed as units.
+            if (p_.ring.words_of(out_used_) + 2 * size + 1 > p_.layout.out_words) {  // the clique and its sort's scratch
                 t_.sync();
                 p_.ring.flush(t_, ws_.out(), out_used_);
                 out_used_ = 0;
             }
-            Word* out = ws_.out() + out_used_;
-            for (int i = static_cast<int>(t_.thread_rank()); i <= r; i += static_cast<int>(G)) {
-                out[i] = i == 0 ? static_cast<Word>(size) : member(i - 1);
-            }
+            Word* out = ws_.out() + p_.ring.words_of(out_used_);
+            for (int i = static_cast<int>(t_.thread_rank()); i < r; i += static_cast<int>(G)) out[1 + i] = member(i);
             if (rest != nullptr) {
                 (void)compact(t_, np_, [&](int j) { return has_bit(rest, j); }, [&](int j) { return ws_.pids()[j]; }, out + 1 + r);
             }
             t_.sync();
-            as_vertex_ids(out + 1, size);
+            if (p_.ring.narrow) {
+                place_as_vertex_ids(out + 1, size, reinterpret_cast<unsigned short*>(ws_.out()) + out_used_);
+            } else {
+                place_as_vertex_ids(out + 1, size, out);
+            }
             out_used_ += size + 1;
         }
         t_.sync();
     }
 
-    // The clique's `size` members, in search ids, made the graph's vertex ids in ascending
-    // order, as the host hands them over: each lane ranks its members among all (they are
-    // distinct) and places them in the scratch past the clique, then they move back.
-    __device__ void as_vertex_ids(Word* members, int size) {
+    // The clique's `size` members, in search ids, placed at `to` as [size, ids...], the
+    // graph's vertex ids in ascending order, as the host hands them over: each lane ranks
+    // its members among all (they are distinct) and places them in the scratch past the
+    // clique, from where they move to `to`. `to` starts at or before members - 1 and the
+    // scratch lies past its end, so the moves overwrite nothing still to be read.
+    template <typename Unit>
+    __device__ void place_as_vertex_ids(Word* members, int size, Unit* to) {
         const int lane = static_cast<int>(t_.thread_rank());
         for (int i = lane; i < size; i += static_cast<int>(G)) members[i] = p_.original[members[i]];
         t_.sync();
@@ -545,7 +551,7 @@ private:
             members[size + rank] = v;
         }
         t_.sync();
-        for (int i = lane; i < size; i += static_cast<int>(G)) members[i] = members[size + i];
+        for (int i = lane; i <= size; i += static_cast<int>(G)) to[i] = static_cast<Unit>(i == 0 ? size : members[size + i - 1]);
     }
 
     // Whether the search must end (limit reached, or cancelled from the host when

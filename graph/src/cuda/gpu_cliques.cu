@@ -188,10 +188,12 @@ public:
         const auto original = plan.listing ? spikeminer::detail::upload_pooled(shared_.original.data(), shared_.original.size(),
                                                                              "clique vertex ids", stream_.get())
                                            : DeviceBuffer<Vertex>();
+        // Every id and clique size fits 16 bits below 65,536 vertices.
+        const bool narrow = shared_.original.size() < 65536;
         std::optional<RingDrain> drain;
         if (plan.listing) {
             const RingView ring{chunks.host(), ready.host(), used.host(), consumed.host(), ring_slots,
-                                static_cast<std::size_t>(plan.chunk_words)};
+                                static_cast<std::size_t>(plan.chunk_words), narrow};
             drain.emplace(ring, shared_.sink, options.progress, drain_threads(options), shared_.sink_failed, [this] { shared_.stop_all(); });
         }
         // Declared after the host blocks and the drain, so destroyed before them: on every
@@ -222,7 +224,7 @@ public:
         p.hand_overs = &c->hand_overs;
         p.worker_list = {&c->head, &c->tail, slots.get(), sequence.get(), &c->idle, flags.get(), plan.workers};
         p.ring = {chunks.device(), ready.device(), used.device(), consumed.device(), &c->next_ticket,
-                  static_cast<int>(ring_slots), plan.chunk_words};
+                  static_cast<int>(ring_slots), plan.chunk_words, narrow};
         p.original = original.get();
         p.total_count = &c->total_count;
         p.total_hist = hist.get();
