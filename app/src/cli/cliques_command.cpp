@@ -15,6 +15,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <unordered_map>
 
 namespace spikeminer::cli {
 namespace {
@@ -34,6 +36,41 @@ struct CliquesArguments {
     std::vector<int> devices;
     unsigned lanes = 0;
     std::string graph_out;
+};
+
+// Text formatted on the threads that deliver the cliques, each into its own buffer, and
+// written a few MiB at a time: few, large writes under the one lock (a batch's text is
+// tens of KiB), the rest of each buffer at the end.
+class BufferedLines {
+public:
+    explicit BufferedLines(std::ostream& file) : file_(file) {}
+
+    /// The calling thread's buffer, to append lines to and then hand to written().
+    std::string& buffer() {
+        const std::lock_guard lock(buffers_mutex_);
+        return buffers_[std::this_thread::get_id()];
+    }
+
+    /// Writes the buffer once it holds enough.
+    void written(std::string& text) {
+        if (text.size() < kWriteBytes) return;
+        const std::lock_guard lock(file_mutex_);
+        file_.write(text.data(), static_cast<std::streamsize>(text.size()));
+        text.clear();
+    }
+
+    /// Writes what every buffer still holds; after the last batch.
+    void finish() {
+        for (auto& [thread, text] : buffers_) file_.write(text.data(), static_cast<std::streamsize>(text.size()));
+        buffers_.clear();
+    }
+
+private:
+    static constexpr std::size_t kWriteBytes = std::size_t{4} << 20;
+    std::ostream& file_;
+    std::mutex buffers_mutex_;
+    std::unordered_map<std::thread::id, std::string> buffers_;  // node-based: a thread's buffer stays put
+    std::mutex file_mutex_;
 };
 
 graph::SubtreeLevel parse_level(const std::string& name) {
@@ -94,12 +131,10 @@ void run_cliques(const CliquesArguments& args) {
         summary = graph::enumerate_maximal_cliques(graph, options);
     } else {
         io::write_atomically(args.output, [&](std::ostream& file) {
-            std::mutex writing;
+            BufferedLines lines(file);
             summary = graph::list_maximal_cliques(graph, options, [&](const graph::CliqueBatch& batch) {
-                // Formatted on the delivering thread, without the stream's per-number
-                // overhead; only the write is serialized.
-                thread_local std::string text;
-                text.clear();
+                // Formatted on the delivering thread, without the stream's per-number overhead.
+                std::string& text = lines.buffer();
                 char digits[16];
                 for (std::size_t c = 0; c < batch.size(); ++c) {
                     const std::span<const graph::Vertex> clique = batch[c];
@@ -110,9 +145,9 @@ void run_cliques(const CliquesArguments& args) {
                     }
                     text.push_back('\n');
                 }
-                const std::lock_guard lock(writing);
-                file.write(text.data(), static_cast<std::streamsize>(text.size()));
+                lines.written(text);
             });
+            lines.finish();
         });
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
