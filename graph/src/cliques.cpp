@@ -10,12 +10,16 @@
 namespace spikeminer::graph {
 namespace {
 
+// How the cliques leave the engine: counted only, in batches, or one at a time (through
+// one lock, OneAtATime below).
+enum class Listing { None, Batches, OneByOne };
+
 // Auto's reason to keep a graph on the CPU, if it has one (see CliqueOptions::backend).
-std::string cpu_quicker(std::size_t edges, bool listing) {
+std::string cpu_quicker(std::size_t edges, Listing listing) {
     if (edges < kGpuEdges) {
         return std::to_string(edges) + " edges < " + std::to_string(kGpuEdges) + ", where the CPU finishes before a GPU starts";
     }
-    if (listing) return "listing, which auto leaves to the CPU's threads until the GPU's is measured faster";
+    if (listing == Listing::OneByOne) return "cliques one at a time through one lock, where the CPU's threads hand them over sooner";
     return {};
 }
 
@@ -30,8 +34,8 @@ CliqueSummary on_cpu(const Graph& graph, const CliqueOptions& options, const Cli
 // The engine the options and the graph's size choose; the GPU's out of memory falls back
 // to the CPU on `to_host()`'s graph while no clique has reached the sink.
 CliqueSummary enumerate(const detail::CliqueInput& graph, std::size_t edges, const std::function<const Graph&()>& to_host,
-                        const CliqueOptions& options, const CliqueBatchSink& sink) {
-    BackendChoice choice = choose_backend(options.backend, cpu_quicker(edges, static_cast<bool>(sink)));
+                        const CliqueOptions& options, const CliqueBatchSink& sink, Listing listing) {
+    BackendChoice choice = choose_backend(options.backend, cpu_quicker(edges, sink ? listing : Listing::None));
     const auto on_gpu = [&]() -> CliqueSummary {
 #ifdef SPIKEMINER_HAVE_CUDA
         std::atomic<std::uint64_t> delivered{0};
@@ -87,18 +91,20 @@ private:
 
 CliqueSummary enumerate_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueSink& sink) {
     OneAtATime serialized(sink);
-    return list_maximal_cliques(graph, options, serialized.batches());
+    return enumerate({&graph, nullptr}, graph.num_edges(), [&]() -> const Graph& { return graph; }, options, serialized.batches(),
+                     Listing::OneByOne);
 }
 
 CliqueSummary list_maximal_cliques(const Graph& graph, const CliqueOptions& options, const CliqueBatchSink& sink) {
-    return enumerate({&graph, nullptr}, graph.num_edges(), [&]() -> const Graph& { return graph; }, options, sink);
+    return enumerate({&graph, nullptr}, graph.num_edges(), [&]() -> const Graph& { return graph; }, options, sink, Listing::Batches);
 }
 
 CliqueSummary enumerate_maximal_cliques(const GpmaView& graph, std::size_t edges, const std::function<Graph()>& to_host,
                                         const CliqueOptions& options, const CliqueSink& sink) {
     std::optional<Graph> copy;
     OneAtATime serialized(sink);
-    return enumerate({nullptr, &graph}, edges, [&]() -> const Graph& { return copy.emplace(to_host()); }, options, serialized.batches());
+    return enumerate({nullptr, &graph}, edges, [&]() -> const Graph& { return copy.emplace(to_host()); }, options, serialized.batches(),
+                     Listing::OneByOne);
 }
 
 }  // namespace spikeminer::graph

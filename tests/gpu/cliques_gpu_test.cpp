@@ -398,7 +398,8 @@ TEST_CASE("GPU cliques: every visible device shares the work (two on the two-GPU
     }
 }
 
-TEST_CASE("GPU cliques: auto counts on the GPU from 75,000 edges and lists on the CPU", "[gpu][cliques]") {
+TEST_CASE("GPU cliques: auto counts and lists batches on the GPU from 75,000 edges, cliques one at a time on the CPU",
+          "[gpu][cliques]") {
     const auto edges = near_bipartite(800, 0.5, 0.02, 5);  // about 83,000 edges
     const Graph g = build(800, edges);
     REQUIRE(g.num_edges() >= graph::kGpuEdges);
@@ -410,10 +411,19 @@ TEST_CASE("GPU cliques: auto counts on the GPU from 75,000 edges and lists on th
     const Run counted = run_gpu(g, defaults, 1, Backend::Auto, false);
     CHECK(counted.summary.backend == Backend::Cuda);
     CHECK(counted.summary.count == all.size());
-    const Run listed = run_gpu(g, defaults, 1, Backend::Auto, true);
-    CHECK(listed.summary.backend == Backend::Cpu);
-    CHECK(listed.summary.note.find("listing") != std::string::npos);
-    CHECK(listed.cliques == all);
+    CliqueOptions auto_options;
+    std::mutex mutex;
+    CliqueSet batched;
+    const CliqueSummary in_batches = graph::list_maximal_cliques(g, auto_options, [&](const graph::CliqueBatch& batch) {
+        const std::lock_guard lock(mutex);
+        for (std::size_t i = 0; i < batch.size(); ++i) batched.emplace(batch[i].begin(), batch[i].end());
+    });
+    CHECK(in_batches.backend == Backend::Cuda);
+    CHECK(batched == all);
+    const Run one_by_one = run_gpu(g, defaults, 1, Backend::Auto, true);
+    CHECK(one_by_one.summary.backend == Backend::Cpu);
+    CHECK(one_by_one.summary.note.find("one at a time") != std::string::npos);
+    CHECK(one_by_one.cliques == all);
     const Run small = run_gpu(build(30, test::random_graph(30, 0.3, 1)), {SubtreeLevel::L1, InducedSubgraph::Auto, true, 0}, 1,
                               Backend::Auto);
     CHECK(small.summary.backend == Backend::Cpu);

@@ -48,10 +48,10 @@ struct CliqueOptions {
     std::size_t min_size = 1;   ///< report only maximal cliques of at least this size (pruned in the search)
     std::uint64_t limit = 0;    ///< stop after this many cliques (0: all)
     unsigned threads = 0;       ///< CPU threads, 0: all
-    /// Auto takes the GPU when there is one, the graph has at least kGpuEdges edges (below
-    /// that the CPU finishes in a millisecond or two, sooner than a GPU starts) and the
-    /// cliques are only counted: lists stay on the CPU's threads until the GPU's listing
-    /// (several host threads taking sorted cliques in chunks) is measured faster.
+    /// Auto takes the GPU when there is one and the graph has at least kGpuEdges edges
+    /// (below that the CPU finishes in a millisecond or two, sooner than a GPU starts),
+    /// to count or to list in batches; cliques one at a time (a CliqueSink, called under
+    /// one lock) stay on the CPU, whose threads hand them over sooner (bench/RESULTS.md).
     Backend backend = Backend::Auto;
     GpuCliqueOptions gpu;
     Progress* progress = nullptr;
