@@ -86,6 +86,28 @@ run_target() {
     -timeout="$timeout" -rss_limit_mb=4096 -artifact_prefix="$found/" -print_final_stats=1 >"$log" 2>&1
 }
 
+# A fork-mode job whose CPU time stands still for 20 s is killed (libFuzzer goes on with
+# the next job): when its -timeout alarm fires inside an HDF5 malloc, the alarm handler
+# allocates again and deadlocks in AddressSanitizer's allocator, a hang of the harness,
+# not of the program.
+watchdog() {
+  local pid parent grandparent cpu now
+  declare -A cpu_at since
+  while sleep 5; do
+    now=$SECONDS
+    while read -r pid parent cpu; do
+      # a job runs under `sh -c`, itself a child of the fuzzer
+      grandparent=$(ps -o ppid= -p "$parent" 2>/dev/null | tr -d ' ')
+      [ -n "$grandparent" ] || continue
+      [ "$(ps -o comm= -p "$grandparent" 2>/dev/null | cut -c1-5)" = fuzz_ ] || continue
+      if [ "${cpu_at[$pid]:-}" != "$cpu" ]; then cpu_at[$pid]=$cpu since[$pid]=$now
+      elif [ $((now - since[$pid])) -ge 20 ]; then
+        kill -9 "$pid" 2>/dev/null && echo "fuzz: killed job $pid, stuck at $cpu s of CPU for 20 s" >&2
+      fi
+    done < <(ps -eo pid=,ppid=,cputimes=,comm= | awk '$4 ~ /^fuzz_/ {print $1, $2, $3}')
+  done
+}
+
 # A finding the program reads (an out-of-memory of the fuzzer's limit only) or refuses with
 # an Error (exit 1 or 2: for HDF5, its reading child caught the library's crash or loop) is
 # "handled"; one that ends the program otherwise is "open". Sanitizer reports exit 86 here, so that they
@@ -105,13 +127,18 @@ triage() {  # triage TARGET FILE
 export -f triage
 export program
 echo "fuzzing ${targets[*]} ($([ -n "$runs" ] && echo "$runs runs" || echo "$seconds s") each, $jobs at a time)"
+watchdog &
+watching=$!
 running=0
+fuzzing=()
 for target in "${targets[@]}"; do
   run_target "$target" &
+  fuzzing+=($!)
   running=$((running + 1))
   if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
 done
-wait
+wait "${fuzzing[@]}"
+kill "$watching"
 
 echo "| target | executions | seconds | exec/s | corpus | open findings | handled |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
