@@ -90,16 +90,16 @@ run_target() {
 # the next job): when its -timeout alarm fires inside an HDF5 malloc, the alarm handler
 # allocates again and deadlocks in AddressSanitizer's allocator, a hang of the harness,
 # not of the program.
+is_fuzzer() { [ "$(ps -o comm= -p "$1" 2>/dev/null | cut -c1-5)" = fuzz_ ]; }
 watchdog() {
   local pid parent grandparent cpu now
   declare -A cpu_at since
   while sleep 5; do
     now=$SECONDS
     while read -r pid parent cpu; do
-      # a job runs under `sh -c`, itself a child of the fuzzer
+      # a job is the fuzzer's child, or its grandchild when `sh -c` (dash) runs it
       grandparent=$(ps -o ppid= -p "$parent" 2>/dev/null | tr -d ' ')
-      [ -n "$grandparent" ] || continue
-      [ "$(ps -o comm= -p "$grandparent" 2>/dev/null | cut -c1-5)" = fuzz_ ] || continue
+      is_fuzzer "$parent" || { [ -n "$grandparent" ] && is_fuzzer "$grandparent"; } || continue
       if [ "${cpu_at[$pid]:-}" != "$cpu" ]; then cpu_at[$pid]=$cpu since[$pid]=$now
       elif [ $((now - since[$pid])) -ge 20 ]; then
         kill -9 "$pid" 2>/dev/null && echo "fuzz: killed job $pid, stuck at $cpu s of CPU for 20 s" >&2
@@ -129,6 +129,7 @@ export program
 echo "fuzzing ${targets[*]} ($([ -n "$runs" ] && echo "$runs runs" || echo "$seconds s") each, $jobs at a time)"
 watchdog &
 watching=$!
+trap 'kill "$watching" 2>/dev/null' EXIT
 running=0
 fuzzing=()
 for target in "${targets[@]}"; do
@@ -139,6 +140,7 @@ for target in "${targets[@]}"; do
 done
 wait "${fuzzing[@]}"
 kill "$watching"
+trap - EXIT
 
 echo "| target | executions | seconds | exec/s | corpus | open findings | handled |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
