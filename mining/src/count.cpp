@@ -5,8 +5,10 @@
 #include "gpu_counting.hpp"
 #include "neuron_times.hpp"
 #include "prefix_counting.hpp"
+#include "shared_list_store.hpp"
 #include "tuning.hpp"
 
+#include "spikeminer/core/device_query.hpp"
 #include "spikeminer/core/error.hpp"
 
 #include <algorithm>
@@ -83,8 +85,7 @@ struct EpisodeCounter::State {
             prefix_backend = Backend::Cpu;
 #ifdef SPIKEMINER_HAVE_CUDA
             if (backend == Backend::Cuda) {
-                prefix = std::make_unique<detail::PrefixCounting>(
-                    detail::make_gpu_list_store(trains, times, options.gpu_memory_budget, options.progress), times);
+                prefix = std::make_unique<detail::PrefixCounting>(gpu_list_store(), times);
                 prefix_backend = Backend::Cuda;
             }
 #endif
@@ -95,6 +96,16 @@ struct EpisodeCounter::State {
         }
         return *prefix;
     }
+
+#ifdef SPIKEMINER_HAVE_CUDA
+    // On the current device, or shared over several, each with its own copy of the spikes.
+    std::unique_ptr<detail::ListStore> gpu_list_store() {
+        if (options.devices.size() < 2) return detail::make_gpu_list_store(trains, times, options.gpu_memory_budget, options.progress);
+        return std::make_unique<detail::SharedListStore>(options.devices, times, options.progress, [&](std::size_t, Progress* progress) {
+            return detail::make_gpu_list_store(trains, times, options.gpu_memory_budget, progress);
+        });
+    }
+#endif
 
     std::vector<std::uint64_t> count_on_gpu(std::span<const Episode> episodes, Counter counter, std::uint64_t keep_at_least) {
         if (counter == Counter::Prefix) return prefix_counting(Backend::Cuda).count(episodes, keep_at_least);
@@ -175,6 +186,14 @@ EpisodeCounter::EpisodeCounter(const SpikeTrains& trains, const CountOptions& op
     if (choice.backend == Backend::Cuda && is_cpu_counter(options.counter)) {
         throw UsageError("counter " + counter_name(options.counter) + " runs on the CPU; the GPU backend takes csw, atomic, gpufsm or prefix");
     }
+    for (const int device : options.devices) {
+        if (device < 0) throw UsageError("device " + std::to_string(device) + " does not exist: devices are numbered from 0");
+    }
+    if (choice.backend == Backend::Cuda && options.devices.size() > 1 && options.counter != Counter::Auto &&
+        options.counter != Counter::Prefix) {
+        throw UsageError("counter " + counter_name(options.counter) + " runs on one device; the prefix counter shares its work over several");
+    }
+    if (choice.backend == Backend::Cuda && !options.devices.empty()) use_device(options.devices.front());
     state_ = std::make_unique<State>(trains, options, std::move(choice));
 }
 

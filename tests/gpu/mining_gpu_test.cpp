@@ -7,6 +7,8 @@
 #include "mining_test_helpers.hpp"
 #include "random_streams.hpp"
 
+#include "spikeminer/core/device_query.hpp"
+#include "spikeminer/core/error.hpp"
 #include "spikeminer/mining/count.hpp"
 #include "spikeminer/mining/mine.hpp"
 #include "spikeminer/mining/significance.hpp"
@@ -199,6 +201,44 @@ TEST_CASE("Whole mining on the GPU equals mining on the CPU (one counter reused 
         for (const auto& level : result.levels) any_on_gpu = any_on_gpu || level.backend == Backend::Cuda;
         CHECK(any_on_gpu);
     }
+}
+
+TEST_CASE("Mining with the prefix counter shared over devices equals one device (device 0 twice, and every visible device)",
+          "[gpu][mining][simulated][devices]") {
+    simulator::NetworkConfig config = simulator::scenario("paper");
+    config.duration_s = 30.0;
+    const simulator::Simulation sim = simulator::simulate(config);
+    const Tick ms = sim.trains.time_base().ticks_per_second / 1000;
+    mining::MiningOptions options;
+    options.intervals = {{ms, 2 * ms}, {2 * ms, 3 * ms}, {3 * ms, 4 * ms}, {4 * ms, 5 * ms}, {5 * ms, 6 * ms}};
+    options.min_counts = {100, 100, 25};
+    options.max_level = 5;
+    options.count.backend = Backend::Cuda;
+    options.count.counter = Counter::Prefix;
+    const mining::MiningResult one = mining::mine(sim.trains, options);
+    REQUIRE(one.levels.size() >= 3);
+    std::vector<int> every;
+    for (std::size_t d = 0; d < query_devices().devices.size(); ++d) every.push_back(static_cast<int>(d));
+    for (const std::vector<int>& devices : {std::vector<int>{0, 0}, std::vector<int>{0, 0, 0}, every}) {
+        mining::MiningOptions shared = options;
+        shared.count.devices = devices;
+        const mining::MiningResult result = mining::mine(sim.trains, shared);
+        INFO(devices.size() << " devices");
+        REQUIRE(result.levels.size() == one.levels.size());
+        for (std::size_t l = 0; l < one.levels.size(); ++l) {
+            CHECK(result.levels[l].backend == Backend::Cuda);
+            CHECK(result.levels[l].candidates == one.levels[l].candidates);
+        }
+        REQUIRE(result.episodes.size() == one.episodes.size());
+        for (std::size_t e = 0; e < one.episodes.size(); ++e) {
+            CHECK(result.episodes[e].episode == one.episodes[e].episode);
+            CHECK(result.episodes[e].count == one.episodes[e].count);
+        }
+    }
+    mining::MiningOptions csw = options;
+    csw.count.counter = Counter::CountScanWrite;
+    csw.count.devices = {0, 0};
+    CHECK_THROWS_AS(mining::mine(sim.trains, csw), UsageError);
 }
 
 TEST_CASE("Surrogates made on the GPU are the CPU's, spike for spike and in stream order", "[gpu][mining][significance]") {

@@ -41,6 +41,9 @@ public:
     void finish();
     /// Throws Cancelled when cancellation was requested.
     void check_cancelled() const;
+    /// A Progress that reports nothing and is cancelled with this one: for work shared over
+    /// threads, of which one reports.
+    [[nodiscard]] Progress cancel_only() const { return Progress({}, cancel_); }
 
 private:
     Callback callback_;

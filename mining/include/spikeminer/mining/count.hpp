@@ -40,6 +40,10 @@ struct CountOptions {
     Backend backend = Backend::Auto;
     unsigned threads = 0;                 ///< CPU threads; 0 = all
     std::size_t gpu_memory_budget = 0;    ///< bytes for the GPU search; 0 = half the free memory
+    /// CUDA devices (empty: the current one). Several share the prefix counter's extensions,
+    /// each keeping the end lists it makes; the other GPU counters and the surrogates run on
+    /// the first.
+    std::vector<int> devices;
     Progress* progress = nullptr;
 };
 

@@ -1,0 +1,97 @@
+#include "shared_list_store.hpp"
+
+#include "spikeminer/core/device_threads.hpp"
+
+#include <algorithm>
+
+namespace spikeminer::mining::detail {
+
+SharedListStore::SharedListStore(std::vector<int> devices, const NeuronTimes& times, Progress* progress, const MakeStore& make)
+    : devices_(std::move(devices)), times_(times), stores_(devices_.size()) {
+    std::vector<Progress*> reports(devices_.size(), progress);
+    for (std::size_t i = 1; i < devices_.size() && progress != nullptr; ++i) {
+        quiet_.push_back(std::make_unique<Progress>(progress->cancel_only()));
+        reports[i] = quiet_.back().get();
+    }
+    on_devices(devices_, [&](std::size_t i) { stores_[i] = make(i, reports[i]); });
+}
+
+SharedListStore::~SharedListStore() {
+    // Each store gives its memory back with its own device current.
+    try {
+        on_devices(devices_, [&](std::size_t i) { stores_[i].reset(); });
+    } catch (...) {  // a failing device frees nothing more; the process goes on
+    }
+}
+
+std::vector<std::uint32_t> SharedListStore::stores_of(std::span<const Extension> extensions) const {
+    std::vector<std::uint32_t> store(extensions.size(), 0);
+    // A seed's work grows with its neuron's spikes, once per extension.
+    std::vector<std::uint64_t> seed_work(times_.offsets.size() - 1, 0);
+    for (std::size_t i = 0; i < extensions.size(); ++i) {
+        const Extension& x = extensions[i];
+        if (x.from_seed()) {
+            seed_work.at(x.seed_neuron()) += times_.of(x.seed_neuron()).size() + 1;
+        } else {
+            store[i] = where_.at(x.parent).store;
+        }
+    }
+    std::vector<NeuronId> seeds;
+    for (NeuronId n = 0; n < seed_work.size(); ++n) {
+        if (seed_work[n] != 0) seeds.push_back(n);
+    }
+    std::stable_sort(seeds.begin(), seeds.end(), [&](NeuronId a, NeuronId b) { return seed_work[a] > seed_work[b]; });
+    std::vector<std::uint64_t> load(devices_.size(), 0);
+    std::vector<std::uint32_t> seed_store(seed_work.size(), 0);
+    for (const NeuronId n : seeds) {
+        const auto lightest = static_cast<std::uint32_t>(std::min_element(load.begin(), load.end()) - load.begin());
+        seed_store[n] = lightest;
+        load[lightest] += seed_work[n];
+    }
+    for (std::size_t i = 0; i < extensions.size(); ++i) {
+        if (extensions[i].from_seed()) store[i] = seed_store[extensions[i].seed_neuron()];
+    }
+    return store;
+}
+
+std::vector<std::uint64_t> SharedListStore::extend(std::span<const Extension> extensions, std::uint64_t keep_at_least) {
+    const std::vector<std::uint32_t> store = stores_of(extensions);
+    const std::size_t n = stores_.size();
+    std::vector<std::vector<Extension>> shares(n);
+    std::vector<std::vector<std::size_t>> positions(n);  // each share's extensions in `extensions`
+    for (std::size_t i = 0; i < extensions.size(); ++i) {
+        Extension x = extensions[i];
+        if (!x.from_seed()) x.parent = where_[x.parent].id;
+        shares[store[i]].push_back(x);
+        positions[store[i]].push_back(i);
+    }
+    std::vector<std::uint32_t> next_id(n);
+    for (std::size_t s = 0; s < n; ++s) next_id[s] = static_cast<std::uint32_t>(stores_[s]->size());
+    std::vector<std::vector<std::uint64_t>> counted(n);
+    on_devices(devices_, [&](std::size_t s) { counted[s] = stores_[s]->extend(shares[s], keep_at_least); });
+
+    std::vector<std::uint64_t> counts(extensions.size(), 0);
+    for (std::size_t s = 0; s < n; ++s) {
+        for (std::size_t k = 0; k < positions[s].size(); ++k) counts[positions[s][k]] = counted[s][k];
+    }
+    // Each store appended its kept lists in its share's order, which is this call's order.
+    for (std::size_t i = 0; i < extensions.size(); ++i) {
+        if (counts[i] >= keep_at_least) where_.push_back(Where{store[i], next_id[store[i]]++});
+    }
+    return counts;
+}
+
+void SharedListStore::retain(std::span<const std::uint32_t> ids) {
+    std::vector<std::vector<std::uint32_t>> kept(stores_.size());
+    std::vector<Where> where;
+    where.reserve(ids.size());
+    for (const std::uint32_t id : ids) {
+        const Where w = where_.at(id);
+        where.push_back(Where{w.store, static_cast<std::uint32_t>(kept[w.store].size())});
+        kept[w.store].push_back(w.id);
+    }
+    on_devices(devices_, [&](std::size_t s) { stores_[s]->retain(kept[s]); });
+    where_ = std::move(where);
+}
+
+}  // namespace spikeminer::mining::detail
