@@ -10,6 +10,7 @@ void CountArguments::add_to(CLI::App& command) {
                        "episode's prefix)");
     command.add_option("--threads", threads, "CPU threads (default: all)");
     command.add_option("--gpu-memory", gpu_memory_mib, "MiB of GPU memory the search may use (default: half the free)");
+    command.add_option("--devices", devices, "GPU devices to share the prefix counter's work over, e.g. 0,1")->delimiter(',');
 }
 
 mining::CountOptions CountArguments::options(Progress* progress) const {
@@ -18,6 +19,7 @@ mining::CountOptions CountArguments::options(Progress* progress) const {
     options.counter = mining::parse_counter(counter);
     options.threads = threads;
     options.gpu_memory_budget = gpu_memory_mib << 20;
+    options.devices = devices;
     options.progress = progress;
     return options;
 }

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 namespace spikeminer::cli {
 
@@ -14,8 +15,9 @@ struct CountArguments {
     std::string counter = "auto";
     unsigned threads = 0;
     std::size_t gpu_memory_mib = 0;
+    std::vector<int> devices;
 
-    /// Registers --backend, --counter, --threads and --gpu-memory on `command`.
+    /// Registers --backend, --counter, --threads, --gpu-memory and --devices on `command`.
     void add_to(CLI::App& command);
     /// The CountOptions these flags ask for (UsageError on bad values).
     [[nodiscard]] mining::CountOptions options(Progress* progress) const;

@@ -17,6 +17,13 @@ const CLI::Validator kNotNegative(
     },
     "", "not negative");
 
+const CLI::Validator kDevice(
+    [](std::string& text) {
+        const auto first = text.find_first_not_of(" \t");
+        return first != std::string::npos && text[first] == '-' ? std::string("a device number is 0 or more, not " + text) : std::string();
+    },
+    "", "device");
+
 const CLI::Validator kFinite(
     [](std::string& text) {
         try {
@@ -43,6 +50,7 @@ void check(CLI::App& command) {
         if (type.starts_with("UINT")) option->check(kNotNegative);
         if (type.starts_with("FLOAT")) option->check(kFinite);
         if (option->check_lname("threads")) option->check(kThreads);
+        if (option->check_lname("devices")) option->check(kDevice);
     }
     for (CLI::App* sub : command.get_subcommands({})) check(*sub);
 }
