@@ -1,7 +1,7 @@
 // Benchmark of the whole pipeline (`spikeminer run`): the same recording on the GPU and on
 // the CPU (each thread count asked for) in one run, and with a GPU also under auto, as a
-// user's run takes it; the time of every stage (reading the file included) and of each
-// mining level, the peak memory, and where the backends' windows, assemblies and events
+// user's run takes it (and with --devices, over several GPUs); the time of every stage
+// (reading the file included) and of each mining level, the peak memory, and where the backends' windows, assemblies and events
 // first differ, if they do. Simulated recordings are written to a file first, so that
 // reading is timed as a user's run reads it.
 #include "spikeminer/app/io/simulation_io.hpp"
@@ -107,6 +107,7 @@ int main(int argc, char** argv) {
     std::vector<unsigned> threads;
     bool no_cpu = false;
     bool gpu_check = false;
+    std::vector<int> devices;
     app.add_option("FILES", files, "recordings");
     app.add_option("--minutes", minutes, "simulated recordings of the scenario, this long")->check(CLI::PositiveNumber);
     app.add_option("--scenario", scenario, "the simulated scenario (default large)");
@@ -115,6 +116,8 @@ int main(int argc, char** argv) {
     app.add_option("--min-count", min_count, "the episodes' threshold (auto, or counts)");
     app.add_option("--threads", threads, "CPU thread counts (default: all)");
     app.add_flag("--no-cpu", no_cpu, "GPU only");
+    app.add_option("--devices", devices, "also auto with the work shared over these GPUs, e.g. 0,1 (--gpu-check: every GPU, when there are two or more)")
+        ->delimiter(',');
     app.add_flag("--gpu-check", gpu_check, "the GPU machine's run: the large scenario at 60 minutes and the recordings in .bench-data/recordings/");
     CLI11_PARSE(app, argc, argv);
     if (gpu_check) {
@@ -125,7 +128,11 @@ int main(int argc, char** argv) {
         }
     }
     if (threads.empty()) threads.push_back(static_cast<unsigned>(omp_get_max_threads()));
-    const bool gpu = !query_devices().devices.empty();
+    const std::size_t visible = query_devices().devices.size();
+    const bool gpu = visible > 0;
+    if (gpu_check && devices.empty() && visible > 1) {
+        for (std::size_t d = 0; d < visible; ++d) devices.push_back(static_cast<int>(d));
+    }
     bool differ = false;
     try {
         if (gpu) {  // the device's start, paid once before any timed run
@@ -176,6 +183,13 @@ int main(int argc, char** argv) {
             if (gpu) {  // auto as a user's run on this machine takes it, and every stage on the GPU
                 config.backend = "auto";
                 row(run(config), "auto", 0);
+                if (!devices.empty()) {
+                    std::string names;
+                    for (const int d : devices) names += (names.empty() ? "" : ",") + std::to_string(d);
+                    config.devices = devices;
+                    row(run(config), "auto, devices " + names, 0);
+                    config.devices.clear();
+                }
                 config.backend = "gpu";
                 row(run(config), "gpu", 0);
             }

@@ -231,7 +231,8 @@ TEST_CASE("run config: keys from JSON, checked by name and type, and back", "[pi
     pipeline::RunConfig config;
     pipeline::apply_json(config, R"({"simulate": {"scenario": "demo", "seed": 7}, "cofiring": {"window_s": 20, "step_s": 2, "sync_ms": 1.5},
                                    "mining": {"min_count": [300, 200]}, "assemblies": {"min_size": 4}, "analytics": false,
-                                   "significance": {"q": 0.05, "surrogates": 500, "surrogate": "isi", "dither_ms": 5}})",
+                                   "significance": {"q": 0.05, "surrogates": 500, "surrogate": "isi", "dither_ms": 5},
+                                   "devices": [0, 1]})",
                          "run.json");
     CHECK(config.simulate == "demo");
     CHECK(config.seed == 7);
@@ -244,6 +245,7 @@ TEST_CASE("run config: keys from JSON, checked by name and type, and back", "[pi
     CHECK(config.surrogates == 500);
     CHECK(config.surrogate == "isi");
     CHECK(config.dither_ms == 5);
+    CHECK(config.devices == std::vector<int>{0, 1});
     pipeline::RunConfig again;
     pipeline::apply_json(again, pipeline::to_json(config), "again");
     CHECK(pipeline::to_json(again) == pipeline::to_json(config));
@@ -257,6 +259,8 @@ TEST_CASE("run config: keys from JSON, checked by name and type, and back", "[pi
     refused(R"({"assemblies": {"min_size": -3}})", "'assemblies.min_size' must be a whole number");
     refused(R"({"analytics": 1})", "'analytics' must be true or false");
     refused(R"({"cofiring": 3})", "'cofiring' must be an object");
+    refused(R"({"devices": 1})", "'devices' must be a list of device numbers");
+    refused(R"({"devices": [0, -1]})", "'devices' must be a whole number");
     refused(R"([1, 2])", "a JSON object");
     refused(R"({"input": )", "not JSON");
     refused(R"({"cofiring": {"q": 44444e4444}})", "not JSON the program can take");  // found by fuzz_run_config
@@ -273,6 +277,8 @@ TEST_CASE("run config: keys from JSON, checked by name and type, and back", "[pi
     invalid([](pipeline::RunConfig& c) { c.min_size = 1; });
     invalid([](pipeline::RunConfig& c) { c.jaccard = 1.5; });
     invalid([](pipeline::RunConfig& c) { c.backend = "tpu"; });
+    invalid([](pipeline::RunConfig& c) { c.devices = {0, -1}; });
+    invalid([](pipeline::RunConfig& c) { c.backend = "cpu"; c.devices = {0, 1}; });
     invalid([](pipeline::RunConfig& c) { c.significance_q = 1.5; });
     invalid([](pipeline::RunConfig& c) { c.significance_q = 0.05; c.surrogate = "jitter"; });
     invalid([](pipeline::RunConfig& c) { c.significance_q = 0.05; c.surrogates = 0; });

@@ -37,12 +37,13 @@ struct RunArguments {
 
 // Registers `--name` so that, when given, it sets `field` of the config.
 template <typename T>
-void setting(CLI::App& command, RunArguments& args, const std::string& name, T pipeline::RunConfig::*field, const std::string& help) {
+CLI::Option* setting(CLI::App& command, RunArguments& args, const std::string& name, T pipeline::RunConfig::*field, const std::string& help) {
     auto value = std::make_shared<T>();
     CLI::Option* option = command.add_option(name, *value, help);
     args.overrides.push_back([option, value, field](pipeline::RunConfig& config) {
         if (option->count() > 0) config.*field = *value;
     });
+    return option;
 }
 
 void print_summary(const pipeline::Input& input, const pipeline::PipelineResult& result, std::size_t show) {
@@ -205,6 +206,9 @@ void add_settings(CLI::App& command, RunArguments& args) {
     setting(command, args, "--min-windows", &C::min_windows, "assemblies seen in fewer windows are left out (default 3)");
     setting(command, args, "--backend", &C::backend, "auto (default), cpu or gpu");
     setting(command, args, "--threads", &C::threads, "CPU threads (default: all)");
+    setting(command, args, "--devices", &C::devices,
+            "GPUs to share the episodes' counting and the co-firing windows over, e.g. 0,1 (default: the current one)")
+        ->delimiter(',');
     auto no_analytics = std::make_shared<bool>(false);
     command.add_flag("--no-analytics", *no_analytics, "skip the components and PageRank of each window");
     args.overrides.push_back([no_analytics](pipeline::RunConfig& config) {

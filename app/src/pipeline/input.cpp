@@ -124,6 +124,7 @@ mining::MiningResult mine_episodes(const SpikeTrains& trains, const RunConfig& c
     options.max_level = config.max_level;
     options.count.backend = parse_backend(config.backend);
     options.count.threads = config.threads;
+    options.count.devices = config.devices;
     options.count.progress = progress;
     options.significance = significance_options(config, trains.time_base());
     return mining::mine(trains, options);

@@ -3,8 +3,10 @@
 #include "spikeminer/app/pipeline/pipeline.hpp"
 
 #include "activations.hpp"
+#include "device_windows.hpp"
 
 #include "spikeminer/app/window_graph.hpp"
+#include "spikeminer/core/device_query.hpp"
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/cliques.hpp"
 
@@ -167,6 +169,7 @@ std::string small_graphs() {
 
 PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progress* progress, const WindowFeed& feed) {
     validate(config);
+    if (!config.devices.empty() && choose_backend(parse_backend(config.backend)).backend == Backend::Cuda) use_device(config.devices.front());
     const SpikeTrains& trains = input.recording.trains;
     PipelineResult result;
     auto start = Clock::now();
@@ -183,6 +186,13 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
     counting.progress = progress;
     mining::CofiringWindows windows(trains, counting);
     if (!windows.note().empty()) result.notes.push_back(windows.note());
+    // Several GPUs share the windows' counting; the graphs and cliques stay on the first.
+    WindowFeed over_devices;
+    if (!feed && config.devices.size() > 1 && windows.backend().backend == Backend::Cuda) {
+        over_devices = windows_over_devices(trains, counting, config.devices, progress);
+        result.notes.push_back("co-firing windows counted on " + std::to_string(config.devices.size()) + " devices");
+    }
+    const WindowFeed& next_window = feed ? feed : over_devices;
     // The window graphs' structure: GPMA+ when the GPU is asked for; under auto, the CPU's
     // PMA while the windows' graphs stay small, and GPMA+ from the first window of
     // kGpuWindowEdges or more on (when a GPU can be used).
@@ -198,7 +208,7 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
     mining::CofiringWindow window;
     for (;;) {
         start = Clock::now();
-        if (!(feed ? feed(windows, window) : windows.next(window))) break;
+        if (!(next_window ? next_window(windows, window) : windows.next(window))) break;
         counting_s += seconds_since(start);
         WindowSummary summary;
         summary.index = window.index;

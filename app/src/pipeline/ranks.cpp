@@ -264,6 +264,7 @@ std::vector<BatchOutcome> run_batch_on_ranks(const MpiRanks& ranks, const std::v
 std::optional<PipelineResult> run_pipeline_on_ranks(const MpiRanks& ranks, const Input& input, const RunConfig& config,
                                                     Progress* progress) {
     if (ranks.size() == 1) return run_pipeline(input, config, progress);
+    if (!config.devices.empty()) throw UsageError("the ranks of an MPI run take their GPUs by local rank: leave devices out");
     try {
         if (ranks.rank() != 0) {
             use_local_device(ranks);

@@ -152,6 +152,17 @@ const std::vector<Key>& keys() {
              c.threads = static_cast<unsigned>(t);
          },
          [](const RunConfig& c) { return Json(c.threads); }},
+        {"devices", "GPUs to share the work over, e.g. [0, 1] (default: the current one)",
+         [](RunConfig& c, const Json& v, const std::string& w) {
+             if (!v.is_array()) wrong(w, "a list of device numbers");
+             c.devices.clear();
+             for (const Json& d : v) {
+                 const std::uint64_t device = whole(d, w);
+                 if (device > 1024) wrong(w, "a list of device numbers, each at most 1024");
+                 c.devices.push_back(static_cast<int>(device));
+             }
+         },
+         [](const RunConfig& c) { return Json(c.devices); }},
     };
     return table;
 }
@@ -202,6 +213,10 @@ void validate(const RunConfig& c) {
     const double steps = c.window_s / c.step_s;
     if (std::fabs(steps - std::round(steps)) > 1e-9 * steps) throw UsageError("the co-firing window must be a whole number of steps");
     if (!(c.q > 0)) throw UsageError("q must be above 0");
+    for (const int d : c.devices) {
+        if (d < 0) throw UsageError("devices are numbered from 0, not " + std::to_string(d));
+    }
+    if (!c.devices.empty() && c.backend == "cpu") throw UsageError("devices are GPUs: the cpu backend takes none");
     if (c.min_size < 2) throw UsageError("an assembly has at least 2 neurons");
     if (!(c.jaccard > 0 && c.jaccard <= 1)) throw UsageError("the tracking's Jaccard similarity must lie in (0, 1]");
     if (c.max_level < 1) throw UsageError("the longest episode has at least 1 neuron");

@@ -57,6 +57,9 @@ struct RunConfig {
     // Where.
     std::string backend = "auto";
     unsigned threads = 0;
+    /// GPUs that share the episodes' prefix counting and the co-firing windows (empty: the
+    /// current one); the window graphs and their cliques run on the first.
+    std::vector<int> devices;
 };
 
 /// The significance options of `config` in the ticks of `time_base`; none when it is off.
