@@ -13,7 +13,9 @@
 // step's batches copied to the device before the clock starts (a stream kept on the
 // device, as in GPMA's setup), and the GPU analytics run on GPMA+ in place and on the
 // rebuilt compact CSR (same kernels). --gpu-only skips the CPU structures (for graphs
-// too large for them).
+// too large for them). --devices also slides GPMA+ cut by source over several GPUs (its
+// shares copied to each device before the clock starts) and checks that it ends with
+// one device's graph.
 #include "spikeminer/app/io/edge_stream.hpp"
 #include "spikeminer/app/sliding_window.hpp"
 #include "spikeminer/core/error.hpp"
@@ -26,6 +28,7 @@
 #include "spikeminer/graph/gpu_analytics.hpp"
 #include "spikeminer/graph/gpu_pma.hpp"
 #include "spikeminer/graph/gpu_rebuild.hpp"
+#include "spikeminer/graph/sharded_graph.hpp"
 
 #include "device_calls.cuh"
 #endif
@@ -149,6 +152,43 @@ double timed_on_device(Gpu& structure, const app::WindowBatches& b) {
     });
 }
 
+using ShardedGpma = graph::ShardedGraph<graph::GpuPma>;
+
+// The same on GPMA+ cut over devices: each device's share split and copied to it first,
+// then every device queues its three batches and waits, all at once (the threads' start
+// and join inside the clock).
+double timed_on_devices(ShardedGpma& structure, const app::WindowBatches& b) {
+    const auto inserts = structure.split(std::span<const graph::EdgeUpdate>(b.insert));
+    const auto erases = structure.split(std::span<const graph::EdgeRef>(b.erase));
+    const auto updates = structure.split(std::span<const graph::EdgeUpdate>(b.update));
+    const std::size_t n = structure.shards();
+    std::vector<detail::DeviceBuffer<graph::EdgeUpdate>> insert(n);
+    std::vector<detail::DeviceBuffer<graph::EdgeRef>> erase(n);
+    std::vector<detail::DeviceBuffer<graph::EdgeUpdate>> update(n);
+    on_devices(structure.devices(), [&](std::size_t s) {
+        insert[s] = detail::upload(inserts[s], "bench batch");
+        erase[s] = detail::upload(erases[s], "bench batch");
+        update[s] = detail::upload(updates[s], "bench batch");
+        SPIKEMINER_CUDA_CHECK(cudaDeviceSynchronize());
+    });
+    const double seconds = seconds_of([&] {
+        on_devices(structure.devices(), [&](std::size_t s) {
+            graph::GpuPma& shard = structure.shard(s);
+            shard.erase_edges_async(erase[s].get(), erases[s].size(), nullptr);
+            shard.insert_edges_async(insert[s].get(), inserts[s].size(), nullptr);
+            shard.update_values_async(update[s].get(), updates[s].size(), nullptr);
+            (void)shard.view();
+            (void)shard.synchronize();
+        });
+    });
+    on_devices(structure.devices(), [&](std::size_t s) {  // each device's buffers freed there
+        insert[s] = {};
+        erase[s] = {};
+        update[s] = {};
+    });
+    return seconds;
+}
+
 double gpu_analytics_ms(const graph::GpmaView& g, const std::string& which, graph::Vertex root) {
     return best_ms([&] {
         if (which == "bfs") (void)graph::bfs_levels_gpu(g, root);
@@ -170,6 +210,7 @@ struct Setup {
     bool cpu = true;
     bool gpu = false;
     double copy_gbs = 0;
+    std::vector<int> devices;  // two or more: GPMA+ also cut over them
 };
 
 // The window slides once per step; every structure gets the same batches.
@@ -193,6 +234,7 @@ void run(const Dataset& d, const Setup& setup) {
 #if SPIKEMINER_HAVE_CUDA
     std::optional<graph::GpuPma> gpma;
     std::optional<graph::GpuRebuildCsr> rebuild;
+    std::optional<ShardedGpma> sharded;
     if (gpu) {
         {  // the process's first GPU work (module loading, first allocations) outside the timings
             graph::GpuPma warm_gpma(d.stream.vertices);
@@ -206,24 +248,31 @@ void run(const Dataset& d, const Setup& setup) {
         const double fill_rebuild = seconds_of([&] { apply(*rebuild, first); });
         std::printf("first window: %zu edges; GPMA+ %.3f s, GPU rebuild %.3f s (from host memory); copy bandwidth %.0f GB/s\n",
                     gpma->num_edges(), fill_gpma, fill_rebuild, setup.copy_gbs);
+        if (setup.devices.size() > 1) {
+            sharded.emplace(d.stream.vertices, setup.devices, graph::balanced_cuts(d.stream.vertices, setup.devices.size(), first.insert));
+            const double fill_sharded = seconds_of([&] { apply(*sharded, first); });
+            std::printf("first window: GPMA+ over %zu devices %.3f s (from host memory)\n", setup.devices.size(), fill_sharded);
+        }
     }
 #endif
     std::printf("\nmilliseconds a slide: mean | median | worst, over the timed slides; the first slide at each k (untimed in them) apart\n\n"
                 "| k | slides | PMA (CPU) mean | median | worst | M updates/s | AdjLists (CPU) mean | median | worst | M updates/s | "
                 "GPMA+ mean | median | worst | M updates/s | GPU rebuild mean | median | worst | M updates/s | "
-                "GPMA+ / rebuild, worst slide | GPMA+ first slide | GPU rebuild first slide |\n");
-    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                "GPMA+ / rebuild, worst slide | GPMA+ first slide | GPU rebuild first slide | "
+                "GPMA+ over devices mean | median | worst | M updates/s | devices' speed-up (medians) |\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+                "---:|---:|---:|---:|---:|\n");
     app::WindowBatches batches;
     for (std::size_t k = std::bit_floor(std::max<std::size_t>(setup.min_batch, 1)); k <= setup.max_batch; k *= 2) {
         const int slides = slides_at(k);
         if (window.remaining() < k * static_cast<std::size_t>(slides + 1)) break;
-        Slides timed[4];  // PMA, sets, GPMA+, rebuild
-        double first_slide[4] = {-1, -1, -1, -1};
+        Slides timed[5];  // PMA, sets, GPMA+, rebuild, GPMA+ over devices
+        double first_slide[5] = {-1, -1, -1, -1, -1};
         // Slide 0 is the warm-up, on every structure whichever run (GPMA+ captures its
         // graphs for this batch size there, and scratch grows to it): reported apart.
         for (int i = 0; i <= slides && window.slide(k, batches); ++i) {
             const std::size_t updates = batches.insert.size() + batches.erase.size() + batches.update.size();
-            double seconds[4] = {-1, -1, -1, -1};
+            double seconds[5] = {-1, -1, -1, -1, -1};
             if (cpu) {
                 seconds[0] = seconds_of([&] { apply(*pma, batches); });
                 seconds[1] = seconds_of([&] { apply(*sets, batches); });
@@ -232,24 +281,37 @@ void run(const Dataset& d, const Setup& setup) {
             if (gpu) {
                 seconds[2] = timed_on_device(*gpma, batches);
                 seconds[3] = timed_on_device(*rebuild, batches);
+                if (sharded) seconds[4] = timed_on_devices(*sharded, batches);
             }
 #endif
             if (i == 0) {
                 std::copy(std::begin(seconds), std::end(seconds), std::begin(first_slide));
                 continue;
             }
-            for (int s = 0; s < 4; ++s) {
+            for (int s = 0; s < 5; ++s) {
                 if (seconds[s] < 0) continue;
                 timed[s].seconds.push_back(seconds[s]);
                 timed[s].updates += updates;
             }
         }
         std::printf("| %zu | %d |", k, slides);
-        for (const Slides& each : timed) std::printf(" %s |", summary(each).c_str());
-        std::printf(" %s | %s | %s |\n", cell(worst_ratio(timed[2], timed[3]), "%.2f").c_str(), cell(1e3 * first_slide[2], "%.4f").c_str(),
-                    cell(1e3 * first_slide[3], "%.4f").c_str());
+        for (int s = 0; s < 4; ++s) std::printf(" %s |", summary(timed[s]).c_str());
+        std::printf(" %s | %s | %s | %s | %s |\n", cell(worst_ratio(timed[2], timed[3]), "%.2f").c_str(), cell(1e3 * first_slide[2], "%.4f").c_str(),
+                    cell(1e3 * first_slide[3], "%.4f").c_str(), summary(timed[4]).c_str(),
+                    cell(timed[4].seconds.empty() ? -1 : bench::median(timed[2].seconds) / bench::median(timed[4].seconds), "%.2f").c_str());
         std::fflush(stdout);
     }
+#if SPIKEMINER_HAVE_CUDA
+    if (sharded) {
+        const graph::WeightedCsr one = gpma->to_csr();
+        const graph::WeightedCsr cut = sharded->to_csr();
+        const bool same = one.offsets == cut.offsets && one.targets == cut.targets && one.values == cut.values;
+        std::printf("\nGPMA+ over devices %s (cuts", same ? "holds one device's graph" : "DIFFERS from one device's graph");
+        for (const graph::Vertex c : sharded->cuts()) std::printf(" %u", c);
+        std::printf(")\n");
+        if (!same) throw Error("GPMA+ over devices differs from GPMA+ on one");
+    }
+#endif
     // BFS from the source of the stream's last edge (vertex 0 may not exist: KONECT counts from 1).
     const graph::Vertex root = d.stream.edges.empty() ? 0 : d.stream.edges.back().src;
     std::printf("\n| analytics after the slides | PMA (CPU) in place ms | compact CSR (CPU) ms | ratio | GPMA+ in place ms | "
@@ -298,8 +360,18 @@ int main(int argc, char** argv) {
                  "the GPU machine's run: also the streams in .bench-data/temporal/ and .bench-data/konect/ and a GPU-only "
                  "R-MAT of scale 22 with a window of 16M edges");
     app.add_flag("--gpu-only", gpu_only, "only the GPU structures");
+    std::vector<int> devices;
+    app.add_option("--devices", devices,
+                   "also GPMA+ cut by source over these GPUs, e.g. 0,1 (--gpu-check: every GPU, when there are two or more)")
+        ->delimiter(',');
     CLI11_PARSE(app, argc, argv);
-    Setup setup{min_batch, max_batch, !gpu_only, have_gpu(), 0};
+    Setup setup{min_batch, max_batch, !gpu_only, have_gpu(), 0, devices};
+#if SPIKEMINER_HAVE_CUDA
+    const std::size_t visible = setup.gpu ? query_devices().devices.size() : 0;
+    if (gpu_check && setup.devices.empty() && visible > 1) {
+        for (std::size_t d = 0; d < visible; ++d) setup.devices.push_back(static_cast<int>(d));
+    }
+#endif
 #if SPIKEMINER_HAVE_CUDA
     if (setup.gpu) setup.copy_gbs = run_device_self_test(0, std::size_t{1} << 24).bandwidth_gbs;
 #endif

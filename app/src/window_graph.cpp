@@ -6,7 +6,11 @@
 #include "spikeminer/graph/cpu_pma.hpp"
 #if SPIKEMINER_HAVE_CUDA
 #include "spikeminer/graph/gpu_analytics.hpp"
+#include "spikeminer/core/device_query.hpp"
 #include "spikeminer/graph/gpu_pma.hpp"
+#include "spikeminer/graph/sharded_graph.hpp"
+
+#include <optional>
 #endif
 
 namespace spikeminer::app {
@@ -85,11 +89,46 @@ public:
 private:
     graph::GpuPma graph_;
 };
+
+// GPMA+ cut by source over several GPUs, cut where the first batch's edges balance; the
+// analytics and cliques read a compact copy on the host.
+class OnGpus final : public WindowGraph::Structure {
+public:
+    OnGpus(graph::Vertex vertices, std::vector<int> devices) : vertices_(vertices), devices_(std::move(devices)) {}
+    void apply(const WindowBatches& batches) override {
+        if (!graph_) graph_.emplace(vertices_, devices_, graph::balanced_cuts(vertices_, devices_.size(), batches.insert));
+        app::apply(*graph_, batches);
+    }
+    [[nodiscard]] std::size_t num_edges() const override { return graph_ ? graph_->num_edges() : 0; }
+    [[nodiscard]] std::vector<std::uint32_t> bfs_levels(graph::Vertex root) const override { return graph::bfs_levels(to_csr(), root); }
+    [[nodiscard]] std::vector<graph::Vertex> components() const override { return graph::connected_components(to_csr()); }
+    [[nodiscard]] graph::PageRankResult pagerank() const override { return graph::pagerank(to_csr()); }
+    [[nodiscard]] graph::WeightedCsr to_csr() const override {
+        if (graph_) return graph_->to_csr();
+        graph::WeightedCsr empty;
+        empty.offsets.assign(static_cast<std::size_t>(vertices_) + 1, 0);
+        return empty;
+    }
+    graph::CliqueSummary maximal_cliques(const graph::CliqueOptions& options, const graph::CliqueSink& sink) const override {
+        return graph::enumerate_maximal_cliques(host_graph(to_csr()), options, sink);
+    }
+    [[nodiscard]] std::string describe() const override {
+        return "GPMA+ over " + std::to_string(devices_.size()) + " GPUs (analytics on a host copy)";
+    }
+
+private:
+    graph::Vertex vertices_;
+    std::vector<int> devices_;
+    std::optional<graph::ShardedGraph<graph::GpuPma>> graph_;  // made at the first batch
+};
 #endif
 
 }  // namespace
 
-WindowGraph::WindowGraph(graph::Vertex vertices, GraphStructure structure, Backend backend) {
+WindowGraph::WindowGraph(graph::Vertex vertices, GraphStructure structure, Backend backend, std::vector<int> devices) {
+    if (devices.size() > 1 && (structure != GraphStructure::Pma || backend != Backend::Cuda)) {
+        throw UsageError("a graph shared over several GPUs is GPMA+ on the GPU backend");
+    }
     if (structure == GraphStructure::Sets) {
         if (backend == Backend::Cuda) throw UsageError("adjacency sets run on the CPU only");
         structure_ = std::make_unique<OnCpu<graph::AdjacencySets>>(vertices, "adjacency sets on the CPU");
@@ -97,7 +136,12 @@ WindowGraph::WindowGraph(graph::Vertex vertices, GraphStructure structure, Backe
     }
     if (backend == Backend::Cuda) {
 #if SPIKEMINER_HAVE_CUDA
-        structure_ = std::make_unique<OnGpu>(vertices);
+        if (devices.size() > 1) {
+            structure_ = std::make_unique<OnGpus>(vertices, std::move(devices));
+        } else {
+            if (!devices.empty()) use_device(devices.front());
+            structure_ = std::make_unique<OnGpu>(vertices);
+        }
         return;
 #else
         throw Error("this build has no GPU engines");

@@ -160,5 +160,11 @@ TEST_CASE("cli: dyngraph slides over a stream, both structures alike, one CSV ro
     CHECK(test::run_cli({"dyngraph", path, "--batch", "0"}).status == 2);
     CHECK(test::run_cli({"dyngraph", path, "--structure", "sets", "--backend", "gpu"}).status == 2);  // sets: CPU only
     CHECK(test::run_cli({"dyngraph", path, "--analytics", "diameter"}).status == 2);
+    // Several GPUs share GPMA+ only.
+    for (const char* other : {"--backend=cpu", "--structure=sets"}) {
+        const test::CliResult r = test::run_cli({"dyngraph", path, "--devices", "0,1", other});
+        CHECK(r.status == 2);
+        CHECK(test::has(r.err, "--devices shares GPMA+"));
+    }
     CHECK(test::run_cli({"dyngraph", dir.file("none.txt")}).status == 1);
 }

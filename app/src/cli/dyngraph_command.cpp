@@ -33,6 +33,7 @@ struct DyngraphArguments {
     std::uint64_t max_steps = 0;
     std::string structure = "pma";
     std::string backend = "auto";
+    std::vector<int> devices;
     std::string analytics;
     graph::Vertex root = 0;
     std::string output;
@@ -142,7 +143,13 @@ std::string cpu_quicker(const DyngraphArguments& run, const Analytics& analytics
 void run_dyngraph(const DyngraphArguments& args) {
     if (args.batch == 0) throw UsageError("--batch must be at least 1");
     const app::GraphStructure structure = app::parse_structure(args.structure);
-    const Backend requested = parse_backend(args.backend);
+    Backend requested = parse_backend(args.backend);
+    if (args.devices.size() > 1) {
+        if (requested == Backend::Cpu || structure == app::GraphStructure::Sets) {
+            throw UsageError("--devices shares GPMA+ over GPUs: it takes --structure pma and the gpu or auto backend");
+        }
+        requested = Backend::Cuda;
+    }
     if (structure == app::GraphStructure::Sets && requested == Backend::Cuda) throw UsageError("--structure sets runs on the CPU only");
     const Analytics analytics = parse_analytics(args.analytics);
     io::EdgeStreamOptions options;
@@ -162,7 +169,7 @@ void run_dyngraph(const DyngraphArguments& args) {
     TerminalProgress terminal;
     std::string where;
     const auto on = [&](Backend backend) {
-        app::WindowGraph g(stream.vertices, structure, backend);
+        app::WindowGraph g(stream.vertices, structure, backend, backend == Backend::Cuda ? args.devices : std::vector<int>{});
         where = g.describe();
         return run_window(g, stream, run, analytics, terminal.progress());
     };
@@ -214,6 +221,10 @@ void add_dyngraph_command(CLI::App& app) {
                         "pma (packed memory array: GPMA+ on the GPU, or on the CPU) or sets (ordered adjacency sets, CPU only)");
     command->add_option("--backend", args->backend,
                         "auto (the GPU for windows of 100,000+ edges with analytics or batches of 1,024+), cpu or gpu");
+    command->add_option("--devices", args->devices,
+                        "GPUs to share GPMA+ over, each holding the out-edges of a range of vertices, e.g. 0,1 (analytics then "
+                        "read a host copy)")
+        ->delimiter(',');
     command->add_option("--analytics", args->analytics, "after each slide: any of bfs,cc,pagerank");
     command->add_option("--root", args->root, "BFS root vertex (default 0)");
     command->add_option("-o,--output", args->output, "write one CSV row per slide");

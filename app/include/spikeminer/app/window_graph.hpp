@@ -31,9 +31,11 @@ inline constexpr std::size_t kGpuWindowEdges = 100'000;
 /// CPU otherwise; the results are the same (PageRank to the order of its sums).
 class WindowGraph {
 public:
-    /// `backend` Cpu or Cuda (as chosen by choose_backend); Sets only on the CPU. Throws
+    /// `backend` Cpu or Cuda (as chosen by choose_backend); Sets only on the CPU. On the
+    /// GPU, `devices` names the GPU (one) or the GPUs that share GPMA+ by source vertex
+    /// (several; cut at the first batch, and read through a host copy). Throws
     /// GpuOutOfMemory when the GPU cannot hold an empty structure.
-    WindowGraph(graph::Vertex vertices, GraphStructure structure, Backend backend);
+    WindowGraph(graph::Vertex vertices, GraphStructure structure, Backend backend, std::vector<int> devices = {});
     ~WindowGraph();
     WindowGraph(WindowGraph&&) noexcept;
     WindowGraph& operator=(WindowGraph&&) noexcept;
