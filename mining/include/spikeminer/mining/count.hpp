@@ -43,7 +43,7 @@ struct CountOptions {
     /// CUDA devices (empty: the current one). Several share the prefix counter's extensions,
     /// each keeping the end lists it makes; the other GPU counters and the surrogates run on
     /// the first.
-    std::vector<int> devices;
+    std::vector<int> devices = {};
     Progress* progress = nullptr;
 };
 
