@@ -7,7 +7,7 @@
 // batches and one clique a call; the counts and the listed cliques must agree; and `auto`
 // (the engine's own choice, whose name follows its time). Table 2: the GPU for every option
 // combination (L1/L2 x IP/IPX x worker list on/off). The GPU's plan (workers, lanes) is
-// printed beneath.
+// printed beneath. With --devices, a table of the count on one GPU and on those together.
 #include "spikeminer/app/find_assemblies.hpp"
 #include "spikeminer/app/io/edge_list.hpp"
 #include "spikeminer/core/device_query.hpp"
@@ -106,6 +106,8 @@ int main(int argc, char** argv) {
     bool gpu_check = false;
     std::uint64_t list_up_to = 200'000'000;
     unsigned lanes = 0;
+    std::vector<int> devices;
+    bool no_combos = false;
     std::size_t hand_over_from = graph::GpuCliqueOptions{}.hand_over_from;
     app.add_option("GRAPHS", files, "edge-list files");
     app.add_option("--rmat", rmat_scales, "R-MAT graphs of 2^SCALE vertices and 16 edges a vertex (seed 1)")
@@ -117,12 +119,19 @@ int main(int argc, char** argv) {
     app.add_option("--list-up-to", list_up_to, "time listing only for graphs with at most this many cliques");
     app.add_option("--lanes", lanes, "GPU lanes per worker (0: the engine's choice)");
     app.add_option("--hand-over-from", hand_over_from, "GPU: the fewest candidates of a branch handed to an idle worker (0: the engine's choice)");
+    app.add_option("--devices", devices, "also count on these GPUs together, e.g. 0,1 (--gpu-check: every GPU, when there are two or more)")
+        ->delimiter(',');
+    app.add_flag("--no-combos", no_combos, "skip the table of GPU option combinations");
     CLI11_PARSE(app, argc, argv);
     if (gpu_check && std::filesystem::is_directory(".bench-data/graphs")) {
         for (const auto& entry : std::filesystem::directory_iterator(".bench-data/graphs")) files.push_back(entry.path().string());
         std::sort(files.begin(), files.end());
     }
-    const bool gpu = !query_devices().devices.empty();
+    const std::size_t visible = query_devices().devices.size();
+    const bool gpu = visible > 0;
+    if (gpu_check && devices.empty() && visible > 1) {
+        for (std::size_t d = 0; d < visible; ++d) devices.push_back(static_cast<int>(d));
+    }
     struct Loaded {
         std::string name;
         graph::Graph graph;
@@ -203,6 +212,25 @@ int main(int argc, char** argv) {
         }
         for (const std::string& plan : plans) std::printf("\n%s", plan.c_str());
         if (!gpu) return 0;
+        if (devices.size() > 1) {
+            std::printf("\n\nGPU count over %zu devices (the subtrees dealt round robin, one host thread a device):\n\n"
+                        "| graph | maximal cliques | one GPU s | devices s | speed-up | counts equal |\n|---|---:|---:|---:|---:|---|\n",
+                        devices.size());
+            graph::CliqueOptions shared = on_gpu;
+            shared.gpu.devices = devices;
+            for (const Loaded& l : graphs) {
+                const Timed one = run(l.graph, on_gpu, Take::Count);
+                (void)graph::enumerate_maximal_cliques(l.graph, shared);  // every device's start paid before the clock
+                const Timed many = run(l.graph, shared, Take::Count);
+                const bool equal = many.summary.count == one.summary.count && many.summary.by_size == one.summary.by_size;
+                std::printf("| %s | %llu | %s | %s | %s | %s |\n", l.name.c_str(), static_cast<unsigned long long>(one.summary.count),
+                            seconds(one.seconds).c_str(), seconds(many.seconds).c_str(), bench::cell(one.seconds / many.seconds, "%.2f").c_str(),
+                            equal ? "yes" : "NO");
+                std::fflush(stdout);
+                if (!equal) throw Error(l.name + ": the devices counted other cliques than one GPU");
+            }
+        }
+        if (no_combos) return 0;
         std::printf("\n\nGPU count s per option combination (ordering included):\n\n| graph |");
         struct Combo {
             graph::SubtreeLevel level;
