@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
     app.add_option("--lanes", lanes, "GPU lanes per worker (0: the engine's choice)");
     app.add_option("--hand-over-from", hand_over_from, "GPU: the fewest candidates of a branch handed to an idle worker (0: the engine's choice)");
     app.add_option("--devices", devices, "also count on these GPUs together, e.g. 0,1 (--gpu-check: every GPU, when there are two or more)")
-        ->delimiter(',');
+        ->delimiter(',')->allow_extra_args(false);
     app.add_flag("--no-combos", no_combos, "skip the table of GPU option combinations");
     CLI11_PARSE(app, argc, argv);
     if (gpu_check && std::filesystem::is_directory(".bench-data/graphs")) {

@@ -363,7 +363,7 @@ int main(int argc, char** argv) {
     std::vector<int> devices;
     app.add_option("--devices", devices,
                    "also GPMA+ cut by source over these GPUs, e.g. 0,1 (--gpu-check: every GPU, when there are two or more)")
-        ->delimiter(',');
+        ->delimiter(',')->allow_extra_args(false);
     CLI11_PARSE(app, argc, argv);
     Setup setup{min_batch, max_batch, !gpu_only, have_gpu(), 0, devices};
 #if SPIKEMINER_HAVE_CUDA

@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
     app.add_option("--threads", threads, "CPU thread counts (default: all)");
     app.add_flag("--no-cpu", no_cpu, "GPU only");
     app.add_option("--devices", devices, "also auto with the work shared over these GPUs, e.g. 0,1 (--gpu-check: every GPU, when there are two or more)")
-        ->delimiter(',');
+        ->delimiter(',')->allow_extra_args(false);
     app.add_flag("--gpu-check", gpu_check, "the GPU machine's run: the large scenario at 60 minutes and the recordings in .bench-data/recordings/");
     CLI11_PARSE(app, argc, argv);
     if (gpu_check) {

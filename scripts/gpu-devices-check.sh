@@ -33,8 +33,8 @@ step configure 120 cmake --preset gpu -DCMAKE_PREFIX_PATH="${prefixes#;}"
 step build 300 cmake --build --preset gpu -j "$(nproc)" --target gpu_tests spikeminer bench_cliques bench_pipeline bench_dyngraph
 step devices-tests 120 env SPIKEMINER_REQUIRE_GPU=1 build/gpu/tests/gpu/gpu_tests "[devices]" -d yes
 graphs=(.bench-data/graphs/*)
-[ -e "${graphs[0]}" ] && step bench_cliques 150 build/gpu/bench/bench_cliques --list-up-to 0 --no-combos --devices "$devices" "${graphs[@]}"
-step bench_dyngraph 90 build/gpu/bench/bench_dyngraph --rmat-scale 20 --edges 8000000 --gpu-only --min-batch 65536 --devices "$devices"
+[ -e "${graphs[0]}" ] && step bench_cliques 120 build/gpu/bench/bench_cliques --list-up-to 0 --no-combos --devices "$devices" "${graphs[@]}"
+step bench_dyngraph 130 build/gpu/bench/bench_dyngraph --rmat-scale 20 --edges 8000000 --gpu-only --min-batch 65536 --devices "$devices"
 step bench_pipeline 240 build/gpu/bench/bench_pipeline --minutes 60 --no-cpu --devices "$devices"
 echo "=== gpu-devices-check: $([ $status -eq 0 ] && echo PASSED || echo FAILED); log in $log"
 exit $status

@@ -46,6 +46,8 @@ TEST_CASE("cli: numeric options refuse negative counts, numbers that are not fin
     }
     // In range, the same options work.
     CHECK(test::run_cli({"mine", spikes, "--min-count", "2", "--threads", "2", "--show", "0"}).status == 0);
+    // A list option takes one argument: the recording after it stays the recording.
+    CHECK(test::run_cli({"mine", "--devices", "0", spikes, "--min-count", "2", "--show", "0"}).status == 0);
 }
 
 TEST_CASE("cli: options that only qualify another are refused without it", "[cli][bad-input]") {

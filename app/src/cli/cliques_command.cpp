@@ -187,7 +187,7 @@ void add_cliques_command(CLI::App& app) {
     command->add_option("--level", args->level, "GPU work items: l2 (one per edge, the default) or l1 (one per vertex)");
     command->add_option("--induced", args->induced, "GPU subgraph bitsets: ip (candidates only), ipx (with excluded), auto");
     command->add_flag("--no-worker-list", args->no_worker_list, "GPU: no handing of branches to idle workers");
-    command->add_option("--devices", args->devices, "GPU devices to share the work over, e.g. 0,1")->delimiter(',');
+    command->add_option("--devices", args->devices, "GPU devices to share the work over, e.g. 0,1")->delimiter(',')->allow_extra_args(false);
     command->add_option("--lanes", args->lanes, "GPU lanes per worker: 4, 8, 16 or 32 (default: from the degeneracy)");
     command->callback([args] { run_cliques(*args); });
 }

@@ -10,7 +10,7 @@ void CountArguments::add_to(CLI::App& command) {
                        "episode's prefix)");
     command.add_option("--threads", threads, "CPU threads (default: all)");
     command.add_option("--gpu-memory", gpu_memory_mib, "MiB of GPU memory the search may use (default: half the free)");
-    command.add_option("--devices", devices, "GPU devices to share the prefix counter's work over, e.g. 0,1")->delimiter(',');
+    command.add_option("--devices", devices, "GPU devices to share the prefix counter's work over, e.g. 0,1")->delimiter(',')->allow_extra_args(false);
 }
 
 mining::CountOptions CountArguments::options(Progress* progress) const {

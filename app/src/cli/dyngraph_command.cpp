@@ -224,7 +224,7 @@ void add_dyngraph_command(CLI::App& app) {
     command->add_option("--devices", args->devices,
                         "GPUs to share GPMA+ over, each holding the out-edges of a range of vertices, e.g. 0,1 (analytics then "
                         "read a host copy)")
-        ->delimiter(',');
+        ->delimiter(',')->allow_extra_args(false);
     command->add_option("--analytics", args->analytics, "after each slide: any of bfs,cc,pagerank");
     command->add_option("--root", args->root, "BFS root vertex (default 0)");
     command->add_option("-o,--output", args->output, "write one CSV row per slide");

@@ -208,7 +208,7 @@ void add_settings(CLI::App& command, RunArguments& args) {
     setting(command, args, "--threads", &C::threads, "CPU threads (default: all)");
     setting(command, args, "--devices", &C::devices,
             "GPUs to share the episodes' counting and the co-firing windows over, e.g. 0,1 (default: the current one)")
-        ->delimiter(',');
+        ->delimiter(',')->allow_extra_args(false);
     auto no_analytics = std::make_shared<bool>(false);
     command.add_flag("--no-analytics", *no_analytics, "skip the components and PageRank of each window");
     args.overrides.push_back([no_analytics](pipeline::RunConfig& config) {
