@@ -14,6 +14,8 @@ DeviceReport query_devices() {
 
 void use_device(int /*index*/) {}
 
+int current_device() { return 0; }
+
 DeviceSelfTest run_device_self_test(int /*device*/, std::size_t /*n*/) {
     throw Error("this build has no CUDA support: no device self-test can run");
 }

@@ -15,17 +15,30 @@
 namespace spikeminer::pipeline {
 namespace {
 
-// Windows a chunk: about eight rounds of chunks over the devices, so that a slow chunk
+// Threads that count windows on each device: one window's count leaves a GPU idle while
+// its host thread decides the edges and waits for the next launch, so a second thread's
+// window fills the gap (the 1,000-neuron hour's co-firing on one H200: 3.6 s with one
+// thread, 0.6 s with two; bench/RESULTS.md).
+constexpr std::size_t kThreadsPerDevice = 2;
+
+// Windows a chunk: about eight rounds of chunks over the threads, so that a slow chunk
 // holds little back, and at least 16, so that the full count of a chunk's first window
 // (the others move by one step) stays a small share of its work.
-std::size_t chunk_windows(std::size_t windows, std::size_t devices) {
-    return std::clamp<std::size_t>(windows / (8 * devices), 16, 1024);
+std::size_t chunk_windows(std::size_t windows, std::size_t threads) {
+    return std::clamp<std::size_t>(windows / (8 * threads), 16, 1024);
+}
+
+// Each device named kThreadsPerDevice times, in rounds (d0, d1, d0, d1, ...).
+std::vector<int> thread_devices(const std::vector<int>& devices) {
+    std::vector<int> threads;
+    for (std::size_t round = 0; round < kThreadsPerDevice; ++round) threads.insert(threads.end(), devices.begin(), devices.end());
+    return threads;
 }
 
 class DeviceWindows {
 public:
     DeviceWindows(const SpikeTrains& trains, const mining::CofiringOptions& options, std::vector<int> devices, Progress* progress)
-        : trains_(trains), options_(options), devices_(std::move(devices)), progress_(progress) {}
+        : trains_(trains), options_(options), devices_(thread_devices(devices)), progress_(progress), named_(devices.size()) {}
 
     ~DeviceWindows() {
         {
@@ -71,14 +84,16 @@ private:
         windows_ = windows;
         chunk_ = chunk_windows(windows, devices_.size());
         chunks_ = (windows + chunk_ - 1) / chunk_;
-        if (progress_ != nullptr) progress_->begin("co-firing windows on " + std::to_string(devices_.size()) + " devices", windows);
+        if (progress_ != nullptr) {
+            progress_->begin(named_ > 1 ? "co-firing windows on " + std::to_string(named_) + " devices" : "co-firing windows", windows);
+        }
         for (std::size_t d = 0; d < devices_.size(); ++d) {
             quiet_.push_back(progress_ != nullptr ? progress_->cancel_only() : Progress());
         }
         for (std::size_t d = 0; d < devices_.size(); ++d) threads_.emplace_back([this, d] { produce(d); });
     }
 
-    // Device d's chunks: d, d + devices, ...
+    // Thread d's chunks: d, d + threads, ...
     void produce(std::size_t d) {
         try {
             if (devices_[d] != kNoDevice) use_device(devices_[d]);
@@ -115,9 +130,10 @@ private:
 
     const SpikeTrains& trains_;
     mining::CofiringOptions options_;
-    std::vector<int> devices_;
+    std::vector<int> devices_;  // each thread's
     Progress* progress_;
-    std::vector<Progress> quiet_;  // each device's: Cancel only
+    std::size_t named_;           // devices named
+    std::vector<Progress> quiet_;  // each thread's: Cancel only
     std::size_t windows_ = 0;
     std::size_t chunk_ = 1;
     std::size_t chunks_ = 0;

@@ -186,13 +186,14 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
     counting.progress = progress;
     mining::CofiringWindows windows(trains, counting);
     if (!windows.note().empty()) result.notes.push_back(windows.note());
-    // Several GPUs share the windows' counting; the graphs and cliques stay on the first.
-    WindowFeed over_devices;
-    if (!feed && config.devices.size() > 1 && windows.backend().backend == Backend::Cuda) {
-        over_devices = windows_over_devices(trains, counting, config.devices, progress);
-        result.notes.push_back("co-firing windows counted on " + std::to_string(config.devices.size()) + " devices");
+    // On the GPU, threads on each device share the windows' counting; the graphs and
+    // cliques stay on the first device.
+    WindowFeed on_gpu;
+    if (!feed && windows.backend().backend == Backend::Cuda) {
+        on_gpu = windows_over_devices(trains, counting, config.devices.empty() ? std::vector<int>{current_device()} : config.devices, progress);
+        if (config.devices.size() > 1) result.notes.push_back("co-firing windows counted on " + std::to_string(config.devices.size()) + " devices");
     }
-    const WindowFeed& next_window = feed ? feed : over_devices;
+    const WindowFeed& next_window = feed ? feed : on_gpu;
     // The window graphs' structure: GPMA+ when the GPU is asked for; under auto, the CPU's
     // PMA while the windows' graphs stay small, and GPMA+ from the first window of
     // kGpuWindowEdges or more on (when a GPU can be used).

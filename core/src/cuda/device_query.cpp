@@ -50,6 +50,13 @@ DeviceReport query_devices() {
     return report;
 }
 
+int current_device() {
+    int device = 0;
+    const cudaError_t status = cudaGetDevice(&device);
+    if (status != cudaSuccess) throw Error(std::string("the current CUDA device cannot be read: ") + cudaGetErrorString(status));
+    return device;
+}
+
 void use_device(int index) {
     const cudaError_t status = cudaSetDevice(index);
     if (status != cudaSuccess) throw Error("CUDA device " + std::to_string(index) + " cannot be used: " + cudaGetErrorString(status));

@@ -32,6 +32,10 @@ DeviceReport query_devices();
 /// that work begins). Throws Error when it cannot; does nothing in a build without CUDA.
 void use_device(int index);
 
+/// The device this thread's GPU work runs on (a new thread's is device 0); 0 in a build
+/// without CUDA.
+int current_device();
+
 /// Result of a tiny end-to-end kernel check on one device.
 struct DeviceSelfTest {
     bool passed = false;
