@@ -170,15 +170,31 @@ TEST_CASE("GPU counters equal two-step on a wide batch (one thread per episode f
     check_gpu_equals_cpu(sim.trains, episodes);
 }
 
-TEST_CASE("Whole mining on the GPU equals mining on the CPU (one counter reused level after level)", "[gpu][mining][simulated]") {
-    simulator::NetworkConfig config = simulator::scenario("paper");
-    config.duration_s = 30.0;
-    const simulator::Simulation sim = simulator::simulate(config);
-    const Tick ms = sim.trains.time_base().ticks_per_second / 1000;
+namespace {
+
+// 30 s of the paper scenario and five levels of mining over it: about 16,000 candidates at
+// levels 3 and 4, 7,000 at 5.
+struct PaperMining {
+    simulator::Simulation sim;
     mining::MiningOptions options;
-    options.intervals = {{ms, 2 * ms}, {2 * ms, 3 * ms}, {3 * ms, 4 * ms}, {4 * ms, 5 * ms}, {5 * ms, 6 * ms}};
-    options.min_counts = {100, 100, 25};  // about 16,000 candidates at levels 3 and 4, 7,000 at 5
-    options.max_level = 5;
+
+    PaperMining() {
+        simulator::NetworkConfig config = simulator::scenario("paper");
+        config.duration_s = 30.0;
+        sim = simulator::simulate(config);
+        const Tick ms = sim.trains.time_base().ticks_per_second / 1000;
+        options.intervals = {{ms, 2 * ms}, {2 * ms, 3 * ms}, {3 * ms, 4 * ms}, {4 * ms, 5 * ms}, {5 * ms, 6 * ms}};
+        options.min_counts = {100, 100, 25};
+        options.max_level = 5;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("Whole mining on the GPU equals mining on the CPU (one counter reused level after level)", "[gpu][mining][simulated]") {
+    const PaperMining paper;
+    const simulator::Simulation& sim = paper.sim;
+    mining::MiningOptions options = paper.options;
     options.count.backend = Backend::Cpu;
     options.count.counter = Counter::TwoStep;
     const mining::MiningResult cpu = mining::mine(sim.trains, options);
@@ -205,14 +221,9 @@ TEST_CASE("Whole mining on the GPU equals mining on the CPU (one counter reused 
 
 TEST_CASE("Mining with the prefix counter shared over devices equals one device (device 0 twice, and every visible device)",
           "[gpu][mining][simulated][devices]") {
-    simulator::NetworkConfig config = simulator::scenario("paper");
-    config.duration_s = 30.0;
-    const simulator::Simulation sim = simulator::simulate(config);
-    const Tick ms = sim.trains.time_base().ticks_per_second / 1000;
-    mining::MiningOptions options;
-    options.intervals = {{ms, 2 * ms}, {2 * ms, 3 * ms}, {3 * ms, 4 * ms}, {4 * ms, 5 * ms}, {5 * ms, 6 * ms}};
-    options.min_counts = {100, 100, 25};
-    options.max_level = 5;
+    const PaperMining paper;
+    const simulator::Simulation& sim = paper.sim;
+    mining::MiningOptions options = paper.options;
     options.count.backend = Backend::Cuda;
     options.count.counter = Counter::Prefix;
     const mining::MiningResult one = mining::mine(sim.trains, options);
