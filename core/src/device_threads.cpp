@@ -8,6 +8,10 @@
 
 namespace spikeminer {
 
+void enter_device(int device) {
+    if (device != kNoDevice) use_device(device);
+}
+
 void on_devices(std::span<const int> devices, const std::function<void(std::size_t)>& work) {
     FirstFailure failure;
     {
@@ -16,7 +20,7 @@ void on_devices(std::span<const int> devices, const std::function<void(std::size
         for (std::size_t i = 0; i < devices.size(); ++i) {
             threads.emplace_back([&, i] {
                 failure.run([&] {
-                    if (devices[i] != kNoDevice) use_device(devices[i]);
+                    enter_device(devices[i]);
                     work(i);
                 });
             });

@@ -101,8 +101,11 @@ struct EpisodeCounter::State {
     // On the current device, or shared over several, each with its own copy of the spikes.
     std::unique_ptr<detail::ListStore> gpu_list_store() {
         if (options.devices.size() < 2) return detail::make_gpu_list_store(trains, times, options.gpu_memory_budget, options.progress);
-        return std::make_unique<detail::SharedListStore>(options.devices, times, options.progress, [&](std::size_t, Progress* progress) {
-            return detail::make_gpu_list_store(trains, times, options.gpu_memory_budget, progress);
+        return std::make_unique<detail::SharedListStore>(options.devices, times, options.progress, [&](std::size_t i, Progress* progress) {
+            // A device named k times holds k stores, each with a k-th of its default budget.
+            const auto named = static_cast<std::size_t>(std::count(options.devices.begin(), options.devices.end(), options.devices[i]));
+            const std::size_t budget = options.gpu_memory_budget != 0 ? options.gpu_memory_budget : detail::default_gpu_budget() / named;
+            return detail::make_gpu_list_store(trains, times, budget, progress);
         });
     }
 #endif

@@ -1,28 +1,22 @@
 #include "shared_list_store.hpp"
 
-#include "spikeminer/core/device_threads.hpp"
-
 #include <algorithm>
 
 namespace spikeminer::mining::detail {
 
-SharedListStore::SharedListStore(std::vector<int> devices, const NeuronTimes& times, Progress* progress, const MakeStore& make)
-    : devices_(std::move(devices)), times_(times), stores_(devices_.size()) {
-    std::vector<Progress*> reports(devices_.size(), progress);
-    for (std::size_t i = 1; i < devices_.size() && progress != nullptr; ++i) {
-        quiet_.push_back(std::make_unique<Progress>(progress->cancel_only()));
-        reports[i] = quiet_.back().get();
-    }
-    on_devices(devices_, [&](std::size_t i) { stores_[i] = make(i, reports[i]); });
+namespace {
+
+std::vector<Progress> quiet_copies(const Progress* progress, std::size_t stores) {
+    if (progress == nullptr || stores < 2) return {};
+    return std::vector<Progress>(stores - 1, progress->cancel_only());
 }
 
-SharedListStore::~SharedListStore() {
-    // Each store gives its memory back with its own device current.
-    try {
-        on_devices(devices_, [&](std::size_t i) { stores_[i].reset(); });
-    } catch (...) {  // a failing device frees nothing more; the process goes on
-    }
-}
+}  // namespace
+
+SharedListStore::SharedListStore(std::vector<int> devices, const NeuronTimes& times, Progress* progress, const MakeStore& make)
+    : times_(times),
+      quiet_(quiet_copies(progress, devices.size())),
+      stores_(std::move(devices), [&](std::size_t i) { return make(i, i == 0 || quiet_.empty() ? progress : &quiet_[i - 1]); }) {}
 
 std::vector<std::uint32_t> SharedListStore::stores_of(std::span<const Extension> extensions) const {
     std::vector<std::uint32_t> store(extensions.size(), 0);
@@ -41,7 +35,7 @@ std::vector<std::uint32_t> SharedListStore::stores_of(std::span<const Extension>
         if (seed_work[n] != 0) seeds.push_back(n);
     }
     std::stable_sort(seeds.begin(), seeds.end(), [&](NeuronId a, NeuronId b) { return seed_work[a] > seed_work[b]; });
-    std::vector<std::uint64_t> load(devices_.size(), 0);
+    std::vector<std::uint64_t> load(stores_.size(), 0);
     std::vector<std::uint32_t> seed_store(seed_work.size(), 0);
     for (const NeuronId n : seeds) {
         const auto lightest = static_cast<std::uint32_t>(std::min_element(load.begin(), load.end()) - load.begin());
@@ -66,9 +60,9 @@ std::vector<std::uint64_t> SharedListStore::extend(std::span<const Extension> ex
         positions[store[i]].push_back(i);
     }
     std::vector<std::uint32_t> next_id(n);
-    for (std::size_t s = 0; s < n; ++s) next_id[s] = static_cast<std::uint32_t>(stores_[s]->size());
+    for (std::size_t s = 0; s < n; ++s) next_id[s] = static_cast<std::uint32_t>(stores_[s].size());
     std::vector<std::vector<std::uint64_t>> counted(n);
-    on_devices(devices_, [&](std::size_t s) { counted[s] = stores_[s]->extend(shares[s], keep_at_least); });
+    stores_.each([&](std::size_t s, ListStore& share_store) { counted[s] = share_store.extend(shares[s], keep_at_least); });
 
     std::vector<std::uint64_t> counts(extensions.size(), 0);
     for (std::size_t s = 0; s < n; ++s) {
@@ -90,7 +84,7 @@ void SharedListStore::retain(std::span<const std::uint32_t> ids) {
         where.push_back(Where{w.store, static_cast<std::uint32_t>(kept[w.store].size())});
         kept[w.store].push_back(w.id);
     }
-    on_devices(devices_, [&](std::size_t s) { stores_[s]->retain(kept[s]); });
+    stores_.each([&](std::size_t s, ListStore& store) { store.retain(kept[s]); });
     where_ = std::move(where);
 }
 

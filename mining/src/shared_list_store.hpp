@@ -3,6 +3,7 @@
 #include "end_lists.hpp"
 #include "neuron_times.hpp"
 
+#include "spikeminer/core/device_threads.hpp"
 #include "spikeminer/core/progress.hpp"
 
 #include <functional>
@@ -16,7 +17,7 @@ namespace spikeminer::mining::detail {
 /// it, and an extension goes to the store holding its prefix's list; the one-node prefixes
 /// (a level 2's) are dealt to the stores by their spikes, heaviest first to the lightest
 /// loaded. Counts and kept lists are those of one store: each list is extended alike
-/// wherever it lives.
+/// wherever it lives. Store 0 reports its share's progress; the others only see Cancel.
 class SharedListStore final : public ListStore {
 public:
     /// Makes store i on devices[i], on that device's thread, reporting to `progress` for
@@ -24,9 +25,6 @@ public:
     using MakeStore = std::function<std::unique_ptr<ListStore>(std::size_t i, Progress* progress)>;
 
     SharedListStore(std::vector<int> devices, const NeuronTimes& times, Progress* progress, const MakeStore& make);
-    ~SharedListStore() override;
-    SharedListStore(const SharedListStore&) = delete;
-    SharedListStore& operator=(const SharedListStore&) = delete;
 
     std::vector<std::uint64_t> extend(std::span<const Extension> extensions, std::uint64_t keep_at_least) override;
     void retain(std::span<const std::uint32_t> ids) override;
@@ -42,10 +40,9 @@ private:
     // The store of each extension.
     [[nodiscard]] std::vector<std::uint32_t> stores_of(std::span<const Extension> extensions) const;
 
-    std::vector<int> devices_;
     const NeuronTimes& times_;
-    std::vector<std::unique_ptr<Progress>> quiet_;  // stores 1.. report to these
-    std::vector<std::unique_ptr<ListStore>> stores_;
+    std::vector<Progress> quiet_;  // store i >= 1 reports to quiet_[i - 1]
+    PerDevice<ListStore> stores_;
     std::vector<Where> where_;  // by list id
 };
 

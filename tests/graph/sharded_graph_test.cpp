@@ -108,6 +108,11 @@ TEST_CASE("sharded graph: cuts balance a skewed sample by source; even ranges wi
         CHECK(cuts[1] < n / shards);  // R-MAT puts most edges on low ids
     }
     CHECK(graph::balanced_cuts(100, 4, {}) == std::vector<Vertex>{0, 25, 50, 75});
+    // Every edge at one vertex: the first shard holds them all, the others none.
+    const std::vector<EdgeUpdate> one_source{{7, 1, 1.0F}, {7, 2, 1.0F}, {7, 3, 1.0F}};
+    CHECK(graph::balanced_cuts(10, 3, one_source) == std::vector<Vertex>{0, 8, 8});
+    const std::vector<EdgeUpdate> past{{1, 2, 1.0F}, {3, 12, 1.0F}};
+    CHECK_THROWS_AS(graph::balanced_cuts(10, 2, past), Error);
 }
 
 TEST_CASE("sharded graph: an edge past the vertex count changes no shard", "[graph][dynamic][devices]") {

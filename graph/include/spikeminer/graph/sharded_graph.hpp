@@ -21,6 +21,7 @@ namespace spikeminer::graph {
 
 /// Cuts (cuts[0] = 0, then each shard's first vertex) that give the `shards` ranges about
 /// the same number of `sample`'s edges by source; even vertex ranges for an empty sample.
+/// Throws Error for a sample edge past the vertex count.
 inline std::vector<Vertex> balanced_cuts(Vertex vertices, std::size_t shards, std::span<const EdgeUpdate> sample) {
     std::vector<Vertex> cuts(shards, 0);
     if (sample.empty()) {
@@ -28,7 +29,10 @@ inline std::vector<Vertex> balanced_cuts(Vertex vertices, std::size_t shards, st
         return cuts;
     }
     std::vector<std::uint64_t> out_degree(vertices, 0);
-    for (const EdgeUpdate& e : sample) ++out_degree.at(e.src);
+    for (const EdgeUpdate& e : sample) {
+        if (e.src >= vertices || e.dst >= vertices) check_edge(e.src, e.dst, vertices);  // throws, naming the edge
+        ++out_degree[e.src];
+    }
     std::uint64_t seen = 0;
     std::size_t s = 1;
     for (Vertex v = 0; v < vertices && s < shards; ++v) {
@@ -46,21 +50,11 @@ public:
     /// Shard s is made on devices[s] (a device may be named twice; kNoDevice: on the host),
     /// cut at `cuts` (balanced_cuts).
     ShardedGraph(Vertex vertices, std::vector<int> devices, std::vector<Vertex> cuts)
-        : vertices_(vertices), devices_(std::move(devices)), cuts_(std::move(cuts)), shards_(devices_.size()) {
-        if (cuts_.size() != devices_.size() || cuts_.empty() || cuts_[0] != 0 || !std::is_sorted(cuts_.begin(), cuts_.end())) {
-            throw Error("sharded graph: one cut a device, the first 0, in order");
-        }
-        on_devices(devices_, [&](std::size_t s) { shards_[s] = std::make_unique<Dynamic>(vertices); });
-    }
-    ~ShardedGraph() {
-        try {  // each shard gives its memory back with its device current
-            on_devices(devices_, [&](std::size_t s) { shards_[s].reset(); });
-        } catch (...) {  // a failing device frees nothing more; the process goes on
-        }
-    }
-    ShardedGraph(const ShardedGraph&) = delete;
-    ShardedGraph& operator=(const ShardedGraph&) = delete;
+        : vertices_(vertices), cuts_(checked(std::move(cuts), devices.size())),
+          shards_(std::move(devices), [vertices](std::size_t) { return std::make_unique<Dynamic>(vertices); }) {}
 
+    /// A batch that fails in one shard (out of memory) leaves the shares the other shards
+    /// applied.
     BatchResult insert_edges(std::span<const EdgeUpdate> batch) {
         return apply(split(batch), [](Dynamic& g, std::span<const EdgeUpdate> share) { return g.insert_edges(share); });
     }
@@ -79,7 +73,7 @@ public:
     /// last). Throws Error, splitting nothing, when an edge names a vertex past the graph.
     template <typename Update>
     [[nodiscard]] std::vector<std::vector<Update>> split(std::span<const Update> batch) const {
-        std::vector<std::vector<Update>> shares(shards_.size());
+        std::vector<std::vector<Update>> shares(shards());
         for (const Update& u : batch) {
             // A bad edge changes no shard, as it changes nothing in one structure.
             if (u.src >= vertices_ || u.dst >= vertices_) check_edge(u.src, u.dst, vertices_);
@@ -92,13 +86,13 @@ public:
         if (src >= vertices_) return std::nullopt;
         const std::size_t s = shard_of(src);
         std::optional<float> found;
-        on_devices(std::span(devices_).subspan(s, 1), [&](std::size_t) { found = shards_[s]->find(src, dst); });
+        on_devices(std::span(shards_.devices()).subspan(s, 1), [&](std::size_t) { found = shards_[s].find(src, dst); });
         return found;
     }
     /// The whole graph, each vertex's row from its shard.
     [[nodiscard]] WeightedCsr to_csr() const {
-        std::vector<WeightedCsr> parts(shards_.size());
-        on_devices(devices_, [&](std::size_t s) { parts[s] = shards_[s]->to_csr(); });
+        std::vector<WeightedCsr> parts(shards());
+        shards_.each([&](std::size_t s, const Dynamic& shard) { parts[s] = shard.to_csr(); });
         WeightedCsr csr;
         csr.offsets.assign(1, 0);
         for (Vertex v = 0; v < vertices_; ++v) {
@@ -111,8 +105,8 @@ public:
     }
     [[nodiscard]] Vertex num_vertices() const { return vertices_; }
     [[nodiscard]] std::size_t num_edges() const {
-        std::vector<std::size_t> edges(shards_.size());
-        on_devices(devices_, [&](std::size_t s) { edges[s] = shards_[s]->num_edges(); });
+        std::vector<std::size_t> edges(shards());
+        shards_.each([&](std::size_t s, const Dynamic& shard) { edges[s] = shard.num_edges(); });
         std::size_t total = 0;
         for (const std::size_t e : edges) total += e;
         return total;
@@ -120,16 +114,16 @@ public:
 
     [[nodiscard]] std::size_t shards() const { return shards_.size(); }
     /// Shard s, to be used on a thread where its device is current.
-    [[nodiscard]] Dynamic& shard(std::size_t s) { return *shards_[s]; }
-    [[nodiscard]] const std::vector<int>& devices() const { return devices_; }
+    [[nodiscard]] Dynamic& shard(std::size_t s) { return shards_[s]; }
+    [[nodiscard]] const std::vector<int>& devices() const { return shards_.devices(); }
     [[nodiscard]] const std::vector<Vertex>& cuts() const { return cuts_; }
 
 private:
     template <typename Update, typename Apply>
     BatchResult apply(const std::vector<std::vector<Update>>& shares, Apply each) {
-        std::vector<BatchResult> results(shards_.size());
-        on_devices(devices_, [&](std::size_t s) {
-            if (!shares[s].empty()) results[s] = each(*shards_[s], std::span<const Update>(shares[s]));
+        std::vector<BatchResult> results(shards());
+        shards_.each([&](std::size_t s, Dynamic& shard) {
+            if (!shares[s].empty()) results[s] = each(shard, std::span<const Update>(shares[s]));
         });
         BatchResult sum;
         for (const BatchResult& r : results) {
@@ -139,10 +133,16 @@ private:
         return sum;
     }
 
+    static std::vector<Vertex> checked(std::vector<Vertex> cuts, std::size_t devices) {
+        if (cuts.size() != devices || cuts.empty() || cuts[0] != 0 || !std::is_sorted(cuts.begin(), cuts.end())) {
+            throw Error("sharded graph: one cut a device, the first 0, in order");
+        }
+        return cuts;
+    }
+
     Vertex vertices_;
-    std::vector<int> devices_;
     std::vector<Vertex> cuts_;
-    std::vector<std::unique_ptr<Dynamic>> shards_;
+    PerDevice<Dynamic> shards_;
 };
 
 }  // namespace spikeminer::graph
