@@ -106,6 +106,14 @@ const BackendChoice& CofiringWindows::backend() const { return state_->choice; }
 
 const std::string& CofiringWindows::note() const { return state_->note; }
 
+std::size_t CofiringWindows::gpu_count_bytes() const {
+    const State& s = *state_;
+    const std::size_t n = s.trains.num_neurons();
+    const std::size_t cells = n * n * static_cast<std::size_t>(s.lags.slots);
+    const std::size_t kept_bins = s.bins.windows > 1 ? s.bins.per_window : 1;  // as the GPU counter keeps them
+    return cells * sizeof(unsigned long long) + kept_bins * cells * sizeof(std::uint32_t);
+}
+
 bool CofiringWindows::next(CofiringWindow& window) {
     State& s = *state_;
     if (s.next >= s.bins.windows) return false;

@@ -1,6 +1,7 @@
-// The co-firing windows shared over devices (run --devices), here over host threads that
-// stand in for GPUs: the same windows, in order, as one CofiringWindows gives, whatever the
-// number of devices and chunks; a Cancel stops every thread.
+// The co-firing windows counted by several threads (two a GPU, and over devices with run
+// --devices), here over host threads that stand in for GPUs: the same windows, in order, as
+// one CofiringWindows gives, whatever the number of threads and chunks; a Cancel stops
+// every thread; no device is refused.
 #include "catch.hpp"
 
 #include "pipeline/device_windows.hpp"
@@ -49,15 +50,15 @@ TEST_CASE("co-firing windows over devices: the windows one counter gives, in ord
     REQUIRE(edges > 0);
 
     const auto devices = GENERATE(std::size_t{1}, std::size_t{2}, std::size_t{3});
+    const auto per_device = GENERATE(std::size_t{1}, std::size_t{2});
     CancelToken cancel;
     std::vector<std::uint64_t> reported;
     Progress progress([&](const std::string&, std::uint64_t done, std::uint64_t) { reported.push_back(done); }, &cancel,
                       std::chrono::nanoseconds(0));
-    const pipeline::WindowFeed feed = pipeline::windows_over_devices(trains, d.options, std::vector<int>(devices, kNoDevice), &progress);
-    mining::CofiringWindows shape(trains, d.options);
+    pipeline::DeviceWindows shared(trains, d.options, std::vector<int>(devices, kNoDevice), per_device, expected.size(), &progress);
     std::size_t w = 0;
-    for (mining::CofiringWindow window; feed(shape, window); ++w) {
-        INFO(devices << " devices, window " << w);
+    for (mining::CofiringWindow window; shared.next(window); ++w) {
+        INFO(devices << " devices, " << per_device << " threads a device, window " << w);
         REQUIRE(w < expected.size());
         CHECK(std::tie(window.index, window.span.start, window.span.end, window.tests) ==
               std::tie(expected[w].index, expected[w].span.start, expected[w].span.end, expected[w].tests));
@@ -66,6 +67,7 @@ TEST_CASE("co-firing windows over devices: the windows one counter gives, in ord
     CHECK(w == expected.size());
     REQUIRE(!reported.empty());
     CHECK(reported.back() == expected.size());
+    CHECK(shared.backend().backend == Backend::Cpu);  // what the threads' counters chose, as asked
 }
 
 TEST_CASE("co-firing windows over devices: a Cancel stops the feed and its threads", "[pipeline][devices]") {
@@ -73,13 +75,18 @@ TEST_CASE("co-firing windows over devices: a Cancel stops the feed and its threa
     const SpikeTrains& trains = d.input.recording.trains;
     CancelToken cancel;
     Progress progress({}, &cancel);
-    const pipeline::WindowFeed feed = pipeline::windows_over_devices(trains, d.options, {kNoDevice, kNoDevice}, &progress);
-    mining::CofiringWindows shape(trains, d.options);
+    const mining::CofiringWindows shape(trains, d.options);
+    pipeline::DeviceWindows shared(trains, d.options, {kNoDevice, kNoDevice}, 2, shape.size(), &progress);
     mining::CofiringWindow window;
-    REQUIRE(feed(shape, window));
+    REQUIRE(shared.next(window));
     cancel.request();
     CHECK_THROWS_AS([&] {
-        while (feed(shape, window)) {
+        while (shared.next(window)) {
         }
     }(), Cancelled);
+}
+
+TEST_CASE("co-firing windows over devices: none to count on is refused", "[pipeline][devices]") {
+    const DemoWindows& d = demo();
+    CHECK_THROWS_AS(pipeline::DeviceWindows(d.input.recording.trains, d.options, {}, 2, 10, nullptr), Error);
 }

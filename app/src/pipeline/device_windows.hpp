@@ -1,19 +1,74 @@
 #pragma once
 
-#include "spikeminer/app/pipeline/pipeline.hpp"
+#include "spikeminer/core/backend.hpp"
+#include "spikeminer/core/progress.hpp"
+#include "spikeminer/mining/cofiring.hpp"
 
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
 #include <vector>
 
 namespace spikeminer::pipeline {
 
-/// The co-firing windows counted on the GPU by several host threads at once, two a device
-/// (one device, or several with `run --devices`): the windows cut into chunks of
-/// consecutive windows, dealt round robin to the threads; each thread slides through its
-/// chunks, at most two rounds of chunks ahead of the pipeline, and the feed hands the
-/// windows over in order. A window does not depend on the ones before it, so they are the
-/// windows one thread gives. Reports the windows handed over to `progress`; its Cancel
-/// stops every thread. The trains must outlive the feed.
-WindowFeed windows_over_devices(const SpikeTrains& trains, const mining::CofiringOptions& options, std::vector<int> devices,
-                                Progress* progress);
+/// The co-firing windows counted on the GPU by several host threads at once (one device,
+/// or several with `run --devices`): the windows cut into chunks of consecutive windows,
+/// dealt round robin to the threads; each thread slides through its chunks, at most one
+/// round of chunks ahead of the pipeline (so at most threads + 1 chunks of at most
+/// kMostChunkWindows windows are held), and next() hands the windows over in order. A
+/// window does not depend on the ones before it, so they are the windows one thread
+/// gives. Reports the windows handed over to `progress`; its Cancel stops every thread.
+/// The trains must outlive this object.
+class DeviceWindows {
+public:
+    /// Host threads a device when its memory holds two counters: one window's count
+    /// leaves the GPU idle while its thread decides the edges, and a second thread's window
+    /// fills that time (bench/RESULTS.md, "Several GPUs").
+    static constexpr std::size_t kThreadsPerDevice = 2;
+    static constexpr std::size_t kMostChunkWindows = 256;
+
+    /// `threads_per_device` host threads for each of `devices` (each named once or more);
+    /// throws Error for no device. `options.threads` CPU threads are shared by them.
+    DeviceWindows(const SpikeTrains& trains, const mining::CofiringOptions& options, const std::vector<int>& devices,
+                  std::size_t threads_per_device, std::size_t windows, Progress* progress);
+    ~DeviceWindows();
+    DeviceWindows(const DeviceWindows&) = delete;
+    DeviceWindows& operator=(const DeviceWindows&) = delete;
+
+    /// The next window in order; false after the last. Throws what a thread threw, or
+    /// Cancelled.
+    bool next(mining::CofiringWindow& window);
+    /// Where the windows were counted (as the threads' CofiringWindows chose): the CPU, with
+    /// its note, once any thread's GPU gave way to it.
+    [[nodiscard]] BackendChoice backend() const;
+
+private:
+    void produce(std::size_t thread);
+    void fail(std::exception_ptr failure);
+
+    const SpikeTrains& trains_;
+    mining::CofiringOptions options_;
+    std::vector<int> thread_devices_;  // each thread's device
+    std::size_t windows_;
+    std::size_t chunk_;
+    std::size_t chunks_;
+    Progress* progress_;
+    std::vector<Progress> quiet_;  // each thread's: Cancel only
+    std::size_t handed_ = 0;       // windows handed over
+
+    mutable std::mutex mutex_;
+    std::condition_variable changed_;
+    std::map<std::size_t, std::vector<mining::CofiringWindow>> ready_;  // chunks made, not yet handed over whole
+    std::size_t done_chunks_ = 0;                                       // chunks handed over whole
+    bool stop_ = false;
+    std::exception_ptr failure_;
+    std::optional<BackendChoice> backend_;  // the threads' choices: the CPU's once one gave way
+    std::vector<std::jthread> threads_;  // started at the first next()
+};
 
 }  // namespace spikeminer::pipeline

@@ -141,6 +141,19 @@ std::vector<std::vector<NeuronId>> cliques_of(const app::WindowGraph& graph, con
     return cliques;
 }
 
+// Windows from which host threads share the counting on the GPU: below them each thread's
+// setup (the lag layout, the test tables, a counter) costs more than it saves.
+constexpr std::size_t kThreadedWindows = 32;
+
+// DeviceWindows' threads a device, or one where two counters would take more than half of
+// the first device's free memory (so that GPMA+ and the cliques keep room beside them).
+std::size_t threads_per_device(const mining::CofiringWindows& windows, const std::vector<int>& devices) {
+    const DeviceReport report = query_devices();
+    const auto first = static_cast<std::size_t>(devices.front());
+    const std::size_t free = first < report.devices.size() ? report.devices[first].free_memory : 0;
+    return DeviceWindows::kThreadsPerDevice * windows.gpu_count_bytes() <= free / 2 ? DeviceWindows::kThreadsPerDevice : 1;
+}
+
 }  // namespace
 
 mining::CofiringOptions cofiring_options(const RunConfig& config, const TimeBase& time_base) {
@@ -188,12 +201,15 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
     if (!windows.note().empty()) result.notes.push_back(windows.note());
     // On the GPU, threads on each device share the windows' counting; the graphs and
     // cliques stay on the first device.
-    WindowFeed on_gpu;
-    if (!feed && windows.backend().backend == Backend::Cuda) {
-        on_gpu = windows_over_devices(trains, counting, config.devices.empty() ? std::vector<int>{current_device()} : config.devices, progress);
+    std::unique_ptr<DeviceWindows> on_gpu;
+    WindowFeed from_gpu;
+    if (!feed && windows.backend().backend == Backend::Cuda && windows.size() >= kThreadedWindows) {
+        const std::vector<int> devices = config.devices.empty() ? std::vector<int>{current_device()} : config.devices;
+        on_gpu = std::make_unique<DeviceWindows>(trains, counting, devices, threads_per_device(windows, devices), windows.size(), progress);
+        from_gpu = [&on_gpu](mining::CofiringWindows&, mining::CofiringWindow& w) { return on_gpu->next(w); };
         if (config.devices.size() > 1) result.notes.push_back("co-firing windows counted on " + std::to_string(config.devices.size()) + " devices");
     }
-    const WindowFeed& next_window = feed ? feed : on_gpu;
+    const WindowFeed& next_window = feed ? feed : from_gpu;
     // The window graphs' structure: GPMA+ when the GPU is asked for; under auto, the CPU's
     // PMA while the windows' graphs stay small, and GPMA+ from the first window of
     // kGpuWindowEdges or more on (when a GPU can be used).
@@ -258,12 +274,13 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
         before = std::move(after);
     }
     tracker.finish();
-    const std::string counted_on = backend_name(windows.backend().backend);
+    const BackendChoice counting_backend = on_gpu ? on_gpu->backend() : windows.backend();
+    const std::string counted_on = backend_name(counting_backend.backend);
     result.stages.push_back({"co-firing", counting_s, counted_on});
     result.stages.push_back({"graph updates", graph_s, dynamic ? dynamic->describe() : ""});
     if (config.analytics) result.stages.push_back({"components and PageRank", analytics_s, dynamic ? dynamic->describe() : ""});
     result.stages.push_back({"cliques", cliques_s, ""});
-    if (!windows.backend().note.empty()) result.notes.push_back("co-firing: " + windows.backend().note);
+    if (!counting_backend.note.empty()) result.notes.push_back("co-firing: " + counting_backend.note);
     if (!graph_choice.note.empty()) result.notes.push_back("window graphs: " + graph_choice.note);
     if (!clique_note.empty()) result.notes.push_back("cliques: " + clique_note);
 

@@ -167,6 +167,9 @@ public:
     [[nodiscard]] const BackendChoice& backend() const;
     /// Remarks on the windows (a recording shorter than one window), or empty.
     [[nodiscard]] const std::string& note() const;
+    /// Bytes of device memory the GPU counter's window and bin counts take (most of its
+    /// memory): for choosing how many counters a device can hold.
+    [[nodiscard]] std::size_t gpu_count_bytes() const;
 
 private:
     struct State;
