@@ -9,20 +9,19 @@ namespace {
 
 constexpr unsigned long kMostThreads = 4096;
 
-// CLI11 reads "-1" into an unsigned option as its wrap-around (2^64 - 1).
-const CLI::Validator kNotNegative(
-    [](std::string& text) {
-        const auto first = text.find_first_not_of(" \t");
-        return first != std::string::npos && text[first] == '-' ? std::string("a count here is 0 or more, not " + text) : std::string();
-    },
-    "", "not negative");
+// Refuses a value written with a minus sign, saying that `what` is 0 or more. CLI11 reads
+// "-1" into an unsigned option as its wrap-around (2^64 - 1).
+CLI::Validator not_negative(const std::string& what, const std::string& name) {
+    return CLI::Validator(
+        [what](std::string& text) {
+            const auto first = text.find_first_not_of(" \t");
+            return first != std::string::npos && text[first] == '-' ? what + " is 0 or more, not " + text : std::string();
+        },
+        "", name);
+}
 
-const CLI::Validator kDevice(
-    [](std::string& text) {
-        const auto first = text.find_first_not_of(" \t");
-        return first != std::string::npos && text[first] == '-' ? std::string("a device number is 0 or more, not " + text) : std::string();
-    },
-    "", "device");
+const CLI::Validator kNotNegative = not_negative("a count here", "not negative");
+const CLI::Validator kDevice = not_negative("a device number", "device");
 
 const CLI::Validator kFinite(
     [](std::string& text) {
