@@ -87,7 +87,7 @@ std::vector<CofiringEdge> decide(std::vector<CofiringCandidate> candidates, cons
     for (std::ptrdiff_t i = 0; i < n; ++i) {
         const CofiringCandidate& c = candidates[static_cast<std::size_t>(i)];
         const auto [expected, p] = evidence(c, rule);
-        edges[static_cast<std::size_t>(i)] = {c.a, c.b, c.interval, c.count, expected, p, p};
+        edges[static_cast<std::size_t>(i)] = {c.a, c.b, c.interval, c.count, rule.independent ? 0 : c.baseline, expected, p, p};
     }
     if (!rule.test_off) {
         // A window's p-values, corrected together (as rule.tests tests).

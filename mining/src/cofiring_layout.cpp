@@ -89,12 +89,12 @@ SlotRun run_of(const LagLayout& layout, const Interval& range) {
     return run;
 }
 
+}  // namespace
+
 std::uint64_t grid_lags(const Interval& range, Tick grid) {
     const auto floor_div = [grid](Tick t) { return t / grid; };  // t >= 0
     return static_cast<std::uint64_t>(floor_div(range.hi) - floor_div(range.lo));
 }
-
-}  // namespace
 
 LagLayout lay_out(const CofiringLags& lags, Tick grid) {
     LagLayout layout;

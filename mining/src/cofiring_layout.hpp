@@ -53,6 +53,9 @@ struct LagLayout {
     }
 };
 
+/// Lags of the time grid in (lo, hi] (0 <= lo < hi): floor(hi / grid) - floor(lo / grid).
+std::uint64_t grid_lags(const Interval& range, Tick grid);
+
 /// Lays out `lags` for spikes on a grid of `grid` ticks (see validate() for the checks).
 LagLayout lay_out(const CofiringLags& lags, Tick grid);
 

@@ -10,6 +10,7 @@
 
 #include "spikeminer/core/device_query.hpp"
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/memory.hpp"
 
 #include <algorithm>
 
@@ -79,19 +80,30 @@ struct EpisodeCounter::State {
     Backend prefix_backend = Backend::Cpu;           // where `prefix` keeps its lists
     State(const SpikeTrains& t, const CountOptions& o, BackendChoice c) : trains(t), options(o), choice(std::move(c)), times(t) {}
 
+    // Prefix ends read at once for the test against chance: at most an eighth of the budget.
+    [[nodiscard]] std::uint64_t lag_entries() const {
+        return std::min<std::uint64_t>(tuning::kLagCountEntries, host_memory_budget(options.memory_budget) / 8 / sizeof(Tick));
+    }
+
+    // Extensions a call to a list store takes: an eighth of the memory budget for its
+    // per-extension work, the rest for the lists and the level's candidates.
+    [[nodiscard]] std::size_t chunk() const {
+        return host_memory_budget(options.memory_budget) / 8 / tuning::kExtensionBytes;
+    }
+
     detail::PrefixCounting& prefix_counting(Backend backend) {
         if (prefix && prefix_backend != backend) prefix.reset();  // after a fallback: rebuilt on the CPU
         if (!prefix) {
             prefix_backend = Backend::Cpu;
 #ifdef SPIKEMINER_HAVE_CUDA
             if (backend == Backend::Cuda) {
-                prefix = std::make_unique<detail::PrefixCounting>(gpu_list_store(), times);
+                prefix = std::make_unique<detail::PrefixCounting>(gpu_list_store(), times, chunk());
                 prefix_backend = Backend::Cuda;
             }
 #endif
             if (!prefix) {
                 prefix = std::make_unique<detail::PrefixCounting>(
-                    detail::make_cpu_list_store(trains, times, options.threads, options.progress), times);
+                    detail::make_cpu_list_store(trains, times, options.threads, options.progress), times, chunk());
             }
         }
         return *prefix;
@@ -220,6 +232,28 @@ CountResult EpisodeCounter::count(std::span<const Episode> episodes, std::uint64
     result.backend = state.choice.backend;
     result.note = state.choice.note;
     return result;
+}
+
+std::vector<LagCounts> EpisodeCounter::lag_counts(std::span<const Episode> episodes, const Interval& baseline) {
+    State& state = *state_;
+    for (const Episode& episode : episodes) {
+        validate(episode, state.trains);
+        if (episode.size() < 2) throw UsageError("an episode of one node has no delay to test against chance");
+    }
+    // Other counters extend no list: the prefixes made for the test go with it.
+    const bool prefix_counts = state.options.counter == Counter::Auto || state.options.counter == Counter::Prefix;
+    const auto on = [&](Backend backend) {
+        std::vector<LagCounts> counts = state.prefix_counting(backend).lag_counts(episodes, baseline, state.options.threads,
+                                                                                state.lag_entries(), state.options.progress);
+        if (!prefix_counts) state.prefix.reset();
+        return counts;
+    };
+    return run_with_fallback(
+        state.choice, [&] { return on(Backend::Cuda); },
+        [&] {
+            state.release_device();
+            return on(Backend::Cpu);
+        });
 }
 
 CountResult EpisodeCounter::count_in_surrogate(const SurrogateOptions& surrogate, std::uint64_t index,

@@ -74,6 +74,12 @@ public:
     virtual void retain(std::span<const std::uint32_t> ids) = 0;
     /// How many lists are stored.
     [[nodiscard]] virtual std::size_t size() const = 0;
+    /// Entries of list `id`.
+    [[nodiscard]] virtual std::uint64_t length(std::uint32_t id) const = 0;
+    /// The end times of lists `ids`, each in end order: views of the store's own memory (a
+    /// host store's) or of `scratch`, filled from the device.
+    [[nodiscard]] virtual std::vector<std::span<const Tick>> ends(std::span<const std::uint32_t> ids,
+                                                                 std::vector<std::vector<Tick>>& scratch) const = 0;
 };
 
 /// The first index in [from, n) whose time is after `value` (or n), by galloping from

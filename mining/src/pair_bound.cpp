@@ -1,49 +1,97 @@
 // Level 2's sieve (see pair_bound.hpp).
 #include "pair_bound.hpp"
 
+#include "cofiring_layout.hpp"
+
+#include "spikeminer/core/error.hpp"
+#include "spikeminer/core/memory.hpp"
 #include "spikeminer/mining/cofiring.hpp"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 namespace spikeminer::mining::detail {
+namespace {
 
-std::optional<std::vector<Episode>> pairs_that_can_reach(const SpikeTrains& trains, const std::vector<Episode>& candidates,
-                                                         std::uint64_t threshold, const std::vector<Interval>& intervals,
-                                                         const CountOptions& count) {
-    std::vector<Interval> ranges = intervals;
+// The distinct intervals in groups the co-firing engine counts at once: each sorted, its
+// intervals not overlapping, at most kMaxIntervals of them.
+std::vector<std::vector<Interval>> engine_groups(std::vector<Interval> ranges) {
     std::sort(ranges.begin(), ranges.end());
     ranges.erase(std::unique(ranges.begin(), ranges.end()), ranges.end());
-    for (std::size_t k = 1; k < ranges.size(); ++k) {
-        if (ranges[k].lo < ranges[k - 1].hi) return std::nullopt;
+    std::vector<std::vector<Interval>> groups;
+    for (const Interval& range : ranges) {
+        const auto fits = [&](const std::vector<Interval>& g) {
+            return g.size() < static_cast<std::size_t>(kMaxIntervals) && g.back().hi <= range.lo;
+        };
+        const auto group = std::find_if(groups.begin(), groups.end(), fits);
+        if (group == groups.end()) groups.push_back({range}); else group->push_back(range);
     }
-    // Each ordered pair of neurons: a count per range each way and the baseline's two.
-    const auto neurons = static_cast<double>(trains.num_neurons());
-    if (neurons * neurons * static_cast<double>(2 * ranges.size() + 2) * sizeof(std::uint32_t) > 1024.0 * 1024 * 1024) return std::nullopt;
+    return groups;
+}
 
-    CofiringOptions options;
-    options.lags.intervals = ranges;
-    // The engine needs a baseline beyond the ranges; with the test off it decides nothing.
-    options.lags.baseline = {ranges.back().hi, ranges.back().hi + 1};
-    options.test.q = 1;
-    options.test.min_count = threshold;
-    options.backend = count.backend;
-    options.threads = count.threads;
-    options.progress = count.progress;
-    const CofiringWindow whole = cofiring_whole_recording(trains, options);
+// Bytes of the engine's counts over the whole recording for a group (a count and a bin
+// count per ordered pair of neurons and lag slot).
+double engine_bytes(std::size_t neurons, std::size_t intervals) {
+    const auto n = static_cast<double>(neurons);
+    return n * n * static_cast<double>(2 * intervals + 2) * (sizeof(std::uint64_t) + sizeof(std::uint32_t));
+}
 
-    // The pairs that reach the threshold at a range, sorted as the edges are.
-    std::vector<std::tuple<NeuronId, NeuronId, int>> reaching;
-    reaching.reserve(whole.edges.size());
-    for (const CofiringEdge& e : whole.edges) reaching.emplace_back(e.a, e.b, e.interval);
-    std::vector<Episode> kept;
-    for (const Episode& c : candidates) {
+}  // namespace
+
+std::optional<PairsKept> pairs_that_can_reach(const SpikeTrains& trains, std::span<const Episode> candidates, std::uint64_t threshold,
+                                              const std::vector<Interval>& intervals, const CountOptions& count,
+                                              const std::optional<ChanceTest>& test, std::size_t memory_budget) {
+    const std::vector<std::vector<Interval>> groups = engine_groups(intervals);
+    std::size_t widest = 0;
+    for (const auto& group : groups) widest = std::max(widest, group.size());
+    const double bytes = engine_bytes(trains.num_neurons(), widest);
+    if (bytes > static_cast<double>(memory_budget)) {
+        if (!test) return std::nullopt;
+        throw MemoryBudgetExceeded("level 2's test against chance of " + std::to_string(trains.num_neurons()) +
+                                   " neurons needs " + format_bytes(bytes) + " of pair counts, over the memory budget (" +
+                                   format_bytes(static_cast<double>(memory_budget)) +
+                                   "): mine fewer neurons (--neurons) or give a larger --memory-budget");
+    }
+
+    // What passed, by (first neuron, second neuron, interval): its group.
+    std::map<std::tuple<NeuronId, NeuronId, Interval>, std::size_t> passed;
+    PairsKept out;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const std::vector<Interval>& group = groups[g];
+        CofiringOptions options;
+        options.lags.intervals = group;
+        options.backend = count.backend;
+        options.threads = count.threads;
+        options.progress = count.progress;
+        options.test.min_count = threshold;
+        if (test) {
+            options.lags.baseline = test->baseline;
+            options.test.q = test->q / static_cast<double>(groups.size());
+            options.test.correction = test->correction;
+        } else {
+            // The engine needs a baseline beyond the ranges; with the test off it decides nothing.
+            options.lags.baseline = {group.back().hi, group.back().hi + 1};
+            options.test.q = 1;
+        }
+        const CofiringWindow whole = cofiring_whole_recording(trains, options);
+        out.group_tests.push_back(whole.tests);
+        for (const CofiringEdge& e : whole.edges) passed.emplace(std::tuple(e.a, e.b, group[static_cast<std::size_t>(e.interval)]), g);
+    }
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const Episode& c = candidates[i];
         const NeuronId a = c.neurons[0];
         const NeuronId b = c.neurons[1];
-        const auto range = static_cast<int>(std::lower_bound(ranges.begin(), ranges.end(), c.gaps[0]) - ranges.begin());
-        if (a == b || std::binary_search(reaching.begin(), reaching.end(), std::tuple(a, b, range))) kept.push_back(c);
+        if (a == b) {
+            if (!test) out.kept.push_back(i);
+            continue;
+        }
+        const auto found = passed.find(std::tuple(a, b, c.gaps[0]));
+        if (found == passed.end()) continue;
+        out.kept.push_back(i);
+        out.group.push_back(found->second);
     }
-    return kept;
+    return out;
 }
 
 }  // namespace spikeminer::mining::detail

@@ -1,22 +1,38 @@
-// Level 2's sieve: a bound on every pair episode's count from the co-firing engine.
+// Level 2's sieve: the co-firing engine's count of every pair of neurons at once.
 #pragma once
 
+#include "spikeminer/mining/chance.hpp"
 #include "spikeminer/mining/count.hpp"
 
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace spikeminer::mining::detail {
 
-/// The level-2 candidates (A -gap-> B) that can reach `threshold`, in their order: those of
-/// one neuron twice, and those of two whose pairs of spikes at the gap reach it. Whatever
-/// occurrences a counter takes, each is one spike of A and one of B, so the number of all
-/// such pairs (counted for every pair of neurons at once, mining/cofiring.hpp) bounds the
-/// count from above, and a candidate under the bound cannot be frequent. nullopt when the
-/// bound is not worked out: the intervals overlap (the co-firing engine counts disjoint
-/// ranges), or its counts for this many neurons would take over 1 GiB.
-std::optional<std::vector<Episode>> pairs_that_can_reach(const SpikeTrains& trains, const std::vector<Episode>& candidates,
-                                                         std::uint64_t threshold, const std::vector<Interval>& intervals,
-                                                         const CountOptions& count);
+/// What the sieve lets through of level 2's candidates: their indices, in order, and with a
+/// test the group of intervals each was tested in, and each group's tests (corrected
+/// together, at the test's q over the groups).
+struct PairsKept {
+    std::vector<std::size_t> kept;
+    std::vector<std::size_t> group;
+    std::vector<std::uint64_t> group_tests;
+};
+
+/// Level 2's candidates (A -gap-> B) that the co-firing engine lets through, from its count
+/// of every pair of neurons at once over the whole recording (mining/cofiring.hpp):
+/// - without a test, those whose pairs of spikes at the gap reach `threshold`, and those of
+///   one neuron twice: whatever occurrences a counter takes, each is one spike of A and one
+///   of B, so the number of all such pairs bounds the count from above;
+/// - with a test, those of two neurons that beat chance (the engine's edge test at the
+///   test's baseline, rate and correction, with the threshold as its least count).
+/// The intervals are counted in groups the engine takes (sorted, not overlapping, at most
+/// kMaxIntervals a group); with a test its q is shared evenly among the groups (so the
+/// false discovery rate of all of them stays within q). When the counts would take more
+/// than `memory_budget` bytes: nullopt without a test (the bound is not worked out), an
+/// Error saying what would fit with one.
+std::optional<PairsKept> pairs_that_can_reach(const SpikeTrains& trains, std::span<const Episode> candidates, std::uint64_t threshold,
+                                              const std::vector<Interval>& intervals, const CountOptions& count,
+                                              const std::optional<ChanceTest>& test, std::size_t memory_budget);
 
 }  // namespace spikeminer::mining::detail

@@ -1,6 +1,7 @@
 #include "shared_list_store.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace spikeminer::mining::detail {
 
@@ -73,6 +74,35 @@ std::vector<std::uint64_t> SharedListStore::extend(std::span<const Extension> ex
         if (counts[i] >= keep_at_least) where_.push_back(Where{store[i], next_id[store[i]]++});
     }
     return counts;
+}
+
+std::uint64_t SharedListStore::length(std::uint32_t id) const {
+    const Where w = where_.at(id);
+    return stores_[w.store].length(w.id);
+}
+
+std::vector<std::span<const Tick>> SharedListStore::ends(std::span<const std::uint32_t> ids,
+                                                        std::vector<std::vector<Tick>>& scratch) const {
+    const std::size_t n = stores_.size();
+    std::vector<std::vector<std::uint32_t>> share(n);
+    std::vector<std::vector<std::size_t>> positions(n);
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        const Where w = where_.at(ids[i]);
+        share[w.store].push_back(w.id);
+        positions[w.store].push_back(i);
+    }
+    // Each store fills scratch of its own (its device current). Moving a vector keeps its
+    // buffer, so the views stay valid once the buffers are moved into `scratch`.
+    std::vector<std::vector<std::vector<Tick>>> filled(n);
+    std::vector<std::vector<std::span<const Tick>>> views(n);
+    stores_.each([&](std::size_t s, const ListStore& store) { views[s] = store.ends(share[s], filled[s]); });
+    scratch.clear();
+    for (auto& part : filled) std::move(part.begin(), part.end(), std::back_inserter(scratch));
+    std::vector<std::span<const Tick>> out(ids.size());
+    for (std::size_t s = 0; s < n; ++s) {
+        for (std::size_t k = 0; k < positions[s].size(); ++k) out[positions[s][k]] = views[s][k];
+    }
+    return out;
 }
 
 void SharedListStore::retain(std::span<const std::uint32_t> ids) {

@@ -29,6 +29,9 @@ public:
     std::vector<std::uint64_t> extend(std::span<const Extension> extensions, std::uint64_t keep_at_least) override;
     void retain(std::span<const std::uint32_t> ids) override;
     [[nodiscard]] std::size_t size() const override { return where_.size(); }
+    [[nodiscard]] std::uint64_t length(std::uint32_t id) const override;
+    [[nodiscard]] std::vector<std::span<const Tick>> ends(std::span<const std::uint32_t> ids,
+                                                         std::vector<std::vector<Tick>>& scratch) const override;
 
 private:
     // Where a list lives: its store, and its id there.

@@ -22,6 +22,12 @@ inline constexpr std::size_t kSmallCofiringRecording = 50'000;
 inline constexpr std::size_t kManyEpisodes = 256;
 /// A batch of at least this many episodes fills the GPU with one thread per episode.
 inline constexpr std::size_t kWalkEpisodes = 2048;
+/// Ends of prefixes read at once for the test against chance (512 MiB of host memory when
+/// they come from the device): few enough to stay small, many enough for every thread.
+inline constexpr std::uint64_t kLagCountEntries = std::uint64_t{1} << 26;
+/// Host bytes a list store's extend() holds per extension besides the lists it keeps (the
+/// extension, its count, order and greedy state, an empty list): what sets its chunks.
+inline constexpr std::size_t kExtensionBytes = 160;
 /// A group's table of extensions by neuron holds at most this many entries (64 MiB).
 inline constexpr std::uint64_t kMaxTableEntries = std::uint64_t{1} << 24;
 

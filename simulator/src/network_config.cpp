@@ -60,6 +60,12 @@ NetworkConfig scenario(const std::string& name) {
         for (std::size_t c = 0; c < 4; ++c) config.chains.push_back(make_chain(static_cast<NeuronId>(9 * c), 9, strengths[c], c));
         return config;
     }
+    if (name == "none") {
+        // Independent neurons at the resting rate: what every test against chance must leave alone.
+        config.neurons = 100;
+        config.duration_s = 60.0;
+        return config;
+    }
     if (name == "assemblies") {
         config.neurons = 100;
         config.duration_s = 60.0;
@@ -106,7 +112,7 @@ NetworkConfig scenario(const std::string& name) {
         }
         return config;
     }
-    throw UsageError("unknown scenario '" + name + "': choose paper, assemblies, demo or large");
+    throw UsageError("unknown scenario '" + name + "': choose paper, assemblies, demo, large or none");
 }
 
 void set_duration(NetworkConfig& config, double duration_s) {

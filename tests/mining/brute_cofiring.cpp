@@ -11,7 +11,8 @@ namespace {
 
 bool within(Tick lag, const mining::Interval& range) { return lag > range.lo && lag <= range.hi; }
 
-// Sum of the binomial (or Poisson) probabilities of c and above, term by term in long double.
+}  // namespace
+
 double binomial_tail(std::uint64_t c, std::uint64_t n, double pi) {
     long double sum = 0;
     for (std::uint64_t k = c; k <= n; ++k) {
@@ -22,6 +23,8 @@ double binomial_tail(std::uint64_t c, std::uint64_t n, double pi) {
     }
     return static_cast<double>(std::min<long double>(sum, 1));
 }
+
+namespace {
 
 double poisson_tail(std::uint64_t c, double mu) {
     if (c == 0) return 1;
@@ -34,6 +37,8 @@ double poisson_tail(std::uint64_t c, double mu) {
     return static_cast<double>(std::max<long double>(0, 1 - below));
 }
 
+}  // namespace
+
 Tick grid_of(const SpikeTrains& trains) {
     Tick grid = 0;
     for (const Tick t : trains.times()) grid = std::gcd(grid, t - trains.times().front());
@@ -41,8 +46,6 @@ Tick grid_of(const SpikeTrains& trains) {
 }
 
 std::uint64_t grid_lags(const mining::Interval& range, Tick grid) { return static_cast<std::uint64_t>(range.hi / grid - range.lo / grid); }
-
-}  // namespace
 
 std::vector<BruteTest> brute_tests(const SpikeTrains& trains, const mining::CofiringLags& lags, TimeSpan window) {
     const Tick grid = grid_of(trains);
@@ -97,7 +100,7 @@ std::vector<mining::CofiringEdge> brute_edges(const SpikeTrains& trains, const m
     for (const BruteTest& t : tests) {
         const std::uint64_t lags_t = t.interval == mining::kSynchrony ? 2 * static_cast<std::uint64_t>(lags.sync / grid) + 1
                                                                        : grid_lags(lags.intervals[static_cast<std::size_t>(t.interval)], grid);
-        mining::CofiringEdge e{t.a, t.b, t.interval, t.count, 0, 1, 1};
+        mining::CofiringEdge e{t.a, t.b, t.interval, t.count, test.chance == mining::Chance::Independent ? 0 : t.baseline, 0, 1, 1};
         if (test.chance == mining::Chance::Independent) {
             e.expected = static_cast<double>(t.spikes_a) * static_cast<double>(t.spikes_b) * static_cast<double>(lags_t) / window_lags;
             if (test.q < 1) e.p = poisson_tail(t.count, e.expected);

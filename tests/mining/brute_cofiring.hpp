@@ -10,6 +10,15 @@
 
 namespace spikeminer::test {
 
+/// P(X >= c) for X ~ Binomial(n, pi), summed term by term in long double.
+double binomial_tail(std::uint64_t c, std::uint64_t n, double pi);
+
+/// The greatest common divisor of the spike times' differences (at least 1).
+Tick grid_of(const SpikeTrains& trains);
+
+/// Lags of a grid of `grid` ticks in (lo, hi].
+std::uint64_t grid_lags(const mining::Interval& range, Tick grid);
+
 /// One test of one pair of neurons that both fire in the window, with its counts.
 struct BruteTest {
     NeuronId a = 0;

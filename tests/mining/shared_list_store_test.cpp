@@ -32,6 +32,11 @@ public:
     }
     void retain(std::span<const std::uint32_t> ids) override { inner_->retain(ids); }
     [[nodiscard]] std::size_t size() const override { return inner_->size(); }
+    [[nodiscard]] std::uint64_t length(std::uint32_t id) const override { return inner_->length(id); }
+    [[nodiscard]] std::vector<std::span<const Tick>> ends(std::span<const std::uint32_t> ids,
+                                                         std::vector<std::vector<Tick>>& scratch) const override {
+        return inner_->ends(ids, scratch);
+    }
 
 private:
     std::unique_ptr<ListStore> inner_;
@@ -101,6 +106,9 @@ TEST_CASE("shared end lists: three mining levels over 2 or 3 stores equal one st
     for (NeuronId n = 0; n < neurons; ++n) level.push_back(Episode{{n}, {}});
     for (int length = 2; length <= 4; ++length) {
         const std::vector<Episode> candidates = extensions_of(level, neurons, gaps);
+        // The test against chance reads the prefixes' ends wherever they live.
+        const Interval baseline{12, 30};
+        CHECK(shared.counting.lag_counts(candidates, baseline, 2, 500, nullptr) == single.lag_counts(candidates, baseline, 1, 1 << 20, nullptr));
         const std::vector<std::uint64_t> two_step = test::cpu_counts(trains, candidates, Counter::TwoStep);
         // About the ten most frequent go on to the next level.
         std::vector<std::uint64_t> sorted = two_step;

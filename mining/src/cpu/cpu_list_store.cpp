@@ -96,6 +96,15 @@ public:
     }
 
     [[nodiscard]] std::size_t size() const override { return lists_.size(); }
+    [[nodiscard]] std::uint64_t length(std::uint32_t id) const override { return lists_.at(id).ends.size(); }
+
+    [[nodiscard]] std::vector<std::span<const Tick>> ends(std::span<const std::uint32_t> ids,
+                                                         std::vector<std::vector<Tick>>& /*scratch*/) const override {
+        std::vector<std::span<const Tick>> views;
+        views.reserve(ids.size());
+        for (const std::uint32_t id : ids) views.emplace_back(lists_.at(id).ends);
+        return views;
+    }
 
 private:
     // One extend() call: its extensions grouped by prefix, and what it makes (threads

@@ -142,6 +142,25 @@ public:
     }
 
     [[nodiscard]] std::size_t size() const override { return lists_.size(); }
+    [[nodiscard]] std::uint64_t length(std::uint32_t id) const override { return lists_.at(id).length; }
+
+    [[nodiscard]] std::vector<std::span<const Tick>> ends(std::span<const std::uint32_t> ids,
+                                                         std::vector<std::vector<Tick>>& scratch) const override {
+        scratch.resize(ids.size());
+        std::vector<std::span<const Tick>> views;
+        views.reserve(ids.size());
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            const Location& at = lists_.at(ids[i]);
+            const ListArrays& arrays = at.fresh ? fresh_ : kept_;
+            scratch[i].resize(at.length);
+            if (at.length != 0) {
+                SPIKEMINER_CUDA_CHECK(cudaMemcpy(scratch[i].data(), arrays.ends.get() + at.offset, at.length * sizeof(Tick),
+                                                 cudaMemcpyDeviceToHost));
+            }
+            views.emplace_back(scratch[i]);
+        }
+        return views;
+    }
 
 private:
     [[nodiscard]] std::uint64_t length_of(const Extension& x) const {

@@ -103,6 +103,7 @@ struct CofiringEdge {
     NeuronId b = 0;
     int interval = kSynchrony; ///< kSynchrony, or the index of the interval
     std::uint64_t count = 0;   ///< occurrences in the window
+    std::uint64_t baseline = 0;  ///< occurrences at the baseline lags, both ways (baseline chance)
     double expected = 0;       ///< the count chance gives
     double p = 1;              ///< the test's p-value (1 when the test is off)
     double p_adjusted = 1;     ///< corrected for the window's tests (BH q-value, or Bonferroni's p m)

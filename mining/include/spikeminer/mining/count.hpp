@@ -2,6 +2,7 @@
 
 #include "spikeminer/core/backend.hpp"
 #include "spikeminer/core/progress.hpp"
+#include "spikeminer/mining/chance.hpp"
 #include "spikeminer/mining/episode.hpp"
 #include "spikeminer/mining/surrogates.hpp"
 
@@ -40,6 +41,7 @@ struct CountOptions {
     Backend backend = Backend::Auto;
     unsigned threads = 0;                 ///< CPU threads; 0 = all
     std::size_t gpu_memory_budget = 0;    ///< bytes for the GPU search; 0 = half the free memory
+    std::size_t memory_budget = 0;        ///< bytes of host memory a mining level may take; 0 = host_memory_budget's default
     /// CUDA devices (empty: the current one). Several share the prefix counter's extensions,
     /// each keeping the end lists it makes; the other GPU counters and the surrogates run on
     /// the first.
@@ -76,6 +78,13 @@ public:
     /// `keep_at_least`, so that the next call counts their one-node extensions in one step
     /// each (mining passes a level's threshold); the other counters keep nothing.
     CountResult count(std::span<const Episode> episodes, std::uint64_t keep_at_least = kKeepNone);
+
+    /// For each episode of two or more nodes, the pairs of the ends of its prefix's
+    /// occurrences and its last neuron's spikes at its last gap and at the `baseline` lags
+    /// (both ways): the counts of the test against chance (chance.hpp). Made from the
+    /// prefix counter's lists on the counter's backend; those of prefixes it had to make
+    /// stay for the next count() when the counter is the prefix one.
+    std::vector<LagCounts> lag_counts(std::span<const Episode> episodes, const Interval& baseline);
 
     /// Counts episodes of two or more nodes in surrogate `index` of the recording
     /// (make_surrogate's spikes). On the GPU the surrogate is made on the device and counted

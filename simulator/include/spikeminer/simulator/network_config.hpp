@@ -92,8 +92,8 @@ struct NetworkConfig {
 /// Preset scenarios: "paper" (64 neurons at 20 Hz, four embedded 9-neuron chains),
 /// "assemblies" (100 neurons at 5 Hz, six assemblies, two chains, slow up/down states),
 /// "demo" (the same for 4 minutes, its assemblies active in stretches), "large" (1,000
-/// neurons, sparse background, 20 chains, 20 assemblies). Throws UsageError for another
-/// name.
+/// neurons, sparse background, 20 chains, 20 assemblies), "none" (100 independent neurons at
+/// 20 Hz). Throws UsageError for another name.
 NetworkConfig scenario(const std::string& name);
 
 /// Makes `config` `duration_s` long, its assemblies' active stretches scaled with it so
