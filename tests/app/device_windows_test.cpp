@@ -27,7 +27,7 @@ struct DemoWindows {
         config.step_s = 1;  // 236 windows of the demo's 240 s: several chunks a device
         config.backend = "cpu";
         input = pipeline::load_input(config, nullptr);
-        options = pipeline::cofiring_options(config, input.recording.trains.time_base());
+        options = pipeline::cofiring_options(config, input.recording.trains);
     }
 };
 

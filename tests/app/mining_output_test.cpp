@@ -146,5 +146,7 @@ TEST_CASE("cli: mine and count on a simulated recording", "[mining-output][cli]"
     CHECK(json[0]["count"].get<std::uint64_t>() == found->count);
     CHECK(test::run_cli({"count", spikes, "--episode", "0 -(2,1]-> 1"}).status == 2);
     CHECK(test::run_cli({"count", spikes, "--episode", "0 -(1,2]-> nobody"}).status == 2);
-    CHECK(test::run_cli({"mine", spikes, "--intervals", "1-2"}).status == 2);  // no threshold
+    CHECK(test::run_cli({"mine", spikes, "--min-count", "0"}).status == 2);
+    CHECK(test::run_cli({"mine", spikes, "--intervals", "1-2,1-2"}).status == 2);
+    CHECK(test::run_cli({"mine", spikes, "--min-rate", "1e300"}).status == 2);
 }

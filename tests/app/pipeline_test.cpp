@@ -199,7 +199,8 @@ TEST_CASE("pipeline: a cancelled run leaves no results and no partial folder", "
     CHECK_THROWS_AS(pipeline::run_pipeline(d.input, d.config, &progress), Cancelled);
 }
 
-TEST_CASE("pipeline: the automatic episode threshold is twice the chance count at the 90th percentile rate", "[pipeline]") {
+TEST_CASE("pipeline: without the test against chance the automatic episode threshold is twice the chance count at the 90th "
+          "percentile rate; with it, a floor", "[pipeline]") {
     // Ten neurons firing 1, 2, ..., 10 Hz (evenly spread) over 100 s: the 90th percentile
     // rate is 9 Hz, the widest interval of 0-5,5-10 ms is 5 ms, so two 9 Hz neurons meet
     // 81 * 0.005 * 100 = 40.5 times by chance; twice that is 81.
@@ -215,6 +216,8 @@ TEST_CASE("pipeline: the automatic episode threshold is twice the chance count a
     pipeline::RunConfig config;
     config.max_level = 1;
     config.backend = "cpu";
+    CHECK(pipeline::mine_episodes(trains, config, nullptr).levels.at(0).threshold == pipeline::kAutoFloor);
+    config.mining_q = 0;
     const mining::MiningResult mined = pipeline::mine_episodes(trains, config, nullptr);
     REQUIRE(mined.levels.size() == 1);
     CHECK(mined.levels[0].threshold == 81);

@@ -73,17 +73,25 @@ TEST_CASE("run: wrong settings and folders exit 2 and write nothing", "[cli][pip
     CHECK(test::partial_files(dir.path()).empty());
 }
 
-TEST_CASE("run: a real recording through the whole pipeline", "[cli][pipeline]") {
+TEST_CASE("run: a real recording through the whole pipeline, at lags its 30 Hz time grid resolves", "[cli][pipeline]") {
     const test::TempDir dir;
     const std::string out = dir.file("songbird");
-    const CliResult result =
-        run_cli({"run", test::data_file("songbird_spikes.txt"), "--window", "10", "--step", "1", "--sync", "0", "--baseline", "60-200",
-                 "--mining-intervals", "0-40,40-80", "--backend", "cpu", "-o", out});
+    const CliResult result = run_cli({"run", test::data_file("songbird_spikes.txt"), "--backend", "cpu", "-o", out});
     INFO("stdout: " << result.out << "\nstderr: " << result.err);
     REQUIRE(result.status == 0);
     CHECK(has(result.out, "songbird_spikes.txt: 74 neurons, 3336 spikes"));
     CHECK(!has(result.out, "recovered"));
+    CHECK(has(result.err, "spikes lie on a grid of 33.33 ms, coarser than 1 ms"));
     const auto summary = nlohmann::json::parse(test::read_file(out + "/summary.json"));
     CHECK(summary["input_checksum"].get<std::string>().starts_with("crc32:"));
     CHECK(summary["windows"] == 14);  // 22.2 s in 1 s steps, 10 a window
+    // The delays the grid resolves: one and two frames; the calcium events of songbird HVC
+    // hold sequences that beat chance there.
+    CHECK(summary["config"]["mining"]["intervals_ms"] == "16.667-50,50-83.333");
+    CHECK(summary["config"]["cofiring"]["baseline_ms"] == "183.333-350");
+    CHECK(summary["episode_levels"][1]["beat_chance"].get<std::size_t>() > 0);
+    // Delays finer than the grid are refused, naming it.
+    const CliResult fine = run_cli({"run", test::data_file("songbird_spikes.txt"), "--mining-intervals", "0-5,5-10", "-o", dir.file("fine")});
+    CHECK(fine.status == 2);
+    CHECK(has(fine.err, "holds no lag of the recording's time grid"));
 }

@@ -8,6 +8,8 @@
 #include "spikeminer/app/chain_recovery.hpp"
 #include "spikeminer/app/io/mining_output.hpp"
 #include "spikeminer/app/io/read_spikes.hpp"
+#include "spikeminer/app/pipeline/pipeline.hpp"
+#include "spikeminer/app/pipeline/time_scales.hpp"
 #include "spikeminer/core/error.hpp"
 
 #include <unistd.h>
@@ -25,11 +27,14 @@ struct MineArguments {
     std::string file;
     ReadArguments read;
     CountArguments count;
-    std::string intervals = "0-5,5-10";
+    std::string intervals = "auto";
+    std::string baseline = "auto";
     std::string unit = "ms";
     std::vector<std::uint64_t> min_counts;
     double min_rate = 0;
     std::size_t max_level = 5;
+    double q = 0.01;  // the test against chance; 0: none
+    std::string memory_budget = "auto";
     std::string neurons;
     std::string output;
     bool occurrences = false;
@@ -43,10 +48,36 @@ struct MineArguments {
     std::uint64_t surrogate_seed = 1;
 };
 
-std::optional<mining::SignificanceOptions> significance_options(const MineArguments& args, const TimeBase& time_base) {
-    if (args.significance == 0) return std::nullopt;
-    return mining::significance_options(args.significance, args.surrogates, args.surrogate, args.dither_ms, args.refractory_ms,
-                                        args.surrogate_seed, time_base);
+// Lag ranges written in `unit`, rewritten in ms as the run config takes them ("auto" stays).
+std::string in_ms(const std::string& ranges, const std::string& unit, const TimeBase& time_base) {
+    if (ranges == "auto" || unit == "ms") return ranges;
+    std::string text;
+    for (const mining::Interval& range : mining::parse_intervals(ranges, time_base, unit)) {
+        text += (text.empty() ? "" : ",") + format_ticks(range.lo, time_base, "ms") + "-" + format_ticks(range.hi, time_base, "ms");
+    }
+    return text;
+}
+
+// The run config's mining settings from the command line: mine and run take their defaults
+// (the lags the recording resolves, the test against chance, the floor) from one place.
+pipeline::RunConfig mining_settings(const MineArguments& args, const SpikeTrains& trains) {
+    pipeline::RunConfig config;
+    config.input = args.file;
+    config.mining_intervals_ms = in_ms(args.intervals, args.unit, trains.time_base());
+    config.baseline_ms = in_ms(args.baseline, args.unit, trains.time_base());
+    std::string counts;
+    for (const std::uint64_t c : args.min_counts) counts += (counts.empty() ? "" : ",") + std::to_string(c);
+    if (!counts.empty()) config.mining_min_count = counts;
+    config.max_level = args.max_level;
+    config.mining_q = args.q;
+    config.memory_budget = args.memory_budget;
+    config.significance_q = args.significance;
+    config.surrogates = args.surrogates;
+    config.surrogate = args.surrogate;
+    config.dither_ms = args.dither_ms;
+    config.refractory_ms = args.refractory_ms;
+    config.surrogate_seed = args.surrogate_seed;
+    return config;
 }
 
 std::vector<NeuronId> parse_neuron_list(const std::string& text, const SpikeTrains& trains) {
@@ -66,8 +97,9 @@ std::vector<NeuronId> parse_neuron_list(const std::string& text, const SpikeTrai
 // Reports a finished level on stderr (over the progress bar on a terminal); a note, such
 // as a fallback to the CPU, once when it first appears.
 void print_level(const mining::LevelReport& level, std::string& last_note) {
-    std::fprintf(stderr, "%slevel %zu: %zu candidates, %zu frequent (count >= %llu)%s, %s on %s, %.3f s\n",
-                 isatty(STDERR_FILENO) != 0 ? "\r\033[K" : "", level.level, level.candidates, level.frequent,
+    const std::string chance = level.beat_chance ? std::to_string(*level.beat_chance) + " beat chance, " : "";
+    std::fprintf(stderr, "%slevel %zu: %zu candidates, %s%zu frequent (count >= %llu)%s, %s on %s, %.3f s\n",
+                 isatty(STDERR_FILENO) != 0 ? "\r\033[K" : "", level.level, level.candidates, chance.c_str(), level.frequent,
                  static_cast<unsigned long long>(level.threshold),
                  level.significant ? (", " + std::to_string(*level.significant) + " significant").c_str() : "",
                  mining::counter_name(level.counter).c_str(), backend_name(level.backend).c_str(), level.seconds);
@@ -80,10 +112,11 @@ void print_level(const mining::LevelReport& level, std::string& last_note) {
 }
 
 void print_summary(const SpikeTrains& trains, const mining::MiningResult& result, const MineArguments& args) {
-    std::printf("%-6s %11s %9s %12s %10s %8s %8s %9s\n", "level", "candidates", "frequent", "significant", "threshold",
-                "counter", "backend", "seconds");
+    std::printf("%-6s %11s %12s %9s %12s %10s %8s %8s %9s\n", "level", "candidates", "beat chance", "frequent", "significant",
+                "threshold", "counter", "backend", "seconds");
     for (const auto& level : result.levels) {
-        std::printf("%-6zu %11zu %9zu %12s %10llu %8s %8s %9.3f\n", level.level, level.candidates, level.frequent,
+        std::printf("%-6zu %11zu %12s %9zu %12s %10llu %8s %8s %9.3f\n", level.level, level.candidates,
+                    level.beat_chance ? std::to_string(*level.beat_chance).c_str() : "-", level.frequent,
                     level.significant ? std::to_string(*level.significant).c_str() : "-",
                     static_cast<unsigned long long>(level.threshold), mining::counter_name(level.counter).c_str(),
                     backend_name(level.backend).c_str(), level.seconds);
@@ -122,19 +155,19 @@ void run_mine(const MineArguments& args) {
     TerminalProgress terminal;
     const io::SpikeRecording recording = io::read_recording(args.file, args.read.options(&terminal.progress()));
     const SpikeTrains& trains = recording.trains;
-    mining::MiningOptions options;
-    options.intervals = mining::parse_intervals(args.intervals, trains.time_base(), args.unit);
     if (!args.min_counts.empty() && args.min_rate > 0) throw UsageError("give --min-count or --min-rate, not both");
-    options.min_counts = args.min_counts;
+    pipeline::RunConfig settings = mining_settings(args, trains);
+    pipeline::validate(settings);
+    std::fprintf(stderr, "note: time scales: %s\n", pipeline::resolve_time_scales(settings, trains).c_str());
+    mining::MiningOptions options = pipeline::mining_options(trains, settings, &terminal.progress());
     if (args.min_rate > 0) options.min_counts = {mining::count_for_rate(args.min_rate, trains)};
-    if (options.min_counts.empty()) throw UsageError("give a threshold: --min-count N or --min-rate HZ");
-    options.max_level = args.max_level;
     if (!args.neurons.empty()) options.neurons = parse_neuron_list(args.neurons, trains);
     options.count = args.count.options(&terminal.progress());
-    options.significance = significance_options(args, trains.time_base());
+    options.count.memory_budget = pipeline::memory_budget_bytes(settings);
     std::string last_note;
     const mining::MiningResult result =
         mining::mine(trains, options, [&](const mining::LevelReport& level) { print_level(level, last_note); });
+    if (!result.stopped.empty()) std::fprintf(stderr, "warning: %s\n", result.stopped.c_str());
     if (!args.output.empty()) io::write_mining_results(args.output, trains, result, args.unit, args.occurrences);
     outputs.commit();
     print_summary(trains, result, args);
@@ -151,14 +184,26 @@ void add_mine_command(CLI::App& app) {
     command->add_option("FILE", args->file, "spike file")->required();
     args->read.add_to(*command);
     args->count.add_to(*command);
-    command->add_option("--intervals", args->intervals, "allowed delays (lo,hi], e.g. 0-5,5-10 (default), in --unit");
-    command->add_option("--unit", args->unit, "unit of --intervals: s, ms (default), us, ns");
+    command->add_option("--intervals", args->intervals,
+                        "allowed delays (lo,hi], e.g. 0-5,5-10, in --unit (default auto: 0-5,5-10 ms, or one and two steps "
+                        "of a coarser time grid)");
+    command->add_option("--baseline", args->baseline,
+                        "the lags, both ways, that give chance to the test, in --unit (default auto: 20-40 ms, or 6 to 10 "
+                        "steps of a coarser time grid)");
+    command->add_option("--unit", args->unit, "unit of --intervals and --baseline: s, ms (default), us, ns");
+    command->add_option("--q", args->q,
+                        "test each level's candidates against chance (their timing and their order, the neurons' own firing "
+                        "kept) at this false discovery rate (default 0.01; 0: no test, the count alone decides)");
     command->add_option("--min-count", args->min_counts,
-                        "threshold count; a list (200,100,50) sets it per level (a level is joined only from the "
-                        "frequent episodes of the level before, so a lower later threshold finds no more than that)")
+                        "floor count (default auto: 5 with the test, else a chance count of fast pairs); a list "
+                        "(200,100,50) sets it per level (a level is joined only from the episodes of the level before, so "
+                        "a lower later floor finds no more than that)")
         ->delimiter(',');
-    command->add_option("--min-rate", args->min_rate, "threshold as occurrences per second of recording");
+    command->add_option("--min-rate", args->min_rate, "floor as occurrences per second of recording");
     command->add_option("--max-level", args->max_level, "longest episode (default 5)");
+    command->add_option("--memory-budget", args->memory_budget,
+                        "memory a level may take, e.g. 4G (default auto: half what is available); a level that does not "
+                        "fit is not mined, and the levels before it are kept");
     command->add_option("--neurons", args->neurons, "mine only these neurons (labels, comma separated)");
     CLI::Option* output = command->add_option("-o,--output", args->output, "write the frequent episodes (.json, .csv or .h5)");
     command->add_flag("--occurrences", args->occurrences, "with -o x.json: also list each episode's occurrences")->needs(output);

@@ -11,8 +11,10 @@
 #include "spikeminer/app/pipeline/ranks.hpp"
 #include "spikeminer/app/pipeline/results.hpp"
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/memory.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -52,8 +54,17 @@ void print_summary(const pipeline::Input& input, const pipeline::PipelineResult&
     std::printf("%s: %zu neurons, %zu spikes, %.1f s\n", input.source.c_str(), trains.num_neurons(), trains.num_spikes(),
                 tb.to_seconds(trains.span().length()));
     std::size_t longest = 0;
-    for (const auto& f : result.episodes.episodes) longest = std::max(longest, f.episode.size());
-    std::printf("episodes: %zu frequent, the longest of %zu neurons\n", result.episodes.episodes.size(), longest);
+    std::vector<std::size_t> per_level;
+    for (const auto& f : result.episodes.episodes) {
+        longest = std::max(longest, f.episode.size());
+        if (per_level.size() < f.episode.size()) per_level.resize(f.episode.size(), 0);
+        ++per_level[f.episode.size() - 1];
+    }
+    std::string levels;
+    for (std::size_t k = 1; k < per_level.size(); ++k) levels += (levels.empty() ? "" : ", ") + std::to_string(per_level[k]) + " of " + std::to_string(k + 1);
+    const bool against_chance = result.settings.mining_q > 0;
+    std::printf("episodes: %zu of 2+ neurons %s (%s)\n", result.episodes.episodes.size() - (per_level.empty() ? 0 : per_level[0]),
+                against_chance ? "beat chance" : "frequent", levels.empty() ? "none" : levels.c_str());
     std::size_t edges = 0;
     for (const auto& w : result.windows) edges = std::max(edges, w.edges);
     std::printf("co-firing: %zu windows, up to %zu edges in one\n", result.windows.size(), edges);
@@ -86,6 +97,10 @@ void print_summary(const pipeline::Input& input, const pipeline::PipelineResult&
     }
     std::printf("time:");
     for (const auto& s : result.stages) std::printf(" %s %.2f s%s;", s.stage.c_str(), s.seconds, s.backend.empty() ? "" : (" (" + s.backend + ")").c_str());
+    std::printf("\npeak memory:");
+    for (const auto& s : result.stages) {
+        if (s.peak_bytes != 0) std::printf(" %s %s;", s.stage.c_str(), format_bytes(static_cast<double>(s.peak_bytes)).c_str());
+    }
     std::printf("\n");
     for (const auto& note : result.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
 }
@@ -152,10 +167,15 @@ void run(pipeline::RunConfig config, const RunArguments& args) {
     const pipeline::MpiRanks ranks;
     pipeline::check_results_dir(args.output, config);
     TerminalProgress terminal;
+    reset_peak_memory();
+    const auto reading = std::chrono::steady_clock::now();
     const pipeline::Input input = pipeline::load_input(config, &terminal.progress());
-    const std::optional<pipeline::PipelineResult> ran = pipeline::run_pipeline_on_ranks(ranks, input, config, &terminal.progress());
+    const pipeline::StageTime read{config.simulate.empty() ? "read" : "simulate",
+                                   std::chrono::duration<double>(std::chrono::steady_clock::now() - reading).count(), "cpu", peak_memory()};
+    std::optional<pipeline::PipelineResult> ran = pipeline::run_pipeline_on_ranks(ranks, input, config, &terminal.progress());
     if (!ran) return;
-    const pipeline::PipelineResult& result = *ran;
+    pipeline::PipelineResult& result = *ran;
+    result.stages.insert(result.stages.begin(), read);
     const std::vector<std::string> written = pipeline::write_results(args.output, input, config, result, &terminal.progress(), args.figure_seconds);
     print_summary(input, result, args.show);
     std::string names;
@@ -178,14 +198,20 @@ void add_settings(CLI::App& command, RunArguments& args) {
     setting(command, args, "--format", &C::format, "the recording's format: csv, text, nwb, spikeminer, waverepo (default: detect)");
     setting(command, args, "--tick", &C::tick, "tick for files in seconds, e.g. 1us, 30000/s");
     setting(command, args, "--duplicates", &C::duplicates, "two spikes of one neuron at one tick: keep (default) or merge");
-    setting(command, args, "--mining-intervals", &C::mining_intervals_ms, "the episodes' delays in ms (default 0-5,5-10)");
-    setting(command, args, "--min-count", &C::mining_min_count, "episodes' threshold: auto (default), a count, or one per level");
+    setting(command, args, "--mining-intervals", &C::mining_intervals_ms,
+            "the episodes' delays in ms (default auto: 0-5,5-10, or one and two steps of a coarser time grid)");
+    setting(command, args, "--min-count", &C::mining_min_count,
+            "episodes' floor: auto (default: 5 with the test against chance), a count, or one per level");
     setting(command, args, "--max-level", &C::max_level, "the longest episode (default 5)");
+    setting(command, args, "--mining-q", &C::mining_q,
+            "test each level's candidate episodes against chance at this false discovery rate (default 0.01; 0: no test, "
+            "the count alone decides)");
     setting(command, args, "--window", &C::window_s, "co-firing windows this many s wide (default 10)");
     setting(command, args, "--step", &C::step_s, "... every this many s (default 1)");
-    setting(command, args, "--sync", &C::sync_ms, "synchrony within this many ms, either way (default 2)");
+    setting(command, args, "--sync", &C::sync_ms, "synchrony within this many ms, either way (default auto: 2, or a coarser grid's step)");
     setting(command, args, "--intervals", &C::intervals_ms, "directed lags that also join neurons, in ms (default none)");
-    setting(command, args, "--baseline", &C::baseline_ms, "lags that give chance, in ms (default 20-40)");
+    setting(command, args, "--baseline", &C::baseline_ms,
+            "lags that give chance to co-firing and episodes, in ms (default auto: 20-40, or 6 to 10 steps of a coarser grid)");
     setting(command, args, "--chance", &C::chance, "baseline (default) or independent");
     setting(command, args, "--edge-test", &C::edge_test,
             "analytic (default) or surrogate: each edge found is also counted in surrogates (--surrogates, --surrogate, "
@@ -204,6 +230,9 @@ void add_settings(CLI::App& command, RunArguments& args) {
     setting(command, args, "--jaccard", &C::jaccard, "cliques of consecutive windows this alike are one assembly (default 0.5)");
     setting(command, args, "--max-gap", &C::max_gap, "windows an assembly may go unseen (default 1)");
     setting(command, args, "--min-windows", &C::min_windows, "assemblies seen in fewer windows are left out (default 3)");
+    setting(command, args, "--memory-budget", &C::memory_budget,
+            "memory a stage may take, e.g. 4G (default auto: half what is available); a stage chunks its work to fit, or "
+            "stops before it with what would fit");
     setting(command, args, "--backend", &C::backend, "auto (default), cpu or gpu");
     setting(command, args, "--threads", &C::threads, "CPU threads (default: all)");
     setting(command, args, "--devices", &C::devices,

@@ -33,7 +33,7 @@ struct SimulateArguments {
 };
 
 simulator::NetworkConfig build_config(const SimulateArguments& args) {
-    simulator::NetworkConfig config = args.scenario == "none" ? simulator::NetworkConfig{} : simulator::scenario(args.scenario);
+    simulator::NetworkConfig config = simulator::scenario(args.scenario);
     const simulator::NetworkConfig& given = args.given;
     if (args.has("--neurons")) {
         config.neurons = given.neurons;

@@ -10,6 +10,9 @@
 //   /mining/significance    float64 [E, 5] (p, p_adjusted, surrogate mean, surrogate sd,
 //                           surrogates used; NaN for an untested episode), only when the
 //                           episodes were tested against surrogates
+//   /mining/chance          float64 [E, 6] (pairs, reversed pairs, baseline pairs, expected
+//                           pairs, p, p_adjusted; NaN for an untested episode), only when
+//                           the episodes were tested against chance
 #include "hdf5_isolated.hpp"
 #include "hdf5_read.hpp"
 #include "hdf5_write.hpp"
@@ -66,6 +69,14 @@ void write_mining_group(H5Writer& file, const SpikeTrains& trains, const mining:
         }
         file.write_rows("/mining/significance", rows, result.episodes.size());
     }
+    if (std::any_of(result.episodes.begin(), result.episodes.end(), [](const auto& e) { return e.chance.has_value(); })) {
+        std::vector<double> rows;
+        for (const auto& found : result.episodes) {
+            const auto row = chance_row(found.chance);
+            rows.insert(rows.end(), row.begin(), row.end());
+        }
+        file.write_rows("/mining/chance", rows, result.episodes.size());
+    }
     std::vector<std::int64_t> levels;
     std::vector<std::int64_t> thresholds;
     std::vector<double> seconds;
@@ -88,6 +99,12 @@ void send_mining_group(const H5Reader& file, Writer& out) {
         significance = file.read_rows("/mining/significance", counts.size(), columns);
         if (columns != 5) throw Error(file.where("/mining/significance") + " has " + std::to_string(columns) + " columns, expected 5");
     }
+    std::vector<double> chance;
+    if (file.exists("/mining/chance")) {
+        std::size_t columns = 0;
+        chance = file.read_rows("/mining/chance", counts.size(), columns);
+        if (columns != 6) throw Error(file.where("/mining/chance") + " has " + std::to_string(columns) + " columns, expected 6");
+    }
     out.values(file.read_integers("/mining/episode_neurons"));
     out.values(file.read_integers("/mining/episode_neurons_index"));
     out.values(file.read_integer_pairs("/mining/episode_gaps"));
@@ -95,6 +112,7 @@ void send_mining_group(const H5Reader& file, Writer& out) {
     out.values(file.read_integer_pairs("/mining/levels"));
     out.values(file.read_integers("/mining/level_thresholds"));
     out.values(significance);
+    out.values(chance);
     out.values(file.read_numbers("/mining/level_seconds"));
 }
 
@@ -106,6 +124,7 @@ mining::MiningResult receive_mining_group(Reader& in, const std::string& path, s
     const auto levels = in.values<std::int64_t>();
     const auto thresholds = in.values<std::int64_t>();
     const auto significance = in.values<double>();
+    const auto chance = in.values<double>();
     const auto seconds = in.values<double>();
     const auto where = [&](const char* dataset) { return dataset_where(path, dataset); };
     if (counts.size() != ends.size()) throw Error(where("/mining/counts") + " does not have one count per episode");
@@ -141,6 +160,7 @@ mining::MiningResult receive_mining_group(Reader& in, const std::string& path, s
             }
             found.significance = mining::SurrogateSignificance{found.count, row[2], row[3], static_cast<std::size_t>(row[4]), 0, row[0], row[1], true};
         }
+        if (!chance.empty()) found.chance = chance_from_row(&chance[6 * e], where("/mining/chance") + " row " + std::to_string(e));
         result.episodes.push_back(std::move(found));
         start = ends[e];
     }

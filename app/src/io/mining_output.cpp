@@ -36,9 +36,14 @@ std::string json_text(const SpikeTrains& trains, const mining::MiningResult& res
                              {"counter", mining::counter_name(level.counter)},
                              {"backend", backend_name(level.backend)},
                              {"seconds", level.seconds}};
+        if (level.beat_chance) {
+            entry["tested_against_chance"] = level.chance_tests;
+            entry["beat_chance"] = *level.beat_chance;
+        }
         if (level.significant) entry["significant"] = *level.significant;
         out["levels"].push_back(entry);
     }
+    if (!result.stopped.empty()) out["stopped"] = result.stopped;
     out["episodes"] = nlohmann::json::array();
     // One counter for every episode's occurrences: the spike times are grouped once.
     std::optional<mining::EpisodeCounter> counter;
@@ -54,6 +59,7 @@ std::string json_text(const SpikeTrains& trains, const mining::MiningResult& res
                              {"neurons", labels},
                              {"intervals", intervals},
                              {"count", found.count}};
+        if (const auto& c = found.chance) entry["chance"] = detail::chance_json(*c);
         if (const auto& s = found.significance) entry["significance"] = detail::significance_json(*s);
         if (with_occurrences) {
             entry["occurrences_s"] = nlohmann::json::array();
@@ -68,13 +74,17 @@ std::string json_text(const SpikeTrains& trains, const mining::MiningResult& res
     return io::json_text(out, 1) + "\n";
 }
 
-// With significance tests, five more columns (empty for the untested single neurons).
+// With the test against chance six more columns, with significance tests five more (empty
+// for the untested single neurons).
 std::string csv_text(const SpikeTrains& trains, const mining::MiningResult& result, const std::string& unit) {
+    const bool chance = std::any_of(result.episodes.begin(), result.episodes.end(), [](const auto& e) { return e.chance.has_value(); });
     const bool tested = std::any_of(result.episodes.begin(), result.episodes.end(), [](const auto& e) { return e.significance.has_value(); });
-    std::string text = std::string("level,count,episode") + (tested ? detail::kSignificanceColumns : "") + "\n";
+    std::string text = std::string("level,count,episode") + (chance ? detail::kChanceColumns : "") +
+                       (tested ? detail::kSignificanceColumns : "") + "\n";
     for (const auto& found : result.episodes) {
         text += std::to_string(found.episode.size()) + "," + std::to_string(found.count) + ",\"" +
                 mining::format_episode(found.episode, trains, unit) + "\"";
+        if (chance) text += detail::chance_csv(found.chance);
         if (tested) text += detail::significance_csv(found.significance);
         text += "\n";
     }

@@ -1,6 +1,7 @@
 // Stages 1 and 2: the input, read or simulated, and its episodes.
 #include "spikeminer/app/pipeline/pipeline.hpp"
 
+#include "spikeminer/app/pipeline/time_scales.hpp"
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/simulator/simulate.hpp"
 
@@ -76,8 +77,9 @@ std::uint64_t automatic_count(const SpikeTrains& trains, const std::vector<minin
     return std::max<std::uint64_t>(10, static_cast<std::uint64_t>(std::ceil(2 * chance)));
 }
 
-std::vector<std::uint64_t> min_counts(const std::string& text, const SpikeTrains& trains, const std::vector<mining::Interval>& intervals) {
-    if (text == "auto") return {automatic_count(trains, intervals)};
+std::vector<std::uint64_t> min_counts(const std::string& text, const SpikeTrains& trains, const std::vector<mining::Interval>& intervals,
+                                      bool tested) {
+    if (text == "auto") return {tested ? kAutoFloor : automatic_count(trains, intervals)};
     std::vector<std::uint64_t> counts;
     std::stringstream items(text);
     std::string item;
@@ -117,17 +119,30 @@ Input load_input(const RunConfig& config, Progress* progress) {
     return input;
 }
 
-mining::MiningResult mine_episodes(const SpikeTrains& trains, const RunConfig& config, Progress* progress) {
+mining::MiningOptions mining_options(const SpikeTrains& trains, const RunConfig& given, Progress* progress) {
+    RunConfig config = given;
+    (void)resolve_time_scales(config, trains);
     mining::MiningOptions options;
-    options.intervals = mining::parse_intervals(config.mining_intervals_ms, trains.time_base(), "ms");
-    options.min_counts = min_counts(config.mining_min_count, trains, options.intervals);
+    const TimeBase& tb = trains.time_base();
+    options.intervals = mining::parse_intervals(config.mining_intervals_ms, tb, "ms");
+    if (config.mining_q > 0) {
+        const std::vector<mining::Interval> baseline = mining::parse_intervals(config.baseline_ms, tb, "ms");
+        if (baseline.size() != 1) throw UsageError("baseline '" + config.baseline_ms + "': give one lag range lo-hi");
+        options.chance = mining::ChanceTest{baseline.front(), mining::Correction::BenjaminiHochberg, config.mining_q};
+    }
+    options.min_counts = min_counts(config.mining_min_count, trains, options.intervals, options.chance.has_value());
     options.max_level = config.max_level;
     options.count.backend = parse_backend(config.backend);
     options.count.threads = config.threads;
     options.count.devices = config.devices;
+    options.count.memory_budget = memory_budget_bytes(config);
     options.count.progress = progress;
-    options.significance = significance_options(config, trains.time_base());
-    return mining::mine(trains, options);
+    options.significance = significance_options(config, tb);
+    return options;
+}
+
+mining::MiningResult mine_episodes(const SpikeTrains& trains, const RunConfig& config, Progress* progress) {
+    return mining::mine(trains, mining_options(trains, config, progress));
 }
 
 }  // namespace spikeminer::pipeline

@@ -5,9 +5,11 @@
 #include "activations.hpp"
 #include "device_windows.hpp"
 
+#include "spikeminer/app/pipeline/time_scales.hpp"
 #include "spikeminer/app/window_graph.hpp"
 #include "spikeminer/core/device_query.hpp"
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/memory.hpp"
 #include "spikeminer/graph/cliques.hpp"
 
 #include <algorithm>
@@ -156,7 +158,10 @@ std::size_t threads_per_device(const mining::CofiringWindows& windows, const std
 
 }  // namespace
 
-mining::CofiringOptions cofiring_options(const RunConfig& config, const TimeBase& time_base) {
+mining::CofiringOptions cofiring_options(const RunConfig& given, const SpikeTrains& trains) {
+    RunConfig config = given;
+    (void)resolve_time_scales(config, trains);
+    const TimeBase& time_base = trains.time_base();
     mining::CofiringOptions options;
     options.lags = mining::parse_lags(config.sync_ms, config.intervals_ms, config.baseline_ms, time_base);
     options.test.chance = config.chance == "independent" ? mining::Chance::Independent : mining::Chance::Baseline;
@@ -180,21 +185,28 @@ std::string small_graphs() {
     return "window graphs under " + std::to_string(app::kGpuWindowEdges) + " edges, which the CPU keeps faster";
 }
 
-PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progress* progress, const WindowFeed& feed) {
-    validate(config);
-    if (!config.devices.empty() && choose_backend(parse_backend(config.backend)).backend == Backend::Cuda) use_device(config.devices.front());
+PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress* progress, const WindowFeed& feed) {
+    validate(given);
     const SpikeTrains& trains = input.recording.trains;
     PipelineResult result;
+    result.settings = given;
+    result.notes.push_back("time scales: " + resolve_time_scales(result.settings, trains));
+    const RunConfig& config = result.settings;
+    if (!config.devices.empty() && choose_backend(parse_backend(config.backend)).backend == Backend::Cuda) use_device(config.devices.front());
+    reset_peak_memory();
     auto start = Clock::now();
     result.episodes = mine_episodes(trains, config, progress);
-    result.stages.push_back({"episodes", seconds_since(start), result.episodes.levels.empty() ? "" : backend_name(result.episodes.levels.back().backend)});
+    result.stages.push_back({"episodes", seconds_since(start), result.episodes.levels.empty() ? "" : backend_name(result.episodes.levels.back().backend),
+                             peak_memory()});
     for (const auto& level : result.episodes.levels) {
         if (!level.significance_note.empty()) {
             result.notes.push_back("episodes, level " + std::to_string(level.level) + ": " + level.significance_note);
         }
     }
+    if (!result.episodes.stopped.empty()) result.notes.push_back("episodes: " + result.episodes.stopped);
+    reset_peak_memory();
 
-    result.cofiring = cofiring_options(config, trains.time_base());
+    result.cofiring = cofiring_options(config, trains);
     mining::CofiringOptions counting = result.cofiring;
     counting.progress = progress;
     mining::CofiringWindows windows(trains, counting);
@@ -276,10 +288,13 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
     tracker.finish();
     const BackendChoice counting_backend = on_gpu ? on_gpu->backend() : windows.backend();
     const std::string counted_on = backend_name(counting_backend.backend);
-    result.stages.push_back({"co-firing", counting_s, counted_on});
-    result.stages.push_back({"graph updates", graph_s, dynamic ? dynamic->describe() : ""});
-    if (config.analytics) result.stages.push_back({"components and PageRank", analytics_s, dynamic ? dynamic->describe() : ""});
-    result.stages.push_back({"cliques", cliques_s, ""});
+    // The window stages run window by window, together: one peak for them all.
+    const std::size_t windows_peak = peak_memory();
+    result.stages.push_back({"co-firing", counting_s, counted_on, windows_peak});
+    result.stages.push_back({"graph updates", graph_s, dynamic ? dynamic->describe() : "", windows_peak});
+    if (config.analytics) result.stages.push_back({"components and PageRank", analytics_s, dynamic ? dynamic->describe() : "", windows_peak});
+    result.stages.push_back({"cliques", cliques_s, "", windows_peak});
+    reset_peak_memory();
     if (!counting_backend.note.empty()) result.notes.push_back("co-firing: " + counting_backend.note);
     if (!graph_choice.note.empty()) result.notes.push_back("window graphs: " + graph_choice.note);
     if (!clique_note.empty()) result.notes.push_back("cliques: " + clique_note);
@@ -311,14 +326,14 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& config, Progres
         result.events.push_back(e);
     }
     tracking_s += seconds_since(start);
-    result.stages.push_back({"tracking and activations", tracking_s, "cpu"});
+    result.stages.push_back({"tracking and activations", tracking_s, "cpu", peak_memory()});
     if (const auto significance = significance_options(config, trains.time_base()); significance && !result.assemblies.empty()) {
         start = Clock::now();
         std::vector<std::vector<NeuronId>> members;
         for (const Assembly& a : result.assemblies) members.push_back(a.members);
         const auto tested = test_activations(trains, members, tested_spans, sync, *significance, progress);
         for (std::size_t i = 0; i < tested.size(); ++i) result.assemblies[i].significance = tested[i];
-        result.stages.push_back({"assemblies against surrogates", seconds_since(start), "cpu"});
+        result.stages.push_back({"assemblies against surrogates", seconds_since(start), "cpu", peak_memory()});
     }
     if (input.recording.truth) result.recovery = recover(*input.recording.truth, result, trains.time_base());
     return result;

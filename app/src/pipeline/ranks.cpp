@@ -169,7 +169,7 @@ mining::CofiringWindow take_window(const std::vector<char>& bytes, std::size_t& 
 
 // Rank r >= 1: its block of windows, computed and sent to rank 0 in one message.
 void send_block(const MpiRanks& ranks, const Input& input, const RunConfig& config, Progress* progress) {
-    mining::CofiringOptions options = cofiring_options(config, input.recording.trains.time_base());
+    mining::CofiringOptions options = cofiring_options(config, input.recording.trains);
     options.progress = progress;
     mining::CofiringWindows windows(input.recording.trains, options);
     const auto [first, last] = block_of(ranks.rank(), ranks.size(), windows.size());

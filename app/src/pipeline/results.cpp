@@ -77,6 +77,13 @@ std::string labels(const SpikeTrains& trains, const std::vector<NeuronId>& neuro
     return text;
 }
 
+// The settings a run applied (its auto lags resolved), or those given for a result that
+// does not carry them.
+const RunConfig& applied(const RunConfig& config, const PipelineResult& result) {
+    const bool carried = !result.settings.input.empty() || !result.settings.simulate.empty();
+    return carried ? result.settings : config;
+}
+
 nlohmann::json summary_json(const Input& input, const RunConfig& config, const PipelineResult& result) {
     const SpikeTrains& trains = input.recording.trains;
     const TimeBase& tb = trains.time_base();
@@ -86,14 +93,21 @@ nlohmann::json summary_json(const Input& input, const RunConfig& config, const P
                        {"spikes", trains.num_spikes()},
                        {"duration_s", tb.to_seconds(trains.span().length())},
                        {"tick", tb.describe()},
-                       {"config", nlohmann::json::parse(to_json(config))},
+                       {"config", nlohmann::json::parse(to_json(applied(config, result)))},
                        {"windows", result.windows.size()},
                        {"notes", result.notes}};
     nlohmann::json levels = nlohmann::json::array();
     for (const auto& level : result.episodes.levels) {
-        levels.push_back({{"level", level.level}, {"candidates", level.candidates}, {"frequent", level.frequent}, {"threshold", level.threshold}});
+        nlohmann::json entry{{"level", level.level}, {"candidates", level.candidates}, {"frequent", level.frequent}, {"threshold", level.threshold}};
+        if (level.beat_chance) {
+            entry["tested_against_chance"] = level.chance_tests;
+            entry["beat_chance"] = *level.beat_chance;
+        }
+        if (level.significant) entry["significant"] = *level.significant;
+        levels.push_back(entry);
     }
     out["episode_levels"] = levels;
+    if (!result.episodes.stopped.empty()) out["episodes_stopped"] = result.episodes.stopped;
     nlohmann::json assemblies = nlohmann::json::array();
     for (const Assembly& a : result.assemblies) {
         nlohmann::json members = nlohmann::json::array();
@@ -111,7 +125,9 @@ nlohmann::json summary_json(const Input& input, const RunConfig& config, const P
     for (const AssemblyEvent& e : result.events) ++events[event_name(e.kind)];
     out["events"] = events;
     nlohmann::json stages = nlohmann::json::array();
-    for (const StageTime& s : result.stages) stages.push_back({{"stage", s.stage}, {"seconds", s.seconds}, {"where", s.backend}});
+    for (const StageTime& s : result.stages) {
+        stages.push_back({{"stage", s.stage}, {"seconds", s.seconds}, {"where", s.backend}, {"peak_memory_bytes", s.peak_bytes}});
+    }
     out["stages"] = stages;
     if (result.recovery) {
         const Recovery& r = *result.recovery;
@@ -209,7 +225,7 @@ std::vector<std::string> write_results(const std::string& dir, const Input& inpu
     const SpikeTrains& trains = input.recording.trains;
     PartialFolder folder(dir);
     if (progress != nullptr) progress->begin("writing the results", 0);
-    const std::string config_json = to_json(config);
+    const std::string config_json = to_json(applied(config, result));
     detail::write_results_h5(folder.file("results.h5"), input, config_json, result, SPIKEMINER_VERSION);
     const std::string summary = io::json_text(summary_json(input, config, result), 1);
     io::write_atomically(folder.file("summary.json"), [&](std::ostream& out) { out << summary << '\n'; });

@@ -5,6 +5,7 @@
 
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/core/in_quotes.hpp"
+#include "spikeminer/core/memory.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -86,7 +87,7 @@ const std::vector<Key>& keys() {
         {"read.duplicates", "two spikes of one neuron at one tick: keep or merge",
          [](RunConfig& c, const Json& v, const std::string& w) { c.duplicates = text(v, w); },
          [](const RunConfig& c) { return Json(c.duplicates); }},
-        {"mining.intervals_ms", "the episodes' delays, e.g. \"0-5,5-10\"",
+        {"mining.intervals_ms", "the episodes' delays, e.g. \"0-5,5-10\" (auto: these, or one and two steps of a coarser time grid)",
          [](RunConfig& c, const Json& v, const std::string& w) { c.mining_intervals_ms = lags(v, w); },
          [](const RunConfig& c) { return Json(c.mining_intervals_ms); }},
         {"mining.min_count", "\"auto\", a count, or one count per level",
@@ -94,16 +95,21 @@ const std::vector<Key>& keys() {
          [](const RunConfig& c) { return Json(c.mining_min_count); }},
         {"mining.max_level", "the longest episode", [](RunConfig& c, const Json& v, const std::string& w) { c.max_level = whole(v, w); },
          [](const RunConfig& c) { return Json(c.max_level); }},
+        {"mining.q", "the test against chance of each level's candidates at this false discovery rate (0: no test, the "
+                     "count alone decides)",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.mining_q = number(v, w); },
+         [](const RunConfig& c) { return Json(c.mining_q); }},
         {"cofiring.window_s", "co-firing windows this many s wide", [](RunConfig& c, const Json& v, const std::string& w) { c.window_s = number(v, w); },
          [](const RunConfig& c) { return Json(c.window_s); }},
         {"cofiring.step_s", "... every this many s", [](RunConfig& c, const Json& v, const std::string& w) { c.step_s = number(v, w); },
          [](const RunConfig& c) { return Json(c.step_s); }},
-        {"cofiring.sync_ms", "synchrony within this many ms, either way (\"off\": none)",
+        {"cofiring.sync_ms", "synchrony within this many ms, either way (\"off\": none; auto: 2, or within a step of a coarser time grid)",
          [](RunConfig& c, const Json& v, const std::string& w) { c.sync_ms = lags(v, w); }, [](const RunConfig& c) { return Json(c.sync_ms); }},
         {"cofiring.intervals_ms", "directed lags that also join neurons, e.g. \"0-2,2-5\" (default none)",
          [](RunConfig& c, const Json& v, const std::string& w) { c.intervals_ms = lags(v, w); },
          [](const RunConfig& c) { return Json(c.intervals_ms); }},
-        {"cofiring.baseline_ms", "the lags that give chance, both ways", [](RunConfig& c, const Json& v, const std::string& w) { c.baseline_ms = lags(v, w); },
+        {"cofiring.baseline_ms", "the lags that give chance, both ways, to co-firing and episodes (auto: 20-40, or 6 to 10 steps "
+                                 "of a coarser time grid)", [](RunConfig& c, const Json& v, const std::string& w) { c.baseline_ms = lags(v, w); },
          [](const RunConfig& c) { return Json(c.baseline_ms); }},
         {"cofiring.chance", "baseline or independent", [](RunConfig& c, const Json& v, const std::string& w) { c.chance = text(v, w); },
          [](const RunConfig& c) { return Json(c.chance); }},
@@ -143,6 +149,9 @@ const std::vector<Key>& keys() {
          [](const RunConfig& c) { return Json(c.min_windows); }},
         {"analytics", "components and PageRank of every window's graph", [](RunConfig& c, const Json& v, const std::string& w) { c.analytics = flag(v, w); },
          [](const RunConfig& c) { return Json(c.analytics); }},
+        {"memory_budget", "bytes of memory a stage may take, e.g. \"4G\" (auto: half what is available)",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.memory_budget = text(v, w); },
+         [](const RunConfig& c) { return Json(c.memory_budget); }},
         {"backend", "auto, cpu or gpu", [](RunConfig& c, const Json& v, const std::string& w) { c.backend = text(v, w); },
          [](const RunConfig& c) { return Json(c.backend); }},
         {"threads", "CPU threads (0: all)",
@@ -220,6 +229,8 @@ void validate(const RunConfig& c) {
     if (c.min_size < 2) throw UsageError("an assembly has at least 2 neurons");
     if (!(c.jaccard > 0 && c.jaccard <= 1)) throw UsageError("the tracking's Jaccard similarity must lie in (0, 1]");
     if (c.max_level < 1) throw UsageError("the longest episode has at least 1 neuron");
+    if (!(c.mining_q >= 0 && c.mining_q <= 1)) throw UsageError("mining q: give a rate in (0, 1], or 0 for no test against chance");
+    (void)memory_budget_bytes(c);
     if (c.min_windows < 1) throw UsageError("an assembly is seen in at least 1 window");
     if (c.chance != "baseline" && c.chance != "independent") throw UsageError("chance: choose baseline or independent");
     if (c.correction != "bh" && c.correction != "bonferroni") throw UsageError("correction: choose bh or bonferroni");
@@ -259,12 +270,14 @@ std::string to_json(const RunConfig& config) {
     return io::json_text(out, 1);
 }
 
+std::size_t memory_budget_bytes(const RunConfig& config) {
+    if (config.memory_budget == "auto") return host_memory_budget(0);
+    return parse_bytes(config.memory_budget, "memory budget");
+}
+
 RunConfig demo_config() {
     RunConfig config;
     config.simulate = "demo";
-    config.window_s = 30;
-    config.step_s = 5;
-    config.mining_min_count = "400";  // the chains' links fire ~900 times; chance pairs of these rates, ~30-200
     return config;
 }
 

@@ -35,7 +35,12 @@ struct Input {
 /// length when config.duration_s changes it).
 Input load_input(const RunConfig& config, Progress* progress);
 
-/// Stage 2: frequent episodes over the whole recording.
+/// Stage 2's options for `config` (its auto lags resolved, time_scales.hpp) in the ticks of
+/// the trains: the test against chance unless mining_q is 0, the floor or threshold, the
+/// memory budget. Throws UsageError naming a setting the recording cannot take.
+mining::MiningOptions mining_options(const SpikeTrains& trains, const RunConfig& config, Progress* progress);
+
+/// Stage 2: frequent episodes over the whole recording (mining_options).
 mining::MiningResult mine_episodes(const SpikeTrains& trains, const RunConfig& config, Progress* progress);
 
 /// An edge of a window's co-firing graph that changed from the window before.
@@ -96,11 +101,12 @@ struct Recovery {
     [[nodiscard]] double assembly_precision() const;
 };
 
-/// How long a stage took and where it ran.
+/// How long a stage took, where it ran, and the most memory the process held during it.
 struct StageTime {
     std::string stage;
     double seconds = 0;
     std::string backend;
+    std::size_t peak_bytes = 0;  ///< resident memory at the stage's peak (0: not known)
 };
 
 struct PipelineResult {
@@ -113,10 +119,12 @@ struct PipelineResult {
     std::optional<Recovery> recovery;
     std::vector<StageTime> stages;
     std::vector<std::string> notes;          ///< backend choices and fallbacks, short recordings
+    RunConfig settings;                      ///< the config as applied: its auto lags resolved for the recording
 };
 
-/// Stage 3's options for `config` in the ticks of `time_base`.
-mining::CofiringOptions cofiring_options(const RunConfig& config, const TimeBase& time_base);
+/// Stage 3's options for `config` (its auto lags resolved for the trains, time_scales.hpp)
+/// in the trains' ticks.
+mining::CofiringOptions cofiring_options(const RunConfig& config, const SpikeTrains& trains);
 
 /// Where stage 3's windows come from: by default each is computed here in turn
 /// (`windows.next`); across MPI ranks some arrive from other ranks. False after the last.

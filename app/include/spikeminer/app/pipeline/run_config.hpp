@@ -24,17 +24,24 @@ struct RunConfig {
     std::string tick;                       ///< tick for files in seconds (default: the file's own, else 1 us)
     std::string duplicates = "keep";        ///< keep or merge two spikes of one neuron at one tick
     // Episodes over the whole recording.
-    std::string mining_intervals_ms = "0-5,5-10";
-    /// "auto" (twice the count of a pair of neurons at the 90th percentile of the rates by
-    /// chance, in the widest interval, at least 10), one count, or one per level ("300,200,100").
+    /// The delays, or "auto": those the recording's time grid resolves (time_scales.hpp).
+    std::string mining_intervals_ms = "auto";
+    /// "auto", one count, or one per level ("300,200,100"). With the test against chance
+    /// auto is a floor of kAutoFloor occurrences; without, twice the count of a pair of
+    /// neurons at the 90th percentile of the rates by chance, in the widest interval, at least 10.
     std::string mining_min_count = "auto";
     std::size_t max_level = 5;
+    /// The test against chance (mining/chance.hpp) of every level's candidates at this false
+    /// discovery rate; 0: no test, the count alone decides.
+    double mining_q = 0.01;
     // Co-firing windows.
     double window_s = 10;
     double step_s = 1;
-    std::string sync_ms = mining::kDefaultSyncMs;
+    std::string sync_ms = "auto";           ///< or "off"; auto: 2 ms, or half a step of a coarser time grid
     std::string intervals_ms;               ///< lagged co-firing that also joins neurons (default none)
-    std::string baseline_ms = mining::kDefaultBaselineMs;
+    /// The lags that give chance, both ways, to the co-firing test and the episodes' test;
+    /// auto: 20-40 ms, or 6 to 10 steps of a coarser time grid.
+    std::string baseline_ms = "auto";
     std::string chance = "baseline";
     std::string edge_test = "analytic";     ///< or "surrogate": edges also beat surrogates (the significance settings)
     std::string correction = "bh";
@@ -54,7 +61,9 @@ struct RunConfig {
     std::size_t max_gap = 1;
     std::size_t min_windows = 3;            ///< assemblies seen in fewer windows are left out (flicker)
     bool analytics = true;                  ///< components and PageRank of each window's graph
-    // Where.
+    // Where, and within what.
+    /// Bytes of host memory a stage may take ("4G", "512M"), or "auto": half what is available.
+    std::string memory_budget = "auto";
     std::string backend = "auto";
     unsigned threads = 0;
     /// GPUs that share the episodes' prefix counting and the co-firing windows (empty: the
@@ -81,8 +90,15 @@ void validate(const RunConfig& config);
 /// The config as JSON, every key (kept with the results).
 std::string to_json(const RunConfig& config);
 
-/// `spikeminer demo`'s run: the demo scenario (seed 1) with windows of 30 s every 5 s and
-/// an episode threshold above the chance pairs of its rates.
+/// The episodes' floor under "auto" with the test against chance: an episode is reported
+/// only when it occurred at least this many times, however improbable.
+inline constexpr std::uint64_t kAutoFloor = 5;
+
+/// The memory budget's bytes: memory_budget, or the default share of what is available.
+/// Throws UsageError for a size it cannot read.
+std::size_t memory_budget_bytes(const RunConfig& config);
+
+/// `spikeminer demo`'s run: the demo scenario (seed 1) at the defaults of `spikeminer run`.
 RunConfig demo_config();
 
 }  // namespace spikeminer::pipeline
