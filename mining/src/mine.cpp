@@ -44,32 +44,15 @@ std::string over_budget(std::size_t level, std::uint64_t candidates, std::size_t
            "larger memory budget would fit";
 }
 
-// The candidates that beat chance, with their results: level 2 from the co-firing engine,
-// the levels after from the counter's lag counts. The others are dropped.
-void keep_beating_chance(const SpikeTrains& trains, std::size_t level, std::vector<Episode>& candidates, const MiningOptions& options,
-                         EpisodeCounter& counter, Tick grid, std::size_t budget, LevelReport& report,
-                         std::vector<ChanceResult>& results) {
-    const ChanceTest& test = *options.chance;
-    const std::size_t all = candidates.size();
-    std::erase_if(candidates, repeats_a_neuron);  // a neuron's own repeats are chance, by the test's null
-    // The candidates tested together: all of them, or at level 2 those of each group of
-    // intervals the co-firing engine let through (the others cannot pass), at its share of q.
-    std::vector<std::vector<std::size_t>> sets;
-    std::vector<std::uint64_t> tests;
+// Tests `candidates` against chance in `sets` (indices into them), each corrected as
+// `tests[g]` tests at q shared evenly among the sets; keeps those that pass, in candidate
+// order, with their results.
+void keep_beating_chance(std::vector<Episode>& candidates, const std::vector<std::vector<std::size_t>>& sets,
+                         const std::vector<std::uint64_t>& tests, const ChanceTest& test, EpisodeCounter& counter, Tick grid,
+                         LevelReport& report, std::vector<ChanceResult>& results) {
     ChanceTest share = test;
-    if (level == 2) {
-        const detail::PairsKept pairs = *detail::pairs_that_can_reach(trains, candidates, report.threshold, options.intervals,
-                                                                      options.count, test, budget);
-        sets.resize(pairs.group_tests.size());
-        for (std::size_t k = 0; k < pairs.kept.size(); ++k) sets[pairs.group[k]].push_back(pairs.kept[k]);
-        tests = pairs.group_tests;
-        share.q = test.q / static_cast<double>(sets.size());
-    } else {
-        sets.emplace_back(candidates.size());
-        std::iota(sets[0].begin(), sets[0].end(), std::size_t{0});
-        tests.push_back(all);
-    }
-    std::vector<std::size_t> kept;
+    share.q = test.q / static_cast<double>(std::max<std::size_t>(sets.size(), 1));
+    std::vector<std::pair<std::size_t, ChanceResult>> kept;
     for (std::size_t g = 0; g < sets.size(); ++g) {
         std::vector<Episode> tested;
         std::vector<Interval> gaps;
@@ -81,25 +64,53 @@ void keep_beating_chance(const SpikeTrains& trains, std::size_t level, std::vect
         std::vector<bool> passed;
         const std::vector<ChanceResult> decided = detail::chance_results(lags, gaps, share, grid, tests[g], passed);
         for (std::size_t k = 0; k < sets[g].size(); ++k) {
-            if (!passed[k]) continue;
-            kept.push_back(sets[g][k]);
-            results.push_back(decided[k]);
+            if (passed[k]) kept.emplace_back(sets[g][k], decided[k]);
         }
         report.chance_tests += tests[g];
     }
-    // In candidate order (the sets of level 2's groups interleave).
-    std::vector<std::size_t> order(kept.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return kept[x] < kept[y]; });
+    std::sort(kept.begin(), kept.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     std::vector<Episode> beating;
-    std::vector<ChanceResult> beating_results;
-    for (const std::size_t k : order) {
-        beating.push_back(std::move(candidates[kept[k]]));
-        beating_results.push_back(results[k]);
+    for (auto& [i, result] : kept) {
+        beating.push_back(std::move(candidates[i]));
+        results.push_back(result);
     }
     candidates = std::move(beating);
-    results = std::move(beating_results);
     report.beat_chance = candidates.size();
+}
+
+// Level 2's candidates: those the co-firing engine lets through (with the test, tested
+// again on both counts), or every pair when its counts would not fit. False when they do
+// not fit either (`stopped` says why).
+bool level_two(const SpikeTrains& trains, const std::vector<Episode>& singles, const MiningOptions& options, EpisodeCounter& counter,
+               Tick grid, std::size_t budget, LevelReport& report, std::vector<Episode>& candidates,
+               std::vector<ChanceResult>& results, std::string& stopped) {
+    std::vector<NeuronId> neurons;
+    for (const Episode& e : singles) neurons.push_back(e.neurons[0]);
+    report.candidates = neurons.size() * neurons.size() * options.intervals.size();
+    std::optional<detail::PairsKept> sieved;
+    try {
+        sieved = detail::pairs_that_can_reach(trains, neurons, report.threshold, options.intervals, options.count, options.chance, budget);
+    } catch (const MemoryBudgetExceeded& e) {
+        stopped = e.what();
+        return false;
+    }
+    if (!sieved) {
+        if (static_cast<double>(report.candidates) * static_cast<double>(candidate_bytes(2)) > static_cast<double>(budget)) {
+            stopped = over_budget(2, report.candidates, budget);
+            return false;
+        }
+        candidates = next_candidates(1, singles, options.intervals);
+        return true;
+    }
+    candidates = std::move(sieved->episodes);
+    if (!options.chance) {
+        report.bounded_out = report.candidates - candidates.size();
+        return true;
+    }
+    std::vector<std::vector<std::size_t>> sets(sieved->group_tests.size());
+    for (std::size_t i = 0; i < candidates.size(); ++i) sets[sieved->group[i]].push_back(i);
+    keep_beating_chance(candidates, sets, sieved->group_tests, *options.chance, counter, grid, report, results);
+    return true;
 }
 
 }  // namespace
@@ -155,24 +166,34 @@ MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
     // The chance test's grid lags are the co-firing engine's: those of the recording's grid.
     const Tick grid = options.chance ? detail::time_grid(trains.times(), options.count.threads) : 1;
     std::vector<Episode> frequent;
-    for (std::size_t level = 1; level <= options.max_level && !candidates.empty(); ++level) {
+    for (std::size_t level = 1; level <= options.max_level; ++level) {
         const auto start = std::chrono::steady_clock::now();
         LevelReport report;
         report.level = level;
-        report.candidates = candidates.size();
         report.threshold = level_threshold(options, level);
         std::vector<ChanceResult> chance;
-        if (options.chance && level >= 2) {
-            keep_beating_chance(trains, level, candidates, options, counter, grid, budget, report, chance);
-        } else if (level == 2) {
-            if (auto kept = detail::pairs_that_can_reach(trains, candidates, report.threshold, options.intervals, options.count,
-                                                         std::nullopt, budget)) {
-                report.bounded_out = candidates.size() - kept->kept.size();
-                std::vector<Episode> bounded;
-                for (const std::size_t i : kept->kept) bounded.push_back(std::move(candidates[i]));
-                candidates = std::move(bounded);
+        if (level == 2) {
+            if (!level_two(trains, frequent, options, counter, grid, budget, report, candidates, chance, result.stopped)) break;
+        } else if (level > 2) {
+            // The joins only when they fit the budget beside what is held.
+            const std::uint64_t joins = count_next_candidates(level - 1, frequent, options.intervals);
+            if (static_cast<double>(joins) * static_cast<double>(candidate_bytes(level)) > static_cast<double>(budget)) {
+                result.stopped = over_budget(level, joins, budget);
+                break;
             }
+            candidates = join_candidates(frequent);
+            report.candidates = candidates.size();
+            if (options.chance) {
+                const std::uint64_t tests = candidates.size();
+                std::erase_if(candidates, repeats_a_neuron);  // a neuron's own repeats are chance, by the test's null
+                std::vector<std::vector<std::size_t>> all(1, std::vector<std::size_t>(candidates.size()));
+                std::iota(all[0].begin(), all[0].end(), std::size_t{0});
+                keep_beating_chance(candidates, all, {tests}, *options.chance, counter, grid, report, chance);
+            }
+        } else {
+            report.candidates = candidates.size();
         }
+        if (report.candidates == 0) break;  // nothing to mine at this level
         // The frequent episodes' end lists stay with the counter: the next level extends them.
         const CountResult counted = counter.count(candidates, report.threshold);
         report.counter = counted.counter;
@@ -207,14 +228,7 @@ MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
         result.levels.push_back(report);
         if (on_level) on_level(report);
         if (options.count.progress != nullptr) options.count.progress->check_cancelled();
-        if (level == options.max_level) break;
-        // The next level only when its candidates fit the budget beside what is held.
-        const std::uint64_t next = count_next_candidates(level, frequent, options.intervals);
-        if (static_cast<double>(next) * static_cast<double>(candidate_bytes(level + 1)) > static_cast<double>(budget)) {
-            result.stopped = over_budget(level + 1, next, budget);
-            break;
-        }
-        candidates = next_candidates(level, frequent, options.intervals);
+        if (frequent.empty()) break;
     }
     return result;
 }

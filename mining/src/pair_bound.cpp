@@ -8,7 +8,6 @@
 #include "spikeminer/mining/cofiring.hpp"
 
 #include <algorithm>
-#include <map>
 #include <tuple>
 
 namespace spikeminer::mining::detail {
@@ -39,7 +38,7 @@ double engine_bytes(std::size_t neurons, std::size_t intervals) {
 
 }  // namespace
 
-std::optional<PairsKept> pairs_that_can_reach(const SpikeTrains& trains, std::span<const Episode> candidates, std::uint64_t threshold,
+std::optional<PairsKept> pairs_that_can_reach(const SpikeTrains& trains, const std::vector<NeuronId>& neurons, std::uint64_t threshold,
                                               const std::vector<Interval>& intervals, const CountOptions& count,
                                               const std::optional<ChanceTest>& test, std::size_t memory_budget) {
     const std::vector<std::vector<Interval>> groups = engine_groups(intervals);
@@ -48,14 +47,20 @@ std::optional<PairsKept> pairs_that_can_reach(const SpikeTrains& trains, std::sp
     const double bytes = engine_bytes(trains.num_neurons(), widest);
     if (bytes > static_cast<double>(memory_budget)) {
         if (!test) return std::nullopt;
-        throw MemoryBudgetExceeded("level 2's test against chance of " + std::to_string(trains.num_neurons()) +
+        throw MemoryBudgetExceeded("level 2 was not mined: its test against chance of " + std::to_string(trains.num_neurons()) +
                                    " neurons needs " + format_bytes(bytes) + " of pair counts, over the memory budget (" +
                                    format_bytes(static_cast<double>(memory_budget)) +
-                                   "): mine fewer neurons (--neurons) or give a larger --memory-budget");
+                                   "); the levels before it are kept. Fewer neurons or a larger memory budget would fit");
     }
-
-    // What passed, by (first neuron, second neuron, interval): its group.
-    std::map<std::tuple<NeuronId, NeuronId, Interval>, std::size_t> passed;
+    // Where each neuron and interval comes in the candidates' order (none: not mined).
+    constexpr std::size_t kNone = ~std::size_t{0};
+    std::vector<std::size_t> rank(trains.num_neurons(), kNone);
+    for (std::size_t r = 0; r < neurons.size(); ++r) rank[neurons[r]] = r;
+    const auto interval_rank = [&](const Interval& gap) {
+        return static_cast<std::size_t>(std::find(intervals.begin(), intervals.end(), gap) - intervals.begin());
+    };
+    // What passed: (rank of the first neuron, of the second, of the interval) and its group.
+    std::vector<std::pair<std::tuple<std::size_t, std::size_t, std::size_t>, std::size_t>> passed;
     PairsKept out;
     for (std::size_t g = 0; g < groups.size(); ++g) {
         const std::vector<Interval>& group = groups[g];
@@ -76,20 +81,21 @@ std::optional<PairsKept> pairs_that_can_reach(const SpikeTrains& trains, std::sp
         }
         const CofiringWindow whole = cofiring_whole_recording(trains, options);
         out.group_tests.push_back(whole.tests);
-        for (const CofiringEdge& e : whole.edges) passed.emplace(std::tuple(e.a, e.b, group[static_cast<std::size_t>(e.interval)]), g);
-    }
-    for (std::size_t i = 0; i < candidates.size(); ++i) {
-        const Episode& c = candidates[i];
-        const NeuronId a = c.neurons[0];
-        const NeuronId b = c.neurons[1];
-        if (a == b) {
-            if (!test) out.kept.push_back(i);
-            continue;
+        for (const CofiringEdge& e : whole.edges) {
+            if (rank[e.a] == kNone || rank[e.b] == kNone) continue;
+            passed.push_back({{rank[e.a], rank[e.b], interval_rank(group[static_cast<std::size_t>(e.interval)])}, g});
         }
-        const auto found = passed.find(std::tuple(a, b, c.gaps[0]));
-        if (found == passed.end()) continue;
-        out.kept.push_back(i);
-        out.group.push_back(found->second);
+    }
+    if (!test) {  // a neuron twice: not bounded
+        for (std::size_t r = 0; r < neurons.size(); ++r) {
+            for (std::size_t k = 0; k < intervals.size(); ++k) passed.push_back({{r, r, k}, 0});
+        }
+    }
+    std::sort(passed.begin(), passed.end());
+    for (const auto& [key, group] : passed) {
+        const auto [a, b, k] = key;
+        out.episodes.push_back(Episode{{neurons[a], neurons[b]}, {intervals[k]}});
+        out.group.push_back(group);
     }
     return out;
 }
