@@ -8,6 +8,7 @@
 #include "tuning.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/memory.hpp"
 
 #include <algorithm>
 
@@ -34,7 +35,8 @@ struct CofiringWindows::State {
     State(const SpikeTrains& t, const CofiringOptions& o) : trains(t), options(o) {}
 
     detail::CofiringCounter& on_cpu() {
-        if (!cpu) cpu = detail::make_cpu_cofiring_counter(trains, lags, bins, options.threads, counter_progress);
+        if (!cpu) cpu = detail::make_cpu_cofiring_counter(trains, lags, bins, options.threads, host_memory_budget(options.memory_budget),
+                                                          counter_progress);
         return *cpu;
     }
 

@@ -2,9 +2,9 @@
 #include "cofiring_counter.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/memory.hpp"
 
 #include <omp.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -60,13 +60,12 @@ std::vector<std::pair<std::size_t, std::size_t>> bin_pieces(std::span<const Tick
     return pieces;
 }
 
-void check_memory(std::size_t bytes, std::size_t neurons, std::size_t steps_per_window) {
-    const auto memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
-    if (static_cast<double>(bytes) <= 0.8 * memory) return;
-    const auto gib = [](double b) { return std::to_string(static_cast<long long>(std::ceil(b / 1073741824.0))); };
-    throw Error("co-firing of " + std::to_string(neurons) + " neurons with " + std::to_string(steps_per_window) +
-                " steps a window needs " + gib(static_cast<double>(bytes)) + " GiB of counts, more than this machine's memory (" +
-                gib(memory) + " GiB) allows: use fewer steps a window (a longer step) or fewer lags");
+void check_memory(std::size_t bytes, std::size_t neurons, std::size_t steps_per_window, std::size_t budget) {
+    if (bytes <= budget) return;
+    throw MemoryBudgetExceeded("co-firing of " + std::to_string(neurons) + " neurons with " + std::to_string(steps_per_window) +
+                               " steps a window needs " + format_bytes(static_cast<double>(bytes)) +
+                               " of counts, over the memory budget (" + format_bytes(static_cast<double>(budget)) +
+                               "): use fewer steps a window (a longer step), fewer lags or a larger memory budget");
 }
 
 }  // namespace spikeminer::mining::detail

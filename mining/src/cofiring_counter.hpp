@@ -41,13 +41,14 @@ struct CounterProgress {
 std::vector<std::pair<std::size_t, std::size_t>> bin_pieces(std::span<const Tick> times, TimeSpan bin, Tick reach,
                                                             bool one_piece, std::size_t most, unsigned threads);
 
-/// Throws Error when `bytes` of counts would take more than 80 % of this machine's memory,
-/// saying what to change (fewer steps a window, fewer lags).
-void check_memory(std::size_t bytes, std::size_t neurons, std::size_t steps_per_window);
+/// Throws MemoryBudgetExceeded when `bytes` of counts would take more than `budget`, saying
+/// what to change (fewer steps a window, fewer lags, a larger budget).
+void check_memory(std::size_t bytes, std::size_t neurons, std::size_t steps_per_window, std::size_t budget);
 
-/// The CPU counter (src/cpu/cofiring_counter.cpp), on `threads` threads (0: all).
+/// The CPU counter (src/cpu/cofiring_counter.cpp), on `threads` threads (0: all), its counts
+/// within `budget` bytes (check_memory).
 std::unique_ptr<CofiringCounter> make_cpu_cofiring_counter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins,
-                                                           unsigned threads, CounterProgress progress);
+                                                           unsigned threads, std::size_t budget, CounterProgress progress);
 
 #ifdef SPIKEMINER_HAVE_CUDA
 /// The GPU counter (src/cuda/cofiring_counter.cu) on the current device. Throws

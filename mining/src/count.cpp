@@ -97,13 +97,13 @@ struct EpisodeCounter::State {
             prefix_backend = Backend::Cpu;
 #ifdef SPIKEMINER_HAVE_CUDA
             if (backend == Backend::Cuda) {
-                prefix = std::make_unique<detail::PrefixCounting>(gpu_list_store(), times, chunk());
+                prefix = std::make_unique<detail::PrefixCounting>(gpu_list_store(), times, chunk(), options.progress);
                 prefix_backend = Backend::Cuda;
             }
 #endif
             if (!prefix) {
                 prefix = std::make_unique<detail::PrefixCounting>(
-                    detail::make_cpu_list_store(trains, times, options.threads, options.progress), times, chunk());
+                    detail::make_cpu_list_store(trains, times, options.threads, options.progress), times, chunk(), options.progress);
             }
         }
         return *prefix;

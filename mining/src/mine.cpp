@@ -176,12 +176,12 @@ MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
             if (!level_two(trains, frequent, options, counter, grid, budget, report, candidates, chance, result.stopped)) break;
         } else if (level > 2) {
             // The joins only when they fit the budget beside what is held.
-            const std::uint64_t joins = count_next_candidates(level - 1, frequent, options.intervals);
+            const std::uint64_t joins = count_next_candidates(level - 1, frequent, options.intervals, options.count.progress);
             if (static_cast<double>(joins) * static_cast<double>(candidate_bytes(level)) > static_cast<double>(budget)) {
                 result.stopped = over_budget(level, joins, budget);
                 break;
             }
-            candidates = join_candidates(frequent);
+            candidates = join_candidates(frequent, options.count.progress);
             report.candidates = candidates.size();
             if (options.chance) {
                 const std::uint64_t tests = candidates.size();
@@ -201,6 +201,7 @@ MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
         report.note = counted.note;
         std::vector<FrequentEpisode> found;
         for (std::size_t i = 0; i < candidates.size(); ++i) {
+            if (options.count.progress != nullptr && i % 4096 == 0) options.count.progress->check_cancelled();
             if (counted.counts[i] < report.threshold) continue;
             found.push_back(FrequentEpisode{candidates[i], counted.counts[i], chance.empty() ? std::nullopt : std::optional(chance[i]),
                                             std::nullopt});

@@ -68,6 +68,7 @@ std::optional<PairsKept> pairs_that_can_reach(const SpikeTrains& trains, const s
         options.lags.intervals = group;
         options.backend = count.backend;
         options.threads = count.threads;
+        options.memory_budget = memory_budget;
         options.progress = count.progress;
         options.test.min_count = threshold;
         if (test) {

@@ -21,8 +21,12 @@ std::uint64_t one_node_count(std::span<const Tick> spikes) {
 
 }  // namespace
 
-PrefixCounting::PrefixCounting(std::unique_ptr<ListStore> store, const NeuronTimes& times, std::size_t chunk)
-    : store_(std::move(store)), times_(times), chunk_(std::max<std::size_t>(chunk, 1)) {}
+PrefixCounting::PrefixCounting(std::unique_ptr<ListStore> store, const NeuronTimes& times, std::size_t chunk, const Progress* progress)
+    : store_(std::move(store)), times_(times), chunk_(std::max<std::size_t>(chunk, 1)), progress_(progress) {}
+
+void PrefixCounting::check_now_and_then(std::size_t i) const {
+    if (progress_ != nullptr && i % 4096 == 0) progress_->check_cancelled();
+}
 
 std::vector<std::uint64_t> PrefixCounting::extend(const std::vector<Episode>& episodes, std::uint64_t keep_at_least,
                                                   std::map<Episode, std::uint32_t>& kept) {
@@ -33,6 +37,7 @@ std::vector<std::uint64_t> PrefixCounting::extend(const std::vector<Episode>& ep
         std::vector<Extension> extensions;
         extensions.reserve(last - first);
         for (std::size_t i = first; i < last; ++i) {
+            check_now_and_then(i);
             const Episode& episode = episodes[i];
             const std::uint32_t parent =
                 episode.size() == 2 ? Extension::seed(episode.neurons.front()) : stored_.at(drop_last(episode));
@@ -41,6 +46,7 @@ std::vector<std::uint64_t> PrefixCounting::extend(const std::vector<Episode>& ep
         auto next_id = static_cast<std::uint32_t>(store_->size());
         const std::vector<std::uint64_t> chunk_counts = store_->extend(extensions, keep_at_least);
         for (std::size_t i = first; i < last; ++i) {
+            check_now_and_then(i);
             counts.push_back(chunk_counts[i - first]);
             if (counts.back() >= keep_at_least) kept.emplace(episodes[i], next_id++);
         }
@@ -139,11 +145,12 @@ std::vector<std::uint64_t> PrefixCounting::count(std::span<const Episode> episod
     // Only this call's kept lists stay, renumbered in the map's order.
     std::vector<std::uint32_t> ids;
     ids.reserve(kept.size());
-    stored_.clear();
     for (auto& [episode, id] : kept) {
-        stored_.emplace(episode, static_cast<std::uint32_t>(ids.size()));
+        check_now_and_then(ids.size());
         ids.push_back(id);
+        id = static_cast<std::uint32_t>(ids.size() - 1);
     }
+    stored_ = std::move(kept);
     store_->retain(ids);
     return counts;
 }

@@ -21,8 +21,10 @@ namespace spikeminer::mining::detail {
 class PrefixCounting {
 public:
     /// Extends at most `chunk` episodes a call to the store (the bound on what one call
-    /// holds beside the lists); the counts and lists are those of one call.
-    PrefixCounting(std::unique_ptr<ListStore> store, const NeuronTimes& times, std::size_t chunk = SIZE_MAX);
+    /// holds beside the lists); the counts and lists are those of one call. `progress`
+    /// (optional): its Cancel stops the bookkeeping of millions of episodes within moments.
+    PrefixCounting(std::unique_ptr<ListStore> store, const NeuronTimes& times, std::size_t chunk = SIZE_MAX,
+                   const Progress* progress = nullptr);
 
     /// The counts of `episodes` (valid ones); afterwards the store holds exactly the
     /// lists of those counted at least `keep_at_least`.
@@ -48,6 +50,9 @@ private:
     const NeuronTimes& times_;
     std::map<Episode, std::uint32_t> stored_;  // episode -> list id in store_
     std::size_t chunk_;
+    const Progress* progress_;
+    // Checks for Cancel every few thousand calls.
+    void check_now_and_then(std::size_t i) const;
 };
 
 }  // namespace spikeminer::mining::detail

@@ -34,9 +34,10 @@ bool has_open(pid_t pid, const Opened& wanted) {
 }
 
 // Runs `spikeminer ARGS`, sends Ctrl-C once it has opened a file `opened` accepts, and
-// returns how it ended (the exit code, or -signal when a signal ended it). A guard kills
-// it after 10 minutes.
-int interrupted(const std::vector<std::string>& args, const Opened& opened, const std::string& err) {
+// returns how it ended (the exit code, or -signal when a signal ended it), and in `after`
+// the time it took to end after the signal. A guard kills it after 10 minutes.
+int interrupted(const std::vector<std::string>& args, const Opened& opened, const std::string& err,
+                std::chrono::duration<double>* after = nullptr) {
     // Everything the child needs is made before the fork: between fork and exec it calls
     // only what is safe in a copy of a process with threads.
     std::string program = SPIKEMINER_CLI;
@@ -57,10 +58,14 @@ int interrupted(const std::vector<std::string>& args, const Opened& opened, cons
     close(err_fd);
     close(null_fd);
     const auto start = std::chrono::steady_clock::now();
+    auto signalled = start;
     int status = 0;
     bool sent = false;
     while (waitpid(pid, &status, WNOHANG) == 0) {
-        if (!sent && has_open(pid, opened)) sent = kill(pid, SIGINT) == 0;
+        if (!sent && has_open(pid, opened)) {
+            sent = kill(pid, SIGINT) == 0;
+            signalled = std::chrono::steady_clock::now();
+        }
         if (std::chrono::steady_clock::now() - start > std::chrono::minutes(10)) {
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
@@ -68,6 +73,7 @@ int interrupted(const std::vector<std::string>& args, const Opened& opened, cons
         }
         std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
+    if (after != nullptr) *after = std::chrono::steady_clock::now() - signalled;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 }
 
@@ -106,6 +112,26 @@ TEST_CASE("cli: Ctrl-C while a command writes its output ends it with exit 130 a
     const auto writing = [&](const fs::path& p) { return p.filename().string().starts_with(".copy.csv.gz.partial-"); };
     CHECK(interrupted({"convert", spikes, out}, writing, err) == 130);
     CHECK(test::has(test::read_file(err), "cancelled"));
+    CHECK(!fs::exists(out));
+    CHECK(test::partial_files(dir.path()).empty());
+}
+
+TEST_CASE("cli: Ctrl-C while mining levels explode ends the command within a second", "[cli][interrupt]") {
+    const test::TempDir dir;
+    const std::string spikes = dir.file("paper.h5");
+    REQUIRE(test::run_cli({"simulate", "--scenario", "paper", "--duration", "30", "--seed", "4", "-o", spikes}).status == 0);
+    const std::string err = dir.file("err.txt");
+    const std::string out = dir.file("episodes.csv");
+    // Without the test against chance and with a floor of 1, every pair is frequent and
+    // the third level's million candidates take seconds to make, count and hand back; the
+    // signal comes three seconds in, while the levels are mined.
+    const auto started = std::chrono::steady_clock::now();
+    const auto after_reading = [&](const fs::path&) { return std::chrono::steady_clock::now() - started > std::chrono::seconds(3); };
+    std::chrono::duration<double> after{};
+    CHECK(interrupted({"mine", spikes, "--q", "0", "--min-count", "1", "--max-level", "6", "--backend", "cpu", "-o", out}, after_reading, err,
+                      &after) == 130);
+    CHECK(test::has(test::read_file(err), "cancelled"));
+    CHECK(after.count() < 1.0);
     CHECK(!fs::exists(out));
     CHECK(test::partial_files(dir.path()).empty());
 }

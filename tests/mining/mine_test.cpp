@@ -187,6 +187,29 @@ TEST_CASE("join_candidates joins a's suffix with b's prefix", "[mining][mine]") 
     }
 }
 
+TEST_CASE("join_candidates of many joins are sorted, counted before they are made, and stop at Cancel", "[mining][mine]") {
+    // Every pair of 20 neurons at two intervals: 800 episodes, 800 x 40 joins, past the runs
+    // the sort merges.
+    std::vector<Episode> frequent;
+    for (NeuronId a = 0; a < 20; ++a) {
+        for (NeuronId b = 0; b < 20; ++b) {
+            for (const Interval gap : {Interval{0, 2}, Interval{2, 5}}) frequent.push_back(Episode{{a, b}, {gap}});
+        }
+    }
+    std::reverse(frequent.begin(), frequent.end());
+    const std::vector<Episode> joins = mining::join_candidates(frequent);
+    CHECK(joins.size() == 800 * 40);
+    CHECK(std::is_sorted(joins.begin(), joins.end()));
+    CHECK(std::adjacent_find(joins.begin(), joins.end()) == joins.end());
+    CHECK(mining::count_next_candidates(2, frequent, {}) == joins.size());
+    CHECK(mining::count_next_candidates(1, {Episode{{0}, {}}, Episode{{1}, {}}}, {{0, 2}, {2, 5}}) == 8);
+    CancelToken cancel;
+    cancel.request();
+    const Progress stopped({}, &cancel);
+    CHECK_THROWS_AS(mining::join_candidates(frequent, &stopped), Cancelled);
+    CHECK_THROWS_AS(mining::count_next_candidates(2, frequent, {}, &stopped), Cancelled);
+}
+
 TEST_CASE("episodes and intervals round-trip through text", "[mining][text]") {
     SECTION("1 ms tick, bounds in ms") {
         const SpikeTrains trains = abc_trains(TimeBase{1000});

@@ -2,15 +2,24 @@
 
 #include <unistd.h>
 
+#include "spikeminer/app/io/atomic_output.hpp"
+
+#include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <thread>
 
 namespace spikeminer::cli {
 namespace {
 
 // Set from the signal handler: a lock-free atomic flag.
 CancelToken g_interrupted;
+
+// How often the prompt exit looks, and how long the work has to stop by itself first.
+constexpr std::chrono::milliseconds kWatch{20};
+constexpr std::chrono::milliseconds kGrace{500};
 
 extern "C" void on_interrupt(int) {
     if (g_interrupted.requested()) {  // the second Ctrl-C: as if none were caught
@@ -38,7 +47,19 @@ void draw(const std::string& task, std::uint64_t done, std::uint64_t total) {
 
 }  // namespace
 
-void catch_interrupts() { std::signal(SIGINT, on_interrupt); }
+void catch_interrupts() {
+    std::signal(SIGINT, on_interrupt);
+    // Stopping is quick at every check for Cancel, but handing back what a large stage
+    // holds (millions of episodes) can take seconds. Once no file is being written under a
+    // temporary name (those are removed by their owners), the program ends here instead.
+    std::thread([] {
+        while (!g_interrupted.requested()) std::this_thread::sleep_for(kWatch);
+        std::this_thread::sleep_for(kGrace);
+        while (io::writes_in_progress() != 0) std::this_thread::sleep_for(kWatch);
+        std::fprintf(stderr, "\nspikeminer: cancelled; no output was written\n");
+        std::_Exit(130);
+    }).detach();
+}
 
 const CancelToken* interrupt_token() { return &g_interrupted; }
 

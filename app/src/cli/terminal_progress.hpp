@@ -7,8 +7,9 @@ namespace spikeminer::cli {
 /// Ctrl-C for the whole run of a command, installed first thing by main: the first one
 /// asks the work to stop (every TerminalProgress's Progress sees it at its next check,
 /// also when it came before that TerminalProgress existed, while a file was read, say: the
-/// command then ends with exit 130 and nothing written); a second one ends the program at
-/// once, as Ctrl-C does by default.
+/// command then ends with exit 130 and nothing written), and half a second later, once no
+/// file is being written under a temporary name, ends the program with 130 whatever is
+/// still being handed back; a second one ends the program at once, as Ctrl-C does by default.
 void catch_interrupts();
 
 /// The token Ctrl-C sets: for io::OutputSet, so that no output is put in place after it.

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -19,6 +20,14 @@ namespace fs = std::filesystem;
 thread_local OutputSet* current_set = nullptr;
 
 }  // namespace
+
+namespace {
+std::atomic<std::size_t> writes{0};
+}  // namespace
+
+WriteInProgress::WriteInProgress() { writes.fetch_add(1); }
+WriteInProgress::~WriteInProgress() { writes.fetch_sub(1); }
+std::size_t writes_in_progress() { return writes.load(); }
 
 AtomicOutput::AtomicOutput(std::string target) : target_(std::move(target)) {
     const fs::path path(target_);
@@ -47,6 +56,7 @@ AtomicOutput::~AtomicOutput() {
 void AtomicOutput::commit() {
     if (current_set != nullptr) {
         current_set->waiting_.emplace_back(temp_, target_);
+        if (!current_set->pending_) current_set->pending_.emplace();
         committed_ = true;  // the set owns the temporary file now
         return;
     }

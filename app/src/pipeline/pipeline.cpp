@@ -177,6 +177,7 @@ mining::CofiringOptions cofiring_options(const RunConfig& given, const SpikeTrai
     }
     options.backend = parse_backend(config.backend);
     options.threads = config.threads;
+    options.memory_budget = memory_budget_bytes(config);
     return options;
 }
 

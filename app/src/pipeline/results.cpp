@@ -64,6 +64,7 @@ public:
     }
 
 private:
+    io::WriteInProgress writing_;
     fs::path target_;
     fs::path temp_;
     bool committed_ = false;

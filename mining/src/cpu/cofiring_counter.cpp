@@ -23,14 +23,14 @@ using tuning::kRowsCache;
 
 class CpuCofiringCounter final : public CofiringCounter {
 public:
-    CpuCofiringCounter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins, unsigned threads,
+    CpuCofiringCounter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins, unsigned threads, std::size_t budget,
                        CounterProgress progress)
         : trains_(trains), lags_(lags), bins_(bins), runs_(look_backs(lags)), progress_(progress),
           threads_(threads != 0 ? threads : static_cast<unsigned>(omp_get_max_threads())),
           cells_(trains.num_neurons() * trains.num_neurons() * static_cast<std::size_t>(lags.slots)) {
         // Bins are kept (for their subtraction later) only when windows slide.
         const std::size_t kept = bins_.windows > 1 ? bins_.per_window : 0;
-        check_memory(cells_ * (sizeof(std::uint64_t) + (kept + 1) * sizeof(std::uint32_t)), trains.num_neurons(), bins_.per_window);
+        check_memory(cells_ * (sizeof(std::uint64_t) + (kept + 1) * sizeof(std::uint32_t)), trains.num_neurons(), bins_.per_window, budget);
         window_.assign(cells_, 0);
         ring_.assign(kept * cells_, 0);
     }
@@ -194,8 +194,8 @@ private:
 }  // namespace
 
 std::unique_ptr<CofiringCounter> make_cpu_cofiring_counter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins,
-                                                           unsigned threads, CounterProgress progress) {
-    return std::make_unique<CpuCofiringCounter>(trains, lags, bins, threads, progress);
+                                                           unsigned threads, std::size_t budget, CounterProgress progress) {
+    return std::make_unique<CpuCofiringCounter>(trains, lags, bins, threads, budget, progress);
 }
 
 }  // namespace spikeminer::mining::detail

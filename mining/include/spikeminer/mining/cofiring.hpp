@@ -91,6 +91,9 @@ struct CofiringOptions {
     EdgeTest test;
     Backend backend = Backend::Auto;
     unsigned threads = 0;          ///< CPU threads; 0: all
+    /// Bytes of host memory the CPU counter's counts may take (0: host_memory_budget's
+    /// default); more is refused before the work (MemoryBudgetExceeded).
+    std::size_t memory_budget = 0;
     Progress* progress = nullptr;  ///< per window; its Cancel stops the work
 };
 

@@ -79,15 +79,18 @@ struct MiningResult {
 MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
                   const std::function<void(const LevelReport&)>& on_level = {});
 
-/// Level k+1 candidates from the frequent episodes of level k (k >= 2), sorted.
-std::vector<Episode> join_candidates(const std::vector<Episode>& frequent);
+/// Level k+1 candidates from the frequent episodes of level k (k >= 2), sorted. `progress`
+/// (optional): its Cancel stops the work within moments, also for millions of joins.
+std::vector<Episode> join_candidates(const std::vector<Episode>& frequent, const Progress* progress = nullptr);
 
 /// The candidates after level `level`: every ordered pair of the frequent neurons with
 /// every interval after level 1, join_candidates after the others.
 std::vector<Episode> next_candidates(std::size_t level, const std::vector<Episode>& frequent, const std::vector<Interval>& intervals);
 
-/// How many candidates next_candidates would make, without making them.
-std::uint64_t count_next_candidates(std::size_t level, const std::vector<Episode>& frequent, const std::vector<Interval>& intervals);
+/// How many candidates next_candidates would make, without making them (`progress` as for
+/// join_candidates).
+std::uint64_t count_next_candidates(std::size_t level, const std::vector<Episode>& frequent, const std::vector<Interval>& intervals,
+                                    const Progress* progress = nullptr);
 
 /// Bytes of host memory a candidate of `nodes` nodes takes while its level is mined (the
 /// episode, its test and its count): what the memory budget is checked against.

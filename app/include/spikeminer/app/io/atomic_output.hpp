@@ -3,12 +3,26 @@
 #include "spikeminer/core/progress.hpp"
 
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace spikeminer::io {
+
+/// Counts one file or folder being written under a temporary name for its lifetime: while
+/// any is, a stop must go through the cleanup that removes it (Ctrl-C's prompt exit waits).
+class WriteInProgress {
+public:
+    WriteInProgress();
+    ~WriteInProgress();
+    WriteInProgress(const WriteInProgress&) = delete;
+    WriteInProgress& operator=(const WriteInProgress&) = delete;
+};
+
+/// How many WriteInProgress live now, on any thread.
+std::size_t writes_in_progress();
 
 /// A file written under a temporary name in the target's folder and renamed into place
 /// by commit() (or by the thread's OutputSet's commit, when there is one): a failure or a
@@ -27,6 +41,7 @@ public:
     void commit();
 
 private:
+    WriteInProgress writing_;
     std::string target_;
     std::string temp_;
     bool committed_ = false;
@@ -57,6 +72,7 @@ private:
     friend class AtomicOutput;
     friend void check_write_cancelled();
     std::vector<std::pair<std::string, std::string>> waiting_;  // (temporary, target)
+    std::optional<WriteInProgress> pending_;                   // while files wait for commit()
     OutputSet* outer_;
     const CancelToken* cancel_;
     bool committed_ = false;
