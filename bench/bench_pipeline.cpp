@@ -10,6 +10,7 @@
 #include "spikeminer/core/error.hpp"
 
 #include "bench_timing.hpp"
+#include "pipeline_tables.hpp"
 
 #include <CLI/CLI.hpp>
 #include <malloc.h>
@@ -50,6 +51,9 @@ struct Run {
     double read_s = 0;
     pipeline::PipelineResult result;
     double total_s = 0;
+    std::size_t neurons = 0;
+    std::size_t spikes = 0;
+    double duration_s = 0;
 };
 
 Run run(const pipeline::RunConfig& config) {
@@ -59,6 +63,10 @@ Run run(const pipeline::RunConfig& config) {
     out.read_s = seconds_of([&] { input = pipeline::load_input(config, nullptr); });
     const double work = seconds_of([&] { out.result = pipeline::run_pipeline(input, config, nullptr); });
     out.total_s = out.read_s + work;
+    const SpikeTrains& trains = input.recording.trains;
+    out.neurons = trains.num_neurons();
+    out.spikes = trains.num_spikes();
+    out.duration_s = trains.time_base().to_seconds(trains.span().length());
     return out;
 }
 
@@ -82,13 +90,14 @@ std::string difference(const pipeline::PipelineResult& a, const pipeline::Pipeli
     return {};
 }
 
-// Each mining level: candidates, frequent, seconds, counter and backend.
+// Each mining level: candidates, those that beat chance, frequent, seconds, counter and backend.
 std::string levels(const mining::MiningResult& episodes) {
     std::string out;
-    char text[160];
+    char text[200];
     for (const mining::LevelReport& l : episodes.levels) {
-        std::snprintf(text, sizeof text, "%slevel %zu: %zu candidates (%zu counted), %zu frequent, %.2f s (%s, %s)", out.empty() ? "" : "; ",
-                      l.level, l.candidates, l.candidates - l.bounded_out, l.frequent, l.seconds, mining::counter_name(l.counter).c_str(), backend_name(l.backend).c_str());
+        const std::string counted = l.beat_chance ? std::to_string(*l.beat_chance) + " beat chance" : std::to_string(l.candidates - l.bounded_out) + " counted";
+        std::snprintf(text, sizeof text, "%slevel %zu: %zu candidates (%s), %zu frequent, %.2f s (%s, %s)", out.empty() ? "" : "; ",
+                      l.level, l.candidates, counted.c_str(), l.frequent, l.seconds, mining::counter_name(l.counter).c_str(), backend_name(l.backend).c_str());
         out += text;
     }
     return out;
@@ -108,6 +117,9 @@ int main(int argc, char** argv) {
     bool no_cpu = false;
     bool gpu_check = false;
     std::vector<int> devices;
+    std::string recordings = ".bench-data/recordings";
+    double recovery_seconds = 300;
+    std::size_t recovery_seeds = 5;
     app.add_option("FILES", files, "recordings");
     app.add_option("--minutes", minutes, "simulated recordings of the scenario, this long")->check(CLI::PositiveNumber);
     app.add_option("--scenario", scenario, "the simulated scenario (default large)");
@@ -118,14 +130,19 @@ int main(int argc, char** argv) {
     app.add_flag("--no-cpu", no_cpu, "GPU only");
     app.add_option("--devices", devices, "also auto with the work shared over these GPUs, e.g. 0,1 (--gpu-check: every GPU, when there are two or more)")
         ->delimiter(',')->allow_extra_args(false);
-    app.add_flag("--gpu-check", gpu_check, "the GPU machine's run: the large scenario at 60 minutes and the recordings in .bench-data/recordings/");
+    app.add_option("--recordings", recordings, "every recording of this folder too, at run's defaults (default .bench-data/recordings, "
+                                               "where the real recordings are copied; none: no folder)");
+    app.add_option("--recovery-seconds", recovery_seconds, "the simulations whose episodes are checked against what was embedded "
+                                                           "are this long (0: none)")->check(CLI::NonNegativeNumber);
+    app.add_option("--recovery-seeds", recovery_seeds, "... on this many seeds each (independent neurons on four times as many)");
+    app.add_flag("--gpu-check", gpu_check, "the GPU machine's run: the large scenario at 60 minutes, the recordings and the recovery");
     CLI11_PARSE(app, argc, argv);
-    if (gpu_check) {
-        minutes = {60};
-        if (std::filesystem::is_directory(".bench-data/recordings")) {
-            for (const auto& entry : std::filesystem::directory_iterator(".bench-data/recordings")) files.push_back(entry.path().string());
-            std::sort(files.begin(), files.end());
-        }
+    if (gpu_check) minutes = {60};
+    if (recordings != "none" && std::filesystem::is_directory(recordings)) {
+        std::vector<std::string> found;
+        for (const auto& entry : std::filesystem::directory_iterator(recordings)) found.push_back(entry.path().string());
+        std::sort(found.begin(), found.end());
+        files.insert(files.end(), found.begin(), found.end());
     }
     if (threads.empty()) threads.push_back(static_cast<unsigned>(omp_get_max_threads()));
     const std::size_t visible = query_devices().devices.size();
@@ -134,6 +151,7 @@ int main(int argc, char** argv) {
         for (std::size_t d = 0; d < visible; ++d) devices.push_back(static_cast<int>(d));
     }
     bool differ = false;
+    std::vector<bench::RecordingRow> recorded;
     try {
         if (gpu) {  // the device's start, paid once before any timed run
             pipeline::RunConfig warm;
@@ -179,6 +197,8 @@ int main(int argc, char** argv) {
                 std::fflush(stdout);
                 differ = differ || !differs.empty();
                 results.push_back(r.result);
+                recorded.push_back({std::filesystem::path(file).filename().string(), backend + (team == 0 ? "" : ", " + std::to_string(team) + " threads"),
+                                    r.neurons, r.spikes, r.duration_s, r.read_s, peak_mib(), r.result});
             };
             if (gpu) {  // auto as a user's run on this machine takes it, and every stage on the GPU
                 config.backend = "auto";
@@ -208,6 +228,8 @@ int main(int argc, char** argv) {
                             r.assembly_precision(), r.assemblies_true, r.assemblies_tracked, r.span_error_s);
             }
         }
+        bench::print_recordings(recorded);
+        if (recovery_seconds > 0 && recovery_seeds > 0) bench::print_recovery(recovery_seconds, recovery_seeds, gpu ? "auto" : "cpu");
     } catch (const Error& e) {
         std::fprintf(stderr, "bench_pipeline: %s\n", e.what());
         return 1;
