@@ -84,7 +84,7 @@ TEST_CASE("batch run: results per recording, a failure reported, a resumed run r
     CHECK(outcomes[0].status == pipeline::BatchOutcome::Status::Done);
     CHECK(outcomes[1].status == pipeline::BatchOutcome::Status::Done);
     CHECK(outcomes[2].status == pipeline::BatchOutcome::Status::Failed);
-    CHECK_THAT(outcomes[2].error, Catch::Contains("missing.h5"));
+    CHECK_THAT(outcomes[2].error, test::contains("missing.h5"));
     CHECK(outcomes[0].neurons == 100);
     CHECK(outcomes[0].windows > 0);
     CHECK(fs::is_regular_file(fs::path(out) / "a" / "results.h5"));

@@ -245,6 +245,6 @@ TEST_CASE("results file: a file that is not HDF5 is an Error naming it", "[resul
     const test::TempDir dir;
     const std::string path = dir.file("results.h5");
     test::write_file(path, "window,edges\n0,1\n");
-    CHECK_THROWS_WITH(pipeline::read_results(path), Catch::Contains(path) && Catch::Contains("not an HDF5 file"));
-    CHECK_THROWS_WITH(pipeline::read_results(dir.file("missing.h5")), Catch::Contains("missing.h5"));
+    CHECK_THROWS_WITH(pipeline::read_results(path), test::contains(path) && test::contains("not an HDF5 file"));
+    CHECK_THROWS_WITH(pipeline::read_results(dir.file("missing.h5")), test::contains("missing.h5"));
 }

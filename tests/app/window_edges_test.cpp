@@ -84,7 +84,7 @@ TEST_CASE("window edges: ever holds each pair joined in some window once", "[win
 
 TEST_CASE("window edges: changes out of window order or past the last window are refused", "[window-edges]") {
     const std::vector<EdgeChange> backwards = {{1, 1, 2, EdgeChange::Kind::Inserted, 1}, {0, 2, 3, EdgeChange::Kind::Inserted, 1}};
-    CHECK_THROWS_WITH(pipeline::WindowEdges(backwards, 3), Catch::Contains("out of window order"));
+    CHECK_THROWS_WITH(pipeline::WindowEdges(backwards, 3), test::contains("out of window order"));
     const std::vector<EdgeChange> past = {{3, 1, 2, EdgeChange::Kind::Inserted, 1}};
-    CHECK_THROWS_WITH(pipeline::WindowEdges(past, 3), Catch::Contains("window 3 of 3"));
+    CHECK_THROWS_WITH(pipeline::WindowEdges(past, 3), test::contains("window 3 of 3"));
 }

@@ -216,8 +216,8 @@ TEST_CASE("the sequential test over any counts: exceedances, early stops and the
     wide.surrogates = 1000;
     CHECK(mining::resolution_note(50, wide).empty());  // 1/1001 <= 0.05/50
     const std::string note = mining::resolution_note(3000, wide);
-    CHECK_THAT(note, Catch::Contains("60 or more pass together"));
-    CHECK_THAT(note, Catch::Contains("59999 surrogates let a single one pass"));
+    CHECK_THAT(note, test::contains("60 or more pass together"));
+    CHECK_THAT(note, test::contains("59999 surrogates let a single one pass"));
     wide.surrogates = 59'999;
     CHECK(mining::resolution_note(3000, wide).empty());
 }
