@@ -86,9 +86,13 @@ struct EpisodeCounter::State {
     }
 
     // Extensions a call to a list store takes: an eighth of the memory budget for its
-    // per-extension work, the rest for the lists and the level's candidates.
+    // per-extension work and the lists it makes (at most a list of one entry per spike of
+    // the extension's neuron, an average neuron's on average), the rest for the lists kept
+    // before and the level's candidates.
     [[nodiscard]] std::size_t chunk() const {
-        return host_memory_budget(options.memory_budget) / 8 / tuning::kExtensionBytes;
+        const double per_neuron = static_cast<double>(trains.num_spikes()) / static_cast<double>(std::max<std::size_t>(1, trains.num_neurons()));
+        const double per_extension = static_cast<double>(tuning::kExtensionBytes) + 2 * sizeof(Tick) * per_neuron;
+        return static_cast<std::size_t>(static_cast<double>(host_memory_budget(options.memory_budget)) / 8 / per_extension);
     }
 
     detail::PrefixCounting& prefix_counting(Backend backend) {
@@ -97,13 +101,15 @@ struct EpisodeCounter::State {
             prefix_backend = Backend::Cpu;
 #ifdef SPIKEMINER_HAVE_CUDA
             if (backend == Backend::Cuda) {
-                prefix = std::make_unique<detail::PrefixCounting>(gpu_list_store(), times, chunk(), options.progress);
+                prefix = std::make_unique<detail::PrefixCounting>(gpu_list_store(), times, chunk(), options.progress,
+                                                                  host_memory_budget(options.memory_budget));
                 prefix_backend = Backend::Cuda;
             }
 #endif
             if (!prefix) {
                 prefix = std::make_unique<detail::PrefixCounting>(
-                    detail::make_cpu_list_store(trains, times, options.threads, options.progress), times, chunk(), options.progress);
+                    detail::make_cpu_list_store(trains, times, options.threads, options.progress), times, chunk(), options.progress,
+                    host_memory_budget(options.memory_budget));
             }
         }
         return *prefix;

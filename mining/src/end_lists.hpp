@@ -76,6 +76,8 @@ public:
     [[nodiscard]] virtual std::size_t size() const = 0;
     /// Entries of list `id`.
     [[nodiscard]] virtual std::uint64_t length(std::uint32_t id) const = 0;
+    /// Bytes of host memory the stored lists take (a device store's lists take none).
+    [[nodiscard]] virtual std::size_t host_bytes() const = 0;
     /// The end times of lists `ids`, each in end order: views of the store's own memory (a
     /// host store's) or of `scratch`, filled from the device.
     [[nodiscard]] virtual std::vector<std::span<const Tick>> ends(std::span<const std::uint32_t> ids,

@@ -34,14 +34,20 @@ std::string thousands(std::uint64_t n) {
     return digits;
 }
 
-// Why level `level` is not mined: its candidates alone would take more than the budget.
+// Why level `level` was not mined, and what would fit.
+std::string not_mined(std::size_t level, const std::string& why) {
+    return "level " + std::to_string(level) + " was not mined: " + why +
+           "; the levels before it are kept. A higher minimum count, a shorter maximum level, fewer neurons or a larger memory "
+           "budget would fit";
+}
+
+// ... because its candidates alone would take more than the budget.
 std::string over_budget(std::size_t level, std::uint64_t candidates, std::size_t budget) {
     const double bytes = static_cast<double>(candidates) * static_cast<double>(candidate_bytes(level));
     const auto fit = static_cast<std::uint64_t>(static_cast<double>(budget) / static_cast<double>(candidate_bytes(level)));
-    return "level " + std::to_string(level) + " was not mined: its " + thousands(candidates) + " candidates would take about " +
-           format_bytes(bytes) + ", over the memory budget (" + format_bytes(static_cast<double>(budget)) + "), which holds about " +
-           thousands(fit) + "; the levels before it are kept. A higher minimum count, a shorter maximum level, fewer neurons or a "
-           "larger memory budget would fit";
+    return not_mined(level, "its " + thousands(candidates) + " candidates would take about " + format_bytes(bytes) +
+                                ", over the memory budget (" + format_bytes(static_cast<double>(budget)) + "), which holds about " +
+                                thousands(fit));
 }
 
 // Tests `candidates` against chance in `sets` (indices into them), each corrected as
@@ -87,13 +93,8 @@ bool level_two(const SpikeTrains& trains, const std::vector<Episode>& singles, c
     std::vector<NeuronId> neurons;
     for (const Episode& e : singles) neurons.push_back(e.neurons[0]);
     report.candidates = neurons.size() * neurons.size() * options.intervals.size();
-    std::optional<detail::PairsKept> sieved;
-    try {
-        sieved = detail::pairs_that_can_reach(trains, neurons, report.threshold, options.intervals, options.count, options.chance, budget);
-    } catch (const MemoryBudgetExceeded& e) {
-        stopped = e.what();
-        return false;
-    }
+    std::optional<detail::PairsKept> sieved =
+        detail::pairs_that_can_reach(trains, neurons, report.threshold, options.intervals, options.count, options.chance, budget);
     if (!sieved) {
         if (static_cast<double>(report.candidates) * static_cast<double>(candidate_bytes(2)) > static_cast<double>(budget)) {
             stopped = over_budget(2, report.candidates, budget);
@@ -172,30 +173,37 @@ MiningResult mine(const SpikeTrains& trains, const MiningOptions& options,
         report.level = level;
         report.threshold = level_threshold(options, level);
         std::vector<ChanceResult> chance;
-        if (level == 2) {
-            if (!level_two(trains, frequent, options, counter, grid, budget, report, candidates, chance, result.stopped)) break;
-        } else if (level > 2) {
-            // The joins only when they fit the budget beside what is held.
-            const std::uint64_t joins = count_next_candidates(level - 1, frequent, options.intervals, options.count.progress);
-            if (static_cast<double>(joins) * static_cast<double>(candidate_bytes(level)) > static_cast<double>(budget)) {
-                result.stopped = over_budget(level, joins, budget);
-                break;
+        CountResult counted;
+        try {
+            if (level == 2) {
+                if (!level_two(trains, frequent, options, counter, grid, budget, report, candidates, chance, result.stopped)) break;
+            } else if (level > 2) {
+                // The joins only when they fit the budget beside what is held.
+                const std::uint64_t joins = count_next_candidates(level - 1, frequent, options.intervals, options.count.progress);
+                if (static_cast<double>(joins) * static_cast<double>(candidate_bytes(level)) > static_cast<double>(budget)) {
+                    result.stopped = over_budget(level, joins, budget);
+                    break;
+                }
+                candidates = join_candidates(frequent, options.count.progress);
+                report.candidates = candidates.size();
+                if (options.chance) {
+                    const std::uint64_t tests = candidates.size();
+                    std::erase_if(candidates, repeats_a_neuron);  // a neuron's own repeats are chance, by the test's null
+                    std::vector<std::vector<std::size_t>> all(1, std::vector<std::size_t>(candidates.size()));
+                    std::iota(all[0].begin(), all[0].end(), std::size_t{0});
+                    keep_beating_chance(candidates, all, {tests}, *options.chance, counter, grid, report, chance);
+                }
+            } else {
+                report.candidates = candidates.size();
             }
-            candidates = join_candidates(frequent, options.count.progress);
-            report.candidates = candidates.size();
-            if (options.chance) {
-                const std::uint64_t tests = candidates.size();
-                std::erase_if(candidates, repeats_a_neuron);  // a neuron's own repeats are chance, by the test's null
-                std::vector<std::vector<std::size_t>> all(1, std::vector<std::size_t>(candidates.size()));
-                std::iota(all[0].begin(), all[0].end(), std::size_t{0});
-                keep_beating_chance(candidates, all, {tests}, *options.chance, counter, grid, report, chance);
-            }
-        } else {
-            report.candidates = candidates.size();
+            if (report.candidates == 0) break;  // nothing to mine at this level
+            // The frequent episodes' end lists stay with the counter for the next level to
+            // extend; the last level's are not kept.
+            counted = counter.count(candidates, level == options.max_level ? kKeepNone : report.threshold);
+        } catch (const MemoryBudgetExceeded& e) {
+            result.stopped = not_mined(level, e.what());
+            break;
         }
-        if (report.candidates == 0) break;  // nothing to mine at this level
-        // The frequent episodes' end lists stay with the counter: the next level extends them.
-        const CountResult counted = counter.count(candidates, report.threshold);
         report.counter = counted.counter;
         report.backend = counted.backend;
         report.note = counted.note;

@@ -47,10 +47,9 @@ std::optional<PairsKept> pairs_that_can_reach(const SpikeTrains& trains, const s
     const double bytes = engine_bytes(trains.num_neurons(), widest);
     if (bytes > static_cast<double>(memory_budget)) {
         if (!test) return std::nullopt;
-        throw MemoryBudgetExceeded("level 2 was not mined: its test against chance of " + std::to_string(trains.num_neurons()) +
-                                   " neurons needs " + format_bytes(bytes) + " of pair counts, over the memory budget (" +
-                                   format_bytes(static_cast<double>(memory_budget)) +
-                                   "); the levels before it are kept. Fewer neurons or a larger memory budget would fit");
+        throw MemoryBudgetExceeded("its test against chance of " + std::to_string(trains.num_neurons()) + " neurons needs " +
+                                   format_bytes(bytes) + " of pair counts, over the memory budget (" +
+                                   format_bytes(static_cast<double>(memory_budget)) + ")");
     }
     // Where each neuron and interval comes in the candidates' order (none: not mined).
     constexpr std::size_t kNone = ~std::size_t{0};

@@ -2,6 +2,7 @@
 #include "prefix_counting.hpp"
 
 #include "spikeminer/core/first_failure.hpp"
+#include "spikeminer/core/memory.hpp"
 
 #include <omp.h>
 
@@ -21,8 +22,9 @@ std::uint64_t one_node_count(std::span<const Tick> spikes) {
 
 }  // namespace
 
-PrefixCounting::PrefixCounting(std::unique_ptr<ListStore> store, const NeuronTimes& times, std::size_t chunk, const Progress* progress)
-    : store_(std::move(store)), times_(times), chunk_(std::max<std::size_t>(chunk, 1)), progress_(progress) {}
+PrefixCounting::PrefixCounting(std::unique_ptr<ListStore> store, const NeuronTimes& times, std::size_t chunk, const Progress* progress,
+                               std::size_t budget)
+    : store_(std::move(store)), times_(times), chunk_(std::max<std::size_t>(chunk, 1)), progress_(progress), budget_(budget) {}
 
 void PrefixCounting::check_now_and_then(std::size_t i) const {
     if (progress_ != nullptr && i % 4096 == 0) progress_->check_cancelled();
@@ -45,6 +47,11 @@ std::vector<std::uint64_t> PrefixCounting::extend(const std::vector<Episode>& ep
         }
         auto next_id = static_cast<std::uint32_t>(store_->size());
         const std::vector<std::uint64_t> chunk_counts = store_->extend(extensions, keep_at_least);
+        if (store_->host_bytes() > budget_) {
+            throw MemoryBudgetExceeded("the end lists kept for the next level took " + format_bytes(static_cast<double>(store_->host_bytes())) +
+                                       " after " + std::to_string(last) + " of " + std::to_string(episodes.size()) +
+                                       " episodes, over the memory budget (" + format_bytes(static_cast<double>(budget_)) + ")");
+        }
         for (std::size_t i = first; i < last; ++i) {
             check_now_and_then(i);
             counts.push_back(chunk_counts[i - first]);

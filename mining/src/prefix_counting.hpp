@@ -23,8 +23,10 @@ public:
     /// Extends at most `chunk` episodes a call to the store (the bound on what one call
     /// holds beside the lists); the counts and lists are those of one call. `progress`
     /// (optional): its Cancel stops the bookkeeping of millions of episodes within moments.
+    /// When the lists kept in host memory pass `budget` bytes after a call, count() throws
+    /// MemoryBudgetExceeded (the counting is then to be given up).
     PrefixCounting(std::unique_ptr<ListStore> store, const NeuronTimes& times, std::size_t chunk = SIZE_MAX,
-                   const Progress* progress = nullptr);
+                   const Progress* progress = nullptr, std::size_t budget = SIZE_MAX);
 
     /// The counts of `episodes` (valid ones); afterwards the store holds exactly the
     /// lists of those counted at least `keep_at_least`.
@@ -51,6 +53,7 @@ private:
     std::map<Episode, std::uint32_t> stored_;  // episode -> list id in store_
     std::size_t chunk_;
     const Progress* progress_;
+    std::size_t budget_;
     // Checks for Cancel every few thousand calls.
     void check_now_and_then(std::size_t i) const;
 };

@@ -76,6 +76,12 @@ std::vector<std::uint64_t> SharedListStore::extend(std::span<const Extension> ex
     return counts;
 }
 
+std::size_t SharedListStore::host_bytes() const {
+    std::size_t bytes = where_.capacity() * sizeof(Where);
+    for (std::size_t s = 0; s < stores_.size(); ++s) bytes += stores_[s].host_bytes();
+    return bytes;
+}
+
 std::uint64_t SharedListStore::length(std::uint32_t id) const {
     const Where w = where_.at(id);
     return stores_[w.store].length(w.id);

@@ -30,6 +30,7 @@ public:
     void retain(std::span<const std::uint32_t> ids) override;
     [[nodiscard]] std::size_t size() const override { return where_.size(); }
     [[nodiscard]] std::uint64_t length(std::uint32_t id) const override;
+    [[nodiscard]] std::size_t host_bytes() const override;
     [[nodiscard]] std::vector<std::span<const Tick>> ends(std::span<const std::uint32_t> ids,
                                                          std::vector<std::vector<Tick>>& scratch) const override;
 

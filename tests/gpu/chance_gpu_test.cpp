@@ -94,7 +94,7 @@ TEST_CASE("Mining with the test against chance on the GPU finds the CPU's episod
     }
     SECTION("a budget small enough to chunk every call") {
         options.count.backend = Backend::Cuda;
-        options.count.memory_budget = 256 << 10;  // ends read a few prefixes at a time
+        options.count.memory_budget = 1 << 20;  // ends read a few prefixes at a time
         options.count.gpu_memory_budget = 1 << 20;
         const mining::MiningResult chunked = mining::mine(chains.sim.trains, options);
         CHECK(chunked.stopped.empty());

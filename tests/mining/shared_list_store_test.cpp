@@ -33,6 +33,7 @@ public:
     void retain(std::span<const std::uint32_t> ids) override { inner_->retain(ids); }
     [[nodiscard]] std::size_t size() const override { return inner_->size(); }
     [[nodiscard]] std::uint64_t length(std::uint32_t id) const override { return inner_->length(id); }
+    [[nodiscard]] std::size_t host_bytes() const override { return inner_->host_bytes(); }
     [[nodiscard]] std::vector<std::span<const Tick>> ends(std::span<const std::uint32_t> ids,
                                                          std::vector<std::vector<Tick>>& scratch) const override {
         return inner_->ends(ids, scratch);

@@ -83,7 +83,9 @@ public:
         failure.rethrow_if_failed();
         if (progress_ != nullptr) progress_->finish();
         for (std::size_t i = 0; i < extensions.size(); ++i) {
-            if (batch.counts[i] >= keep_at_least) lists_.push_back(std::move(batch.made[i]));
+            if (batch.counts[i] < keep_at_least) continue;
+            bytes_ += bytes_of(batch.made[i]);
+            lists_.push_back(std::move(batch.made[i]));
         }
         return std::move(batch.counts);
     }
@@ -91,12 +93,17 @@ public:
     void retain(std::span<const std::uint32_t> ids) override {
         std::vector<EndList> kept;
         kept.reserve(ids.size());
-        for (const std::uint32_t id : ids) kept.push_back(std::move(lists_[id]));
+        bytes_ = 0;
+        for (const std::uint32_t id : ids) {
+            bytes_ += bytes_of(lists_[id]);
+            kept.push_back(std::move(lists_[id]));
+        }
         lists_ = std::move(kept);
     }
 
     [[nodiscard]] std::size_t size() const override { return lists_.size(); }
     [[nodiscard]] std::uint64_t length(std::uint32_t id) const override { return lists_.at(id).ends.size(); }
+    [[nodiscard]] std::size_t host_bytes() const override { return bytes_; }
 
     [[nodiscard]] std::vector<std::span<const Tick>> ends(std::span<const std::uint32_t> ids,
                                                          std::vector<std::vector<Tick>>& /*scratch*/) const override {
@@ -274,7 +281,10 @@ private:
     const NeuronTimes& times_;
     unsigned threads_;
     Progress* progress_;
+    static std::size_t bytes_of(const EndList& list) { return sizeof(EndList) + (list.ends.capacity() + list.starts.capacity()) * sizeof(Tick); }
+
     std::vector<EndList> lists_;
+    std::size_t bytes_ = 0;  // of lists_
 };
 
 }  // namespace

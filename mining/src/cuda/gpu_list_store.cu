@@ -143,6 +143,7 @@ public:
 
     [[nodiscard]] std::size_t size() const override { return lists_.size(); }
     [[nodiscard]] std::uint64_t length(std::uint32_t id) const override { return lists_.at(id).length; }
+    [[nodiscard]] std::size_t host_bytes() const override { return lists_.capacity() * sizeof(Location); }
 
     [[nodiscard]] std::vector<std::span<const Tick>> ends(std::span<const std::uint32_t> ids,
                                                          std::vector<std::vector<Tick>>& scratch) const override {
