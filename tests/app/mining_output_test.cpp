@@ -150,3 +150,26 @@ TEST_CASE("cli: mine and count on a simulated recording", "[mining-output][cli]"
     CHECK(test::run_cli({"mine", spikes, "--intervals", "1-2,1-2"}).status == 2);
     CHECK(test::run_cli({"mine", spikes, "--min-rate", "1e300"}).status == 2);
 }
+
+TEST_CASE("cli: mine under a memory budget small enough to chunk writes the same episodes, byte for byte", "[mining-output][cli][memory]") {
+    const test::TempDir dir;
+    const std::string spikes = dir.file("sim.h5");
+    REQUIRE(test::run_cli({"simulate", "--scenario", "paper", "--neurons", "40", "--duration", "60", "--seed", "9031", "-o", spikes}).status == 0);
+    const test::CliResult whole = test::run_cli({"mine", spikes, "--backend", "cpu", "-o", dir.file("whole.csv")});
+    REQUIRE(whole.status == 0);
+    // 4 MiB: the pair counts of 40 neurons and the lists kept fit; the lists are extended
+    // some twenty episodes a call (a list may hold an entry per spike of its neuron, 1,500
+    // here) and prefix ends read 65,536 at a time.
+    const test::CliResult chunked = test::run_cli({"mine", spikes, "--backend", "cpu", "--memory-budget", "4M", "-o", dir.file("chunked.csv")});
+    INFO(chunked.err);
+    REQUIRE(chunked.status == 0);
+    CHECK(!test::has(chunked.err, "not mined"));
+    const std::string csv = test::read_file(dir.file("whole.csv"));
+    CHECK(std::count(csv.begin(), csv.end(), '\n') > 100);
+    CHECK(test::read_file(dir.file("chunked.csv")) == csv);
+    // A budget too small for level 2's pair counts stops mining there, keeping level 1.
+    const test::CliResult small = test::run_cli({"mine", spikes, "--backend", "cpu", "--memory-budget", "64K", "-o", dir.file("small.csv")});
+    CHECK(small.status == 0);
+    CHECK(test::has(small.err, "level 2 was not mined: its test against chance of 40 neurons needs"));
+    CHECK(test::run_cli({"mine", spikes, "--memory-budget", "lots", "-o", dir.file("bad.csv")}).status == 2);
+}
