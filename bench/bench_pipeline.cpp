@@ -120,6 +120,8 @@ int main(int argc, char** argv) {
     std::string recordings = ".bench-data/recordings";
     double recovery_seconds = 300;
     std::size_t recovery_seeds = 5;
+    bool assembly_recovery = false;
+    std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
     app.add_option("FILES", files, "recordings");
     app.add_option("--minutes", minutes, "simulated recordings of the scenario, this long")->check(CLI::PositiveNumber);
     app.add_option("--scenario", scenario, "the simulated scenario (default large)");
@@ -135,7 +137,11 @@ int main(int argc, char** argv) {
     app.add_option("--recovery-seconds", recovery_seconds, "the simulations whose episodes are checked against what was embedded "
                                                            "are this long (0: none)")->check(CLI::NonNegativeNumber);
     app.add_option("--recovery-seeds", recovery_seeds, "... on this many seeds each (independent neurons on four times as many)");
-    app.add_flag("--gpu-check", gpu_check, "the GPU machine's run: the large scenario at 60 minutes, the recordings and the recovery");
+    app.add_flag("--assemblies", assembly_recovery,
+                 "the assemblies' recovery, spikeminer run against the ICA peer (bench/ica_assemblies.py): demo and assemblies "
+                 "scenarios on 5 seeds, the large scenario at 20 minutes, 200 independent neurons for 10 minutes on 20 seeds");
+    app.add_option("--python", python, "the Python with numpy and scikit-learn that runs the ICA peer");
+    app.add_flag("--gpu-check", gpu_check, "the GPU machine's run: the large scenario at 60 minutes, the recordings and both recoveries");
     CLI11_PARSE(app, argc, argv);
     if (gpu_check) minutes = {60};
     if (recordings != "none" && std::filesystem::is_directory(recordings)) {
@@ -230,6 +236,11 @@ int main(int argc, char** argv) {
         }
         bench::print_recordings(recorded);
         if (recovery_seconds > 0 && recovery_seeds > 0) bench::print_recovery(recovery_seconds, recovery_seeds, gpu ? "auto" : "cpu");
+        if (assembly_recovery || gpu_check) {
+            const std::string script = (std::filesystem::path(__FILE__).parent_path() / "ica_assemblies.py").string();
+            bench::print_assembly_recovery({{"demo", 240, 0, 5}, {"assemblies", 300, 0, 5}, {"large", 1200, 0, 1}, {"none", 600, 200, 20}},
+                                           python, std::filesystem::exists(script) ? script : "bench/ica_assemblies.py", gpu ? "auto" : "cpu");
+        }
     } catch (const Error& e) {
         std::fprintf(stderr, "bench_pipeline: %s\n", e.what());
         return 1;

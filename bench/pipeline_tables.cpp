@@ -2,10 +2,14 @@
 
 #include "bench_timing.hpp"
 
+#include "spikeminer/app/io/write_spikes.hpp"
 #include "spikeminer/simulator/simulate.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 
 namespace spikeminer::bench {
@@ -81,6 +85,109 @@ void print_recovery(double seconds, std::size_t seeds, const std::string& backen
         std::printf("| %s | %.0f | %zu-%zu | %zu of %zu | %zu of %zu | %s | %s | %zu of %zu | %zu | %.2f |\n", scenario.c_str(), seconds,
                     static_cast<std::size_t>(kFirstSeed), static_cast<std::size_t>(kFirstSeed + runs - 1), found, links, longer_true, longer,
                     share(found, links).c_str(), share(longer_true, longer).c_str(), with_any, runs, any, mining_s);
+        std::fflush(stdout);
+    }
+}
+
+namespace {
+
+// What one method found over a scenario's seeds.
+struct Tally {
+    std::size_t periods = 0, found = 0, tracked = 0, true_tracked = 0, runs_with_any = 0;
+    double span_error_s = 0, seconds = 0;
+    void add(const pipeline::Recovery& r, double s) {
+        periods += r.assembly_periods;
+        found += r.assembly_periods_found;
+        tracked += r.assemblies_tracked;
+        true_tracked += r.assemblies_true;
+        runs_with_any += r.assemblies_tracked > 0 ? 1 : 0;
+        span_error_s += r.span_error_s * static_cast<double>(r.assembly_periods_found);
+        seconds += s;
+    }
+};
+
+// The ICA peer's assemblies for `input`, as tracked assemblies the recovery can score: one
+// span each (the method's first to last active bin), or the recording's.
+std::vector<pipeline::Assembly> ica_assemblies(const pipeline::Input& input, const std::string& python, const std::string& script,
+                                               double& seconds) {
+    const SpikeTrains& trains = input.recording.trains;
+    const std::filesystem::path csv = std::filesystem::temp_directory_path() / "bench_pipeline_ica.csv";
+    io::write_spikes(csv.string(), trains, io::SpikeFormat::Csv);
+    const std::string command = python + " " + script + " " + csv.string() + " --neurons " + std::to_string(trains.num_neurons());
+    std::string out;
+    if (FILE* pipe = popen(command.c_str(), "r")) {
+        char block[4096];
+        for (std::size_t n; (n = std::fread(block, 1, sizeof block, pipe)) > 0;) out.append(block, n);
+        if (pclose(pipe) != 0) throw Error("the ICA peer failed: " + command);
+    }
+    const auto json = nlohmann::json::parse(out);
+    seconds = json["seconds"].get<double>();
+    const TimeBase& tb = trains.time_base();
+    std::vector<pipeline::Assembly> found;
+    for (const auto& a : json["assemblies"]) {
+        pipeline::Assembly x;
+        for (const auto& m : a["members"]) x.members.push_back(m.get<NeuronId>());
+        x.span = a.contains("start_s") ? TimeSpan{tb.from_seconds(a["start_s"].get<double>()), tb.from_seconds(a["end_s"].get<double>())}
+                                       : trains.span();
+        found.push_back(std::move(x));
+    }
+    return found;
+}
+
+std::string row_of(const Tally& t, std::size_t runs) {
+    const auto share = [](std::size_t part, std::size_t whole) {
+        return whole == 0 ? std::string("-") : cell(static_cast<double>(part) / static_cast<double>(whole), "%.2f");
+    };
+    char text[256];
+    std::snprintf(text, sizeof text, "%zu of %zu | %s | %zu of %zu | %s | %s | %zu of %zu | %.1f", t.found, t.periods, share(t.found, t.periods).c_str(),
+                  t.true_tracked, t.tracked, share(t.true_tracked, t.tracked).c_str(),
+                  t.found == 0 ? "-" : cell(t.span_error_s / static_cast<double>(t.found), "%.1f").c_str(), t.runs_with_any, runs, t.seconds);
+    return text;
+}
+
+}  // namespace
+
+void print_assembly_recovery(const std::vector<AssemblyScenario>& scenarios, const std::string& python, const std::string& script,
+                             const std::string& backend) {
+    std::printf("\n| scenario | s | neurons | seeds | method | stretches found | recall | assemblies that are embedded | precision | "
+                "span error s | runs reporting any | seconds |\n");
+    std::printf("|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const AssemblyScenario& scenario : scenarios) {
+        Tally ours, peer;
+        std::size_t neurons = 0;
+        for (std::size_t k = 0; k < scenario.seeds; ++k) {
+            pipeline::RunConfig config;
+            config.simulate = scenario.name;
+            config.seed = kFirstSeed + k;
+            config.duration_s = scenario.seconds;
+            config.backend = backend;
+            simulator::NetworkConfig network = simulator::scenario(scenario.name);
+            pipeline::Input input;
+            if (scenario.neurons != 0) {  // the scenario with other neurons: simulated here
+                network.neurons = scenario.neurons;
+                network.seed = config.seed;
+                simulator::set_duration(network, scenario.seconds);
+                simulator::Simulation simulation = simulator::simulate(network);
+                input.recording = {std::move(simulation.trains), std::move(simulation.truth)};
+            } else {
+                input = pipeline::load_input(config, nullptr);
+            }
+            neurons = input.recording.trains.num_neurons();
+            const TimeBase& tb = input.recording.trains.time_base();
+            pipeline::PipelineResult result;
+            const double ours_s = seconds_of([&] { result = pipeline::run_pipeline(input, config, nullptr); });
+            ours.add(pipeline::recover(*input.recording.truth, result, tb), ours_s);
+            double peer_s = 0;
+            pipeline::PipelineResult theirs;
+            theirs.windows = result.windows;  // the stretches of assemblies active all along
+            theirs.assemblies = ica_assemblies(input, python, script, peer_s);
+            peer.add(pipeline::recover(*input.recording.truth, theirs, tb), peer_s);
+        }
+        const std::string seeds = std::to_string(kFirstSeed) + "-" + std::to_string(kFirstSeed + scenario.seeds - 1);
+        std::printf("| %s | %.0f | %zu | %s | spikeminer run | %s |\n", scenario.name.c_str(), scenario.seconds, neurons, seeds.c_str(),
+                    row_of(ours, scenario.seeds).c_str());
+        std::printf("| %s | %.0f | %zu | %s | ICA (Lopes-dos-Santos 2013) | %s |\n", scenario.name.c_str(), scenario.seconds, neurons, seeds.c_str(),
+                    row_of(peer, scenario.seeds).c_str());
         std::fflush(stdout);
     }
 }

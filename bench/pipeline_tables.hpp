@@ -31,4 +31,19 @@ void print_recordings(const std::vector<RecordingRow>& rows);
 /// episodes of 2+ neurons are all chance's. `backend`: auto, cpu or gpu.
 void print_recovery(double seconds, std::size_t seeds, const std::string& backend);
 
+/// One scenario of the assemblies' recovery: its length, its neurons (0: the scenario's) and
+/// the seeds it runs on.
+struct AssemblyScenario {
+    std::string name;
+    double seconds = 0;
+    std::size_t neurons = 0;
+    std::size_t seeds = 1;
+};
+
+/// Runs each scenario through `spikeminer run` at its defaults and through the ICA peer
+/// (bench/ica_assemblies.py under `python`), and prints each method's assemblies' recall,
+/// precision and span error, the runs that report any assembly, and its time.
+void print_assembly_recovery(const std::vector<AssemblyScenario>& scenarios, const std::string& python, const std::string& script,
+                             const std::string& backend);
+
 }  // namespace spikeminer::bench

@@ -79,7 +79,6 @@ void AssemblyTimeline::paintEvent(QPaintEvent* event) {
     const auto& windows = run_->result.windows;
     const auto& assemblies = run_->result.assemblies;
     const auto centre = [&](std::size_t w) { return (windows[w].span.start + windows[w].span.end) / 2; };
-    const Tick half_step = windows.size() > 1 ? (centre(1) - centre(0)) / 2 : (to_ - from_) / 2;
     const int first = std::max(0, (event->rect().top() - kTop) / kRow);
     const int last = std::min(static_cast<int>(assemblies.size()) - 1, (event->rect().bottom() - kTop) / kRow);
     for (int row = first; row <= last; ++row) {
@@ -91,14 +90,9 @@ void AssemblyTimeline::paintEvent(QPaintEvent* event) {
         painter.drawText(QRect(2, y, kLeft - 6, kRow), Qt::AlignRight | Qt::AlignVCenter,
                          tr("%1 (%2)").arg(assembly.track.id).arg(assembly.members.size()));
         const QColor colour(QString::fromLatin1(assembly_colour(a)));
-        const auto& active = assembly.track.windows;
-        for (std::size_t i = 0; i < active.size();) {
-            std::size_t j = i;
-            while (j + 1 < active.size() && active[j + 1] == active[j] + 1) ++j;
-            const double x0 = x_of(centre(active[i]) - half_step);
-            const double x1 = x_of(centre(active[j]) + half_step);
-            painter.fillRect(QRectF(x0, y + 2, std::max(1.0, x1 - x0), kRow - 6), QColor(colour.red(), colour.green(), colour.blue(), 160));
-            i = j + 1;
+        for (const TimeSpan& period : assembly.active) {
+            const double x0 = x_of(period.start);
+            painter.fillRect(QRectF(x0, y + 2, std::max(1.0, x_of(period.end) - x0), kRow - 6), QColor(colour.red(), colour.green(), colour.blue(), 160));
         }
         painter.setPen(colour.darker(140));
         for (const Tick t : assembly.activations) painter.drawLine(QPointF(x_of(t), y + kRow - 4), QPointF(x_of(t), y + kRow - 1));

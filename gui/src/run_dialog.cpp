@@ -48,8 +48,12 @@ RunDialog::RunDialog(const pipeline::RunConfig& start, QWidget* parent) : QDialo
     min_count_ = text(this, start.mining_min_count,
                       tr("auto (twice what two busy neurons give by chance), one count, or one per level (300,200,100)"));
     max_level_ = whole(this, 1, 64, start.max_level, tr("The longest episode, in neurons"));
-    window_ = number(this, 0.001, 1e6, 3, start.window_s, tr("Each co-firing window is this many seconds wide…"));
-    step_ = number(this, 0.001, 1e6, 3, start.step_s, tr("… and starts this many seconds after the one before (the window a whole number of steps)"));
+    window_ = number(this, 0, 1e6, 3, start.window_s,
+                     tr("Each co-firing window is this many seconds wide… (auto: 10 s, or long enough for 50 spikes of the median neuron)"));
+    step_ = number(this, 0, 1e6, 3, start.step_s,
+                   tr("… and starts this many seconds after the one before (the window a whole number of steps; auto: a tenth of it)"));
+    window_->setSpecialValueText(tr("auto"));
+    step_->setSpecialValueText(tr("auto"));
     sync_ = text(this, start.sync_ms, tr("Two neurons co-fire when their spikes fall within this many ms of each other"));
     q_ = number(this, 1e-9, 1, 6, start.q, tr("False discovery rate of the edges over all pairs of a window"));
     correction_ = new QComboBox(this);

@@ -5,6 +5,7 @@
 #include "cofiring_stats.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/mining/tails.hpp"
 
 #include <algorithm>
 
@@ -26,6 +27,10 @@ void validate(const ChanceTest& test, const std::vector<Interval>& intervals) {
         }
     }
 }
+
+double binomial_tail(std::uint64_t c, std::uint64_t n, double pi) { return detail::binomial_upper_tail(c, n, pi); }
+
+double poisson_tail(std::uint64_t c, double mu) { return detail::poisson_upper_tail(c, mu); }
 
 namespace detail {
 

@@ -258,7 +258,8 @@ TEST_CASE("run config: keys from JSON, checked by name and type, and back", "[pi
         CHECK_THROWS_WITH(pipeline::apply_json(c, json, "run.json"), spikeminer::test::contains(words));
     };
     refused(R"({"cofiring": {"windw_s": 20}})", "unknown key 'cofiring.windw_s'");
-    refused(R"({"cofiring": {"window_s": "20"}})", "'cofiring.window_s' must be a number");
+    refused(R"({"cofiring": {"window_s": "20"}})", "'cofiring.window_s' must be \"auto\" or a positive number");
+    refused(R"({"cofiring": {"step_s": -1}})", "'cofiring.step_s' must be \"auto\" or a positive number");
     refused(R"({"assemblies": {"min_size": -3}})", "'assemblies.min_size' must be a whole number");
     refused(R"({"analytics": 1})", "'analytics' must be true or false");
     refused(R"({"cofiring": 3})", "'cofiring' must be an object");
@@ -275,7 +276,8 @@ TEST_CASE("run config: keys from JSON, checked by name and type, and back", "[pi
     };
     invalid([](pipeline::RunConfig& c) { c.input = "x.h5"; });  // both an input and a scenario
     invalid([](pipeline::RunConfig& c) { c.window_s = 10; c.step_s = 3; });
-    invalid([](pipeline::RunConfig& c) { c.step_s = 0; });
+    invalid([](pipeline::RunConfig& c) { c.step_s = -1; });
+    invalid([](pipeline::RunConfig& c) { c.window_s = 5; c.step_s = 10; });
     invalid([](pipeline::RunConfig& c) { c.q = 0; });
     invalid([](pipeline::RunConfig& c) { c.min_size = 1; });
     invalid([](pipeline::RunConfig& c) { c.jaccard = 1.5; });

@@ -63,6 +63,7 @@ TEST_CASE("results file: a run of the demo reads back as it was written", "[resu
         CHECK(r.track.windows == w.track.windows);
         CHECK(r.members == w.members);
         CHECK(r.span == w.span);
+        CHECK(r.active == w.active);
         CHECK(r.activations == w.activations);
         REQUIRE(r.significance.has_value() == w.significance.has_value());
         if (!w.significance) continue;
@@ -93,19 +94,15 @@ TEST_CASE("results file: a run of the demo reads back as it was written", "[resu
 
 TEST_CASE("results file: a run that found no assemblies reads back with empty tables", "[results-file]") {
     pipeline::RunConfig config;
-    config.simulate = "demo";
+    config.simulate = "none";
     config.duration_s = 20;
     config.window_s = 10;
     config.step_s = 5;
     config.backend = "cpu";
-    config.min_windows = 1000;  // every assembly is too brief to be reported
     const pipeline::Input input = pipeline::load_input(config, nullptr);
     const pipeline::PipelineResult written = pipeline::run_pipeline(input, config, nullptr);
     REQUIRE(written.assemblies.empty());
     REQUIRE(written.events.empty());
-    // Cliques of no reported assembly: stored as -1, read back as kNoAssembly.
-    REQUIRE(std::any_of(written.windows.begin(), written.windows.end(),
-                        [](const pipeline::WindowSummary& w) { return !w.cliques.empty(); }));
     const test::TempDir dir;
     pipeline::write_results(dir.file("out"), input, config, written, nullptr);
     const pipeline::SavedRun run = pipeline::read_results(dir.file("out/results.h5"));
@@ -121,7 +118,7 @@ namespace {
 // three neurons, two windows with one clique each, one assembly, two episodes.
 struct ResultsFixture {
     std::string format = "pipeline-results";
-    std::int64_t version = 1;
+    std::int64_t version = 2;
     std::vector<std::string> labels = {"a", "b", "c"};
     std::map<std::string, std::vector<std::int64_t>> integers = {
         {"/mining/episode_neurons", {0, 0, 1}}, {"/mining/episode_neurons_index", {1, 3}}, {"/mining/counts", {4, 3}},
@@ -134,6 +131,7 @@ struct ResultsFixture {
         {"/assemblies/id", {7}}, {"/assemblies/members", {0, 1}}, {"/assemblies/members_index", {2}},
         {"/assemblies/windows", {0, 1}}, {"/assemblies/windows_index", {2}},
         {"/assemblies/activations", {2, 11}}, {"/assemblies/activations_index", {2}},
+        {"/assemblies/active", {2, 12}}, {"/assemblies/active_index", {2}},
         {"/events/window", {0, 1}}, {"/events/assembly", {7, 7}}, {"/events/other", {0, 0}}, {"/events/kind", {0, 5}},
     };
     std::map<std::string, std::vector<std::int64_t>> pairs = {
@@ -175,6 +173,7 @@ TEST_CASE("results file: a small file built by hand reads", "[results-file]") {
     REQUIRE(r.assemblies.size() == 1);
     CHECK(r.assemblies[0].track.id == 7);
     CHECK(r.assemblies[0].span == TimeSpan{2, 12});
+    CHECK(r.assemblies[0].active == std::vector<TimeSpan>{{2, 12}});
     CHECK_FALSE(r.assemblies[0].significance);
     CHECK(r.changes[1] == pipeline::EdgeChange{1, 0, 1, pipeline::EdgeChange::Kind::Updated, 4.0F});
     CHECK(r.events[1] == pipeline::AssemblyEvent{1, pipeline::EventKind::Ends, 7, 0});
@@ -194,7 +193,14 @@ TEST_CASE("results file: a damaged or foreign file is an Error naming the file a
     };
     const std::vector<Damage> damages = {
         {"another format", [](ResultsFixture& f) { f.format = "mining-results"; }, "'spikeminer_format'", "'mining-results'"},
-        {"a newer version", [](ResultsFixture& f) { f.version = 2; }, "'spikeminer_format_version'", "update spikeminer"},
+        {"a newer version", [](ResultsFixture& f) { f.version = 3; }, "'spikeminer_format_version'", "update spikeminer"},
+        {"an older version", [](ResultsFixture& f) { f.version = 1; }, "'spikeminer_format_version'", "reads version 2"},
+        {"an active period that ends before it starts", [](ResultsFixture& f) { f.integers["/assemblies/active"] = {12, 2}; },
+         "'/assemblies/active'", "out of order or empty"},
+        {"half an active period", [](ResultsFixture& f) {
+             f.integers["/assemblies/active"] = {2};
+             f.integers["/assemblies/active_index"] = {1};
+         }, "'/assemblies/active'", "odd number"},
         {"an index stopping short", [](ResultsFixture& f) { f.integers["/assemblies/members_index"] = {1}; },
          "'/assemblies/members_index'", "belong to no entry"},
         {"an index past its data", [](ResultsFixture& f) { f.integers["/windows/clique_members_index"] = {2, 5}; },

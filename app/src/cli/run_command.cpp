@@ -206,8 +206,11 @@ void add_settings(CLI::App& command, RunArguments& args) {
     setting(command, args, "--mining-q", &C::mining_q,
             "test each level's candidate episodes against chance at this false discovery rate (default 0.01; 0: no test, "
             "the count alone decides)");
-    setting(command, args, "--window", &C::window_s, "co-firing windows this many s wide (default 10)");
-    setting(command, args, "--step", &C::step_s, "... every this many s (default 1)");
+    setting(command, args, "--window", &C::window_s,
+            "co-firing windows this many s wide (default auto: 10, or long enough for 50 spikes of the median neuron)")
+        ->transform(CLI::Transformer({{"auto", "0"}}));
+    setting(command, args, "--step", &C::step_s, "... every this many s (default auto: a tenth of the window)")
+        ->transform(CLI::Transformer({{"auto", "0"}}));
     setting(command, args, "--sync", &C::sync_ms, "synchrony within this many ms, either way (default auto: 2, or a coarser grid's step)");
     setting(command, args, "--intervals", &C::intervals_ms, "directed lags that also join neurons, in ms (default none)");
     setting(command, args, "--baseline", &C::baseline_ms,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "spikeminer/app/pipeline/assembly_activity.hpp"
 #include "spikeminer/core/progress.hpp"
 #include "spikeminer/core/spike_trains.hpp"
 #include "spikeminer/mining/significance.hpp"
@@ -8,17 +9,12 @@
 
 namespace spikeminer::pipeline {
 
-/// When an assembly is active within `span`: the times at which more than half of its
-/// members fire within `within` ticks of each other (the time of the group's first spike;
-/// groups do not overlap, each starts after the last one's spikes).
-std::vector<Tick> activation_times(const SpikeTrains& trains, const std::vector<NeuronId>& members, TimeSpan span, Tick within);
-
-/// Each group of neurons' number of activations within its span, against the same number
+/// Each group of neurons' number of activations (over the whole recording) within its periods, against the same number
 /// in surrogates 0, 1, ... (mining::test_against_surrogates, corrected across the groups):
 /// surrogate s is made of the neurons of the groups still tested only. `progress`
 /// (optional) shows the surrogates and its Cancel stops the work.
 std::vector<mining::SurrogateSignificance> test_activations(const SpikeTrains& trains, const std::vector<std::vector<NeuronId>>& members,
-                                                            const std::vector<TimeSpan>& spans, Tick within,
+                                                            const std::vector<std::vector<TimeSpan>>& periods, Tick within,
                                                             const mining::SignificanceOptions& options, Progress* progress);
 
 }  // namespace spikeminer::pipeline

@@ -3,6 +3,7 @@
 #include "spikeminer/app/pipeline/pipeline.hpp"
 
 #include "activations.hpp"
+#include "assemblies.hpp"
 #include "device_windows.hpp"
 
 #include "spikeminer/app/pipeline/time_scales.hpp"
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 namespace spikeminer::pipeline {
 namespace {
@@ -210,6 +212,13 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     result.cofiring = cofiring_options(config, trains);
     mining::CofiringOptions counting = result.cofiring;
     counting.progress = progress;
+    // The assemblies' members, from the whole recording's co-firing graph.
+    start = Clock::now();
+    std::string whole_note;
+    const std::vector<std::vector<NeuronId>> whole = detail::whole_recording_assemblies(trains, result.cofiring, config, progress, whole_note);
+    result.stages.push_back({"assemblies' members", seconds_since(start), "", peak_memory()});
+    if (!whole_note.empty()) result.notes.push_back("assemblies' members: " + whole_note);
+    reset_peak_memory();
     mining::CofiringWindows windows(trains, counting);
     if (!windows.note().empty()) result.notes.push_back(windows.note());
     // On the GPU, threads on each device share the windows' counting; the graphs and
@@ -258,11 +267,11 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
             if (!dynamic || dynamic_on != backend) {
                 dynamic.emplace(static_cast<graph::Vertex>(trains.num_neurons()), app::GraphStructure::Pma, backend);
                 dynamic_on = backend;
-                app::WindowBatches whole;
+                app::WindowBatches all;
                 std::vector<EdgeChange> unused;
                 WindowSummary counts;
-                diff({}, after, counts, whole, unused);
-                dynamic->apply(whole);
+                diff({}, after, counts, all, unused);
+                dynamic->apply(all);
             } else {
                 dynamic->apply(batches);
             }
@@ -280,8 +289,23 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         summary.cliques = cliques_of(*dynamic, config, clique_note);
         cliques_s += seconds_since(start);
         start = Clock::now();
-        tracker.add_window(summary.index, summary.cliques);
-        summary.assemblies = tracker.last_ids();
+        // A clique of a whole-recording assembly is that assembly; the others are followed
+        // from window to window (their ids after the whole recording's).
+        std::vector<std::vector<NeuronId>> unheld;
+        summary.assemblies.assign(summary.cliques.size(), kNoAssembly);
+        std::vector<std::size_t> unheld_at;
+        for (std::size_t c = 0; c < summary.cliques.size(); ++c) {
+            if (const auto a = detail::holding(whole, summary.cliques[c])) {
+                summary.assemblies[c] = *a;
+            } else {
+                unheld.push_back(summary.cliques[c]);
+                unheld_at.push_back(c);
+            }
+        }
+        tracker.add_window(summary.index, unheld);
+        for (std::size_t k = 0; k < unheld_at.size(); ++k) {
+            summary.assemblies[unheld_at[k]] = static_cast<std::uint32_t>(whole.size()) + tracker.last_ids()[k];
+        }
         tracking_s += seconds_since(start);
         result.windows.push_back(std::move(summary));
         before = std::move(after);
@@ -302,37 +326,28 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
 
     start = Clock::now();
     const Tick sync = std::max<Tick>(result.cofiring.lags.sync, 0);
-    const auto reported = [&](std::uint32_t id) { return tracker.assemblies()[id].windows.size() >= config.min_windows; };
-    for (WindowSummary& w : result.windows) {
-        for (std::uint32_t& id : w.assemblies) id = reported(id) ? id : kNoAssembly;
-    }
-    std::vector<TimeSpan> tested_spans;  // each assembly's windows, where its activations are counted
-    for (const TrackedAssembly& track : tracker.assemblies()) {
-        if (!reported(track.id)) continue;
-        Assembly a;
-        a.track = track;
-        a.members = track.core();
-        const TimeSpan windows_span{result.windows[track.windows.front()].span.start, result.windows[track.windows.back()].span.end};
-        a.activations = activation_times(trains, a.members, windows_span, sync);
-        // Active from its first activation to its last (windows are coarser than that).
-        a.span = a.activations.empty() ? windows_span : TimeSpan{a.activations.front(), a.activations.back() + 1};
-        result.assemblies.push_back(std::move(a));
-        tested_spans.push_back(windows_span);
-    }
-    // The events of reported assemblies; one from or into a flicker is its appearing or end.
-    for (AssemblyEvent e : tracker.events()) {
-        if (!reported(e.assembly)) continue;
-        if (e.kind == EventKind::Splits && !reported(e.other)) e = {e.window, EventKind::Appears, e.assembly, 0};
-        if (e.kind == EventKind::Merges && !reported(e.other)) e = {e.window, EventKind::Ends, e.assembly, 0};
-        result.events.push_back(e);
+    detail::assemblies_through_time(trains, config, whole, tracker, result);
+    const auto unseen = static_cast<std::size_t>(
+        std::count_if(result.assemblies.begin(), result.assemblies.end(), [](const Assembly& a) { return a.track.windows.empty(); }));
+    if (unseen != 0) {
+        char text[320];
+        std::snprintf(text, sizeof text,
+                      "assemblies: %zu of the %zu are no clique of any %g s window (too short for the test at these rates): their "
+                      "activity comes from their activations alone; a longer --window shows them window by window",
+                      unseen, result.assemblies.size(), config.window_s);
+        result.notes.push_back(text);
     }
     tracking_s += seconds_since(start);
     result.stages.push_back({"tracking and activations", tracking_s, "cpu", peak_memory()});
     if (const auto significance = significance_options(config, trains.time_base()); significance && !result.assemblies.empty()) {
         start = Clock::now();
         std::vector<std::vector<NeuronId>> members;
-        for (const Assembly& a : result.assemblies) members.push_back(a.members);
-        const auto tested = test_activations(trains, members, tested_spans, sync, *significance, progress);
+        std::vector<std::vector<TimeSpan>> periods;  // where each assembly is active
+        for (const Assembly& a : result.assemblies) {
+            members.push_back(a.members);
+            periods.push_back(a.active);
+        }
+        const auto tested = test_activations(trains, members, periods, sync, *significance, progress);
         for (std::size_t i = 0; i < tested.size(); ++i) result.assemblies[i].significance = tested[i];
         result.stages.push_back({"assemblies against surrogates", seconds_since(start), "cpu", peak_memory()});
     }

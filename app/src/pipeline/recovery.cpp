@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 
 namespace spikeminer::pipeline {
 namespace {
@@ -65,6 +66,19 @@ std::vector<TimeSpan> periods(const simulator::GroundTruth::AssemblyTruth& truth
 
 bool overlap(TimeSpan x, TimeSpan y) { return x.start < y.end && y.start < x.end; }
 
+Tick overlap_length(TimeSpan x, TimeSpan y) { return std::max<Tick>(0, std::min(x.end, y.end) - std::max(x.start, y.start)); }
+
+// The active period of `tracked` that overlaps `stretch` most (its span when it has none
+// listed); none when none overlaps.
+std::optional<TimeSpan> active_during(const Assembly& tracked, TimeSpan stretch) {
+    const std::vector<TimeSpan> periods = tracked.active.empty() ? std::vector<TimeSpan>{tracked.span} : tracked.active;
+    std::optional<TimeSpan> best;
+    for (const TimeSpan& p : periods) {
+        if (overlap(p, stretch) && (!best || overlap_length(p, stretch) > overlap_length(*best, stretch))) best = p;
+    }
+    return best;
+}
+
 }  // namespace
 
 double Recovery::chain_recall() const { return share(chain_links_found, chain_links); }
@@ -96,22 +110,25 @@ Recovery recover(const simulator::GroundTruth& truth, const PipelineResult& resu
     for (const auto& embedded : truth.assemblies) {
         for (const TimeSpan period : periods(embedded, result.windows)) {
             ++r.assembly_periods;
-            // The tracked assembly most like it among those active during the stretch.
+            // The tracked assembly most like it among those active during the stretch, and its
+            // active period there.
             double best = 0;
             std::size_t match = 0;
+            TimeSpan span;
             for (std::size_t a = 0; a < result.assemblies.size(); ++a) {
                 const Assembly& tracked = result.assemblies[a];
-                if (!overlap(tracked.span, period)) continue;
+                const std::optional<TimeSpan> active = active_during(tracked, period);
+                if (!active) continue;
                 const double similarity = jaccard(tracked.members, embedded.members);
                 if (similarity >= 0.5 && similarity > best) {
                     best = similarity;
                     match = a;
+                    span = *active;
                 }
             }
             if (best == 0) continue;
             ++r.assembly_periods_found;
             tracked_true[match] = true;
-            const TimeSpan span = result.assemblies[match].span;
             error_s += time_base.to_seconds(std::abs(span.start - period.start) + std::abs(span.end - period.end));
         }
     }

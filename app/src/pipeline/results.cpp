@@ -113,10 +113,13 @@ nlohmann::json summary_json(const Input& input, const RunConfig& config, const P
     for (const Assembly& a : result.assemblies) {
         nlohmann::json members = nlohmann::json::array();
         for (const NeuronId n : a.members) members.push_back(trains.label(n));
+        nlohmann::json active = nlohmann::json::array();
+        for (const TimeSpan& p : a.active) active.push_back({tb.to_seconds(p.start), tb.to_seconds(p.end)});
         assemblies.push_back({{"id", a.track.id},
                               {"members", members},
                               {"start_s", tb.to_seconds(a.span.start)},
                               {"end_s", tb.to_seconds(a.span.end)},
+                              {"active_s", active},
                               {"windows", a.track.windows.size()},
                               {"activations", a.activations.size()}});
         if (a.significance) assemblies.back()["significance"] = io::detail::significance_json(*a.significance);
@@ -154,11 +157,16 @@ void write_tables(const PartialFolder& folder, const SpikeTrains& trains, const 
     io::write_atomically(folder.file("assemblies.csv"), [&](std::ostream& out) {
         // With significance tests, five more columns after the activations.
         const bool tested = std::any_of(result.assemblies.begin(), result.assemblies.end(), [](const Assembly& a) { return a.significance.has_value(); });
-        out << "id,start_s,end_s,first_window,last_window,windows,activations" << (tested ? io::detail::kSignificanceColumns : "") << ",members\n";
+        out << "id,start_s,end_s,active_s,first_window,last_window,windows,activations" << (tested ? io::detail::kSignificanceColumns : "")
+            << ",members\n";
         for (const Assembly& a : result.assemblies) {
-            out << a.track.id << ',' << seconds(a.span.start, tb) << ',' << seconds(a.span.end, tb) << ',' << a.track.windows.front() << ','
-                << a.track.windows.back() << ',' << a.track.windows.size() << ',' << a.activations.size()
-                << (tested ? io::detail::significance_csv(a.significance) : "") << ',' << labels(trains, a.members, " ") << '\n';
+            std::string active;  // "12.5-80.1 150-210.4": each active period in s
+            for (const TimeSpan& p : a.active) active += (active.empty() ? "" : " ") + seconds(p.start, tb) + "-" + seconds(p.end, tb);
+            const bool seen = !a.track.windows.empty();
+            out << a.track.id << ',' << seconds(a.span.start, tb) << ',' << seconds(a.span.end, tb) << ',' << active << ','
+                << (seen ? std::to_string(a.track.windows.front()) : "") << ',' << (seen ? std::to_string(a.track.windows.back()) : "") << ','
+                << a.track.windows.size() << ',' << a.activations.size() << (tested ? io::detail::significance_csv(a.significance) : "") << ','
+                << labels(trains, a.members, " ") << '\n';
         }
     });
     io::write_atomically(folder.file("windows.csv"), [&](std::ostream& out) {

@@ -8,6 +8,7 @@
 #include "../io/hdf5_isolated.hpp"
 #include "../io/hdf5_read.hpp"
 #include "../io/mining_h5.hpp"
+#include "results_h5.hpp"
 
 #include "spikeminer/app/io/input_file.hpp"
 #include "spikeminer/core/error.hpp"
@@ -21,7 +22,7 @@ namespace {
 
 using io::detail::dataset_where;
 
-constexpr std::int64_t kVersion = 1;
+constexpr std::int64_t kVersion = detail::kResultsVersion;
 
 // The integer tables, in the order the child hands them back; pairs: int64 [n, 2].
 struct IntegerTable {
@@ -36,7 +37,7 @@ constexpr IntegerTable kIntegerTables[] = {
     {"/edge_changes/window", false}, {"/edge_changes/a", false}, {"/edge_changes/b", false}, {"/edge_changes/kind", false},
     {"/assemblies/id", false}, {"/assemblies/span", true}, {"/assemblies/members", false}, {"/assemblies/members_index", false},
     {"/assemblies/windows", false}, {"/assemblies/windows_index", false}, {"/assemblies/activations", false},
-    {"/assemblies/activations_index", false},
+    {"/assemblies/activations_index", false}, {"/assemblies/active", false}, {"/assemblies/active_index", false},
     {"/events/window", false}, {"/events/assembly", false}, {"/events/other", false}, {"/events/kind", false},
 };
 
@@ -195,6 +196,7 @@ std::vector<Assembly> assemblies_of(const Checks& check, const Tables& t, std::s
     const auto members = check.neuron_lists("/assemblies/members", "/assemblies/members_index", n);
     const auto windows = check.lists("/assemblies/windows", "/assemblies/windows_index", n);
     const auto activations = check.lists("/assemblies/activations", "/assemblies/activations_index", n);
+    const auto active = check.lists("/assemblies/active", "/assemblies/active_index", n);
     std::vector<Assembly> assemblies(n);
     for (std::size_t a = 0; a < n; ++a) {
         Assembly& x = assemblies[a];
@@ -209,6 +211,15 @@ std::vector<Assembly> assemblies_of(const Checks& check, const Tables& t, std::s
         x.activations = activations[a];
         if (!std::is_sorted(x.activations.begin(), x.activations.end())) {
             check.fail("/assemblies/activations", "lists the activations" + which + " out of order");
+        }
+        // Active periods: (start, end) pairs, each ending after it starts and before the next.
+        if (active[a].size() % 2 != 0) check.fail("/assemblies/active", "holds an odd number of bounds" + which);
+        for (std::size_t p = 0; p + 1 < active[a].size(); p += 2) {
+            const TimeSpan period{active[a][p], active[a][p + 1]};
+            if (period.end <= period.start || (p > 0 && period.start < active[a][p - 1])) {
+                check.fail("/assemblies/active", "lists the active periods" + which + " out of order or empty");
+            }
+            x.active.push_back(period);
         }
         if (t.significance.empty() || std::isnan(t.significance[5 * a])) continue;  // NaN: not tested
         const double* row = &t.significance[5 * a];

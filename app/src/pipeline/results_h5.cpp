@@ -1,4 +1,4 @@
-// results.h5 of a pipeline run (spikeminer HDF5, "pipeline-results", version 1; read back
+// results.h5 of a pipeline run (spikeminer HDF5, "pipeline-results", version 2; read back
 // by read_results, results_file.cpp):
 //   /                      attributes: spikeminer_format, spikeminer_format_version,
 //                          ticks_per_second, created_by, input, input_checksum, config_json
@@ -7,13 +7,15 @@
 //   /windows/span          int64 [W, 2] ticks; edges, inserted, erased, updated,
 //                          components, largest_component, most_central (-1: none) int64 [W]
 //   /windows/clique_members uint32 [], clique_members_index int64 [C] (cumulative ends),
-//                          clique_window int64 [C], clique_assembly int64 [C] (-1: an
-//                          assembly seen in too few windows to be reported)
+//                          clique_window int64 [C], clique_assembly int64 [C] (-1: a
+//                          clique of no reported assembly)
 //   /edge_changes/window int64 [E], a, b uint32 [E], kind uint32 [E] (0 inserted,
 //                          1 erased, 2 re-weighted), weight float64 [E] (-log10 corrected p)
 //   /assemblies/id int64 [A], span int64 [A, 2] ticks, members uint32 [],
 //                          members_index int64 [A], windows int64 [], windows_index int64 [A],
 //                          activations int64 [] ticks, activations_index int64 [A],
+//                          active int64 [] ticks (start, end of each active period, in
+//                          turn), active_index int64 [A],
 //                          significance float64 [A, 5] with significance tests (p,
 //                          p_adjusted, surrogate mean, surrogate sd, surrogates used)
 //   /events/window, assembly, other int64 [V], kind uint32 [V] (0 appears, 1 grows,
@@ -106,7 +108,13 @@ void write_assemblies(io::detail::H5Writer& file, const PipelineResult& result) 
     std::vector<std::vector<NeuronId>> members;
     std::vector<std::vector<std::int64_t>> windows;
     std::vector<std::vector<Tick>> activations;
+    std::vector<std::vector<Tick>> active;
     for (const Assembly& a : result.assemblies) {
+        active.emplace_back();
+        for (const TimeSpan& p : a.active) {
+            active.back().push_back(p.start);
+            active.back().push_back(p.end);
+        }
         ids.push_back(a.track.id);
         span.push_back(a.span.start);
         span.push_back(a.span.end);
@@ -130,6 +138,11 @@ void write_assemblies(io::detail::H5Writer& file, const PipelineResult& result) 
     flatten(activations, flat, ends);
     file.write("/assemblies/activations", all(flat));
     file.write("/assemblies/activations_index", all(ends));
+    flat.clear();
+    ends.clear();
+    flatten(active, flat, ends);
+    file.write("/assemblies/active", all(flat));
+    file.write("/assemblies/active_index", all(ends));
     if (std::any_of(result.assemblies.begin(), result.assemblies.end(), [](const Assembly& a) { return a.significance.has_value(); })) {
         std::vector<double> rows;
         for (const Assembly& a : result.assemblies) {
@@ -161,7 +174,7 @@ void write_results_h5(const std::string& path, const Input& input, const std::st
     const SpikeTrains& trains = input.recording.trains;
     io::detail::H5Writer file(path, path);
     file.set_attribute("/", "spikeminer_format", std::string("pipeline-results"));
-    file.set_attribute("/", "spikeminer_format_version", std::int64_t{1});
+    file.set_attribute("/", "spikeminer_format_version", kResultsVersion);
     file.set_attribute("/", "ticks_per_second", trains.time_base().ticks_per_second);
     file.set_attribute("/", "created_by", "spikeminer " + version);
     file.set_attribute("/", "input", input.source);

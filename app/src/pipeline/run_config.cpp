@@ -50,6 +50,13 @@ std::uint64_t whole(const Json& value, const std::string& where) {
     return value.get<std::uint64_t>();
 }
 
+// A positive number of seconds, or "auto" (0).
+double seconds_or_auto(const Json& value, const std::string& where) {
+    if (value.is_string() && value.get<std::string>() == "auto") return 0;
+    if (!value.is_number() || !(value.get<double>() > 0) || !std::isfinite(value.get<double>())) wrong(where, "\"auto\" or a positive number");
+    return value.get<double>();
+}
+
 bool flag(const Json& value, const std::string& where) {
     if (!value.is_boolean()) wrong(where, "true or false");
     return value.get<bool>();
@@ -99,10 +106,12 @@ const std::vector<Key>& keys() {
                      "count alone decides)",
          [](RunConfig& c, const Json& v, const std::string& w) { c.mining_q = number(v, w); },
          [](const RunConfig& c) { return Json(c.mining_q); }},
-        {"cofiring.window_s", "co-firing windows this many s wide", [](RunConfig& c, const Json& v, const std::string& w) { c.window_s = number(v, w); },
-         [](const RunConfig& c) { return Json(c.window_s); }},
-        {"cofiring.step_s", "... every this many s", [](RunConfig& c, const Json& v, const std::string& w) { c.step_s = number(v, w); },
-         [](const RunConfig& c) { return Json(c.step_s); }},
+        {"cofiring.window_s", "co-firing windows this many s wide (auto: 10, or long enough for 50 spikes of the median neuron)",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.window_s = seconds_or_auto(v, w); },
+         [](const RunConfig& c) { return c.window_s == 0 ? Json("auto") : Json(c.window_s); }},
+        {"cofiring.step_s", "... every this many s (auto: a tenth of the window)",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.step_s = seconds_or_auto(v, w); },
+         [](const RunConfig& c) { return c.step_s == 0 ? Json("auto") : Json(c.step_s); }},
         {"cofiring.sync_ms", "synchrony within this many ms, either way (\"off\": none; auto: 2, or within a step of a coarser time grid)",
          [](RunConfig& c, const Json& v, const std::string& w) { c.sync_ms = lags(v, w); }, [](const RunConfig& c) { return Json(c.sync_ms); }},
         {"cofiring.intervals_ms", "directed lags that also join neurons, e.g. \"0-2,2-5\" (default none)",
@@ -218,9 +227,15 @@ void apply_json(RunConfig& config, const std::string& text, const std::string& s
 void validate(const RunConfig& c) {
     if (c.input.empty() == c.simulate.empty()) throw UsageError("give a recording or a scenario to simulate (one of them)");
     if (c.duration_s && !(*c.duration_s > 0)) throw UsageError("the simulation's duration must be positive");
-    if (!(c.window_s > 0) || !(c.step_s > 0)) throw UsageError("the co-firing window and step must be positive");
-    const double steps = c.window_s / c.step_s;
-    if (std::fabs(steps - std::round(steps)) > 1e-9 * steps) throw UsageError("the co-firing window must be a whole number of steps");
+    if (!(c.window_s >= 0) || !(c.step_s >= 0) || !std::isfinite(c.window_s) || !std::isfinite(c.step_s)) {
+        throw UsageError("the co-firing window and step must be positive (or auto)");
+    }
+    if (c.window_s > 0 && c.step_s > 0) {
+        const double steps = c.window_s / c.step_s;
+        if (steps < 1 - 1e-9 || std::fabs(steps - std::round(steps)) > 1e-9 * steps) {
+            throw UsageError("the co-firing window must be a whole number of steps");
+        }
+    }
     if (!(c.q > 0)) throw UsageError("q must be above 0");
     for (const int d : c.devices) {
         if (d < 0) throw UsageError("devices are numbered from 0, not " + std::to_string(d));

@@ -68,25 +68,18 @@ figures::Figure timeline_figure(const SpikeTrains& trains, const PipelineResult&
         const Tick from = result.windows.empty() ? 0 : result.windows.front().span.start;
         const Tick to = result.windows.empty() ? 1 : std::max(result.windows.back().span.end, from + 1);
         const auto x = [&](Tick t) { return kLeft + kWidth * static_cast<double>(t - from) / static_cast<double>(to - from); };
-        const auto centre = [&](std::size_t w) { return (result.windows[w].span.start + result.windows[w].span.end) / 2; };
-        const Tick half_step = result.windows.size() > 1 ? (centre(1) - centre(0)) / 2 : (to - from) / 2;
         const std::string count = shown < result.assemblies.size()
                                       ? "the first " + std::to_string(shown) + " of " + std::to_string(result.assemblies.size()) + " assemblies"
                                       : std::to_string(shown) + " assemblies";
-        canvas.text({10, 18}, count + " through time (bars: windows where each is a clique; ticks: its activations)", 13, kBlack, Anchor::Start);
+        canvas.text({10, 18}, count + " through time (bars: active periods; ticks: activations)", 13, kBlack, Anchor::Start);
         for (std::size_t a = 0; a < shown; ++a) {
             const Assembly& assembly = result.assemblies[a];
             const double y = kTop + kRow * static_cast<double>(a);
             canvas.text({kLeft - 6, y + 10}, "assembly " + std::to_string(assembly.track.id) + " (" + std::to_string(assembly.members.size()) + ")", 10,
                         kBlack, Anchor::End);
-            const auto& windows = assembly.track.windows;
-            for (std::size_t i = 0; i < windows.size();) {
-                std::size_t j = i;
-                while (j + 1 < windows.size() && windows[j + 1] == windows[j] + 1) ++j;
-                const double x0 = x(centre(windows[i]) - half_step);
-                const double x1 = x(centre(windows[j]) + half_step);
-                canvas.rect({x0, y + 2}, std::max(1.0, x1 - x0), 8, Colour::hex(assembly_colour(a), 0.6));
-                i = j + 1;
+            for (const TimeSpan& period : assembly.active) {
+                const double x0 = x(period.start);
+                canvas.rect({x0, y + 2}, std::max(1.0, x(period.end) - x0), 8, Colour::hex(assembly_colour(a), 0.6));
             }
             for (const Tick t : assembly.activations) canvas.line({x(t), y + 10}, {x(t), y + 14}, Colour::hex(assembly_colour(a)), 0.6);
         }

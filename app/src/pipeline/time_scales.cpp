@@ -16,6 +16,10 @@ namespace {
 constexpr double kOnGrid = 0.9;
 // Differences up to this many grid steps decide it (rounding grows with the multiple).
 constexpr double kStepsLooked = 20;
+// Windows hold at least this many spikes of the median neuron (fewer cannot show a pair
+// firing together beyond chance), and last at least this many seconds.
+constexpr double kWindowSpikes = 50;
+constexpr double kShortestWindow = 10;
 // The differences looked at: up to this many blocks of this many consecutive spikes.
 constexpr std::size_t kSampledBlocks = 256;
 constexpr std::size_t kBlockSpikes = 16384;
@@ -45,6 +49,40 @@ void check_on_grid(const std::vector<mining::Interval>& ranges, const std::strin
                          " ms holds no lag of the recording's time grid (spikes every " + step +
                          "): give lags that span a multiple of it, or auto");
     }
+}
+
+// The firing rate of the median neuron that fires (Hz); 0 when none does.
+double median_rate(const SpikeTrains& trains) {
+    const double seconds = trains.time_base().to_seconds(trains.span().length());
+    std::vector<double> rates;
+    for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
+        if (trains.spike_count(n) > 0) rates.push_back(static_cast<double>(trains.spike_count(n)) / seconds);
+    }
+    if (rates.empty() || !(seconds > 0)) return 0;
+    const auto middle = rates.begin() + static_cast<std::ptrdiff_t>(rates.size() / 2);
+    std::nth_element(rates.begin(), middle, rates.end());
+    return *middle;
+}
+
+// Sets auto windows and steps (0): windows of at least 10 s that hold kWindowSpikes spikes
+// of the median neuron, in ten steps of whole seconds; a given step or window decides the
+// other. Returns what was chosen and why.
+std::string resolve_windows(RunConfig& config, const SpikeTrains& trains) {
+    if (config.window_s > 0 && config.step_s > 0) return {};
+    const double rate = median_rate(trains);
+    const double wanted = std::max(kShortestWindow, rate > 0 ? kWindowSpikes / rate : kShortestWindow);
+    if (config.window_s > 0) {
+        config.step_s = config.window_s / 10;
+    } else if (config.step_s > 0) {
+        config.window_s = config.step_s * std::max(1.0, std::ceil(wanted / config.step_s - 1e-9));
+    } else {
+        config.step_s = std::ceil(wanted / 10 - 1e-9);
+        config.window_s = 10 * config.step_s;
+    }
+    char text[200];
+    std::snprintf(text, sizeof text, "; windows of %g s every %g s (the median neuron fires at %.3g Hz: %g spikes in a window)", config.window_s,
+                  config.step_s, rate, rate * config.window_s);
+    return text;
 }
 
 }  // namespace
@@ -120,6 +158,7 @@ std::string resolve_time_scales(RunConfig& config, const SpikeTrains& trains) {
                                 : std::string("spikes lie on no grid coarser than a tick: ");
     note += "episodes' delays " + config.mining_intervals_ms + " ms, synchrony within " + config.sync_ms + " ms, chance from " +
             config.baseline_ms + " ms" + (coarse ? " (delays of one and two grid steps, synchrony within a step)" : "");
+    note += resolve_windows(config, trains);
     check_on_grid(delays, "the episodes' delay", grid, tb);
     check_on_grid(lags, "the co-firing lag", grid, tb);
     check_on_grid(mining::parse_intervals(config.baseline_ms, tb, "ms"), "the baseline", grid, tb);

@@ -76,9 +76,10 @@ inline constexpr std::uint32_t kNoAssembly = ~std::uint32_t{0};
 /// A tracked assembly with what the stages after tracking add.
 struct Assembly {
     TrackedAssembly track;
-    std::vector<NeuronId> members;        ///< its core: the neurons in at least half its windows
-    TimeSpan span;                        ///< from its first activation to its last (its windows' span when it has none)
-    std::vector<Tick> activations;        ///< times at which more than half its members fire within the synchrony lag
+    std::vector<NeuronId> members;        ///< a clique of the whole recording's co-firing graph, or the neurons in at least half its windows
+    TimeSpan span;                        ///< from its first active period's start to its last one's end
+    std::vector<TimeSpan> active;         ///< its active periods, each from its first activation to just after its last
+    std::vector<Tick> activations;        ///< times within them at which more than half its members fire within the synchrony lag
     /// Its number of activations over its windows against surrogates (with significance on).
     std::optional<mining::SurrogateSignificance> significance;
     bool operator==(const Assembly&) const = default;

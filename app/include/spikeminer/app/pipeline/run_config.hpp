@@ -34,9 +34,9 @@ struct RunConfig {
     /// The test against chance (mining/chance.hpp) of every level's candidates at this false
     /// discovery rate; 0: no test, the count alone decides.
     double mining_q = 0.01;
-    // Co-firing windows.
-    double window_s = 10;
-    double step_s = 1;
+    // Co-firing windows; 0: auto (time_scales.hpp: 10 s every 1 s, longer for slow neurons).
+    double window_s = 0;
+    double step_s = 0;
     std::string sync_ms = "auto";           ///< or "off"; auto: 2 ms, or half a step of a coarser time grid
     std::string intervals_ms;               ///< lagged co-firing that also joins neurons (default none)
     /// The lags that give chance, both ways, to the co-firing test and the episodes' test;

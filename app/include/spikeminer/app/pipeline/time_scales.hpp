@@ -26,7 +26,10 @@ double spike_time_grid(const SpikeTrains& trains);
 /// from twice to four times the longest lag tested (20-40 ms at the defaults; 6 to 10
 /// steps of a coarse grid). On a coarse grid each bound lies half a step from a grid lag,
 /// so that rounded times fall on the right side. Then refuses (UsageError) a delay, lag or
-/// baseline that holds no lag of the grid. Returns a note saying what was chosen and why.
+/// baseline that holds no lag of the grid. Auto co-firing windows (0) hold 50 spikes of the
+/// median neuron and last at least 10 s, in ten steps of whole seconds (10 s every 1 s at
+/// 5 Hz and more); a given window or step decides the other. Returns a note saying what was
+/// chosen and why.
 std::string resolve_time_scales(RunConfig& config, const SpikeTrains& trains);
 
 }  // namespace spikeminer::pipeline
