@@ -238,7 +238,11 @@ int main(int argc, char** argv) {
         if (recovery_seconds > 0 && recovery_seeds > 0) bench::print_recovery(recovery_seconds, recovery_seeds, gpu ? "auto" : "cpu");
         if (assembly_recovery || gpu_check) {
             const std::string script = (std::filesystem::path(__FILE__).parent_path() / "ica_assemblies.py").string();
-            bench::print_assembly_recovery({{"demo", 240, 0, 5}, {"assemblies", 300, 0, 5}, {"large", 1200, 0, 1}, {"none", 600, 200, 20}},
+            bench::print_assembly_recovery({{"demo", 240, 0, 5},
+                                            {"assemblies", 300, 0, 5},
+                                            {"dynamics", 300, 0, 5},
+                                            {"large", 1200, 0, 1},
+                                            {"none", 600, 200, 20}},
                                            python, std::filesystem::exists(script) ? script : "bench/ica_assemblies.py", gpu ? "auto" : "cpu");
         }
     } catch (const Error& e) {

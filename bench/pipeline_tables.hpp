@@ -42,7 +42,8 @@ struct AssemblyScenario {
 
 /// Runs each scenario through `spikeminer run` at its defaults and through the ICA peer
 /// (bench/ica_assemblies.py under `python`), and prints each method's assemblies' recall,
-/// precision and span error, the runs that report any assembly, and its time.
+/// precision and span error, the embedded events found, the runs that report any assembly,
+/// and its time (spikeminer's: the stages after the episodes, which the peer does not mine).
 void print_assembly_recovery(const std::vector<AssemblyScenario>& scenarios, const std::string& python, const std::string& script,
                              const std::string& backend);
 

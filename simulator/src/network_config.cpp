@@ -95,6 +95,26 @@ NetworkConfig scenario(const std::string& name) {
         }
         return config;
     }
+    if (name == "dynamics") {
+        // Assemblies that change over five minutes, each change at the middle: one gains a
+        // member, one loses one, one splits in two, two merge; one switches on and off twice.
+        config = scenario("assemblies");
+        config.duration_s = 300.0;
+        config.assemblies.clear();
+        config.chains.clear();
+        const auto group = [](NeuronId first, NeuronId last, std::vector<ActivePeriod> active) {
+            Assembly a = make_assembly(first, static_cast<std::size_t>(last - first + 1), 1.0);
+            a.active = std::move(active);
+            return a;
+        };
+        const ActivePeriod before{0, 150}, after{150, 300};
+        config.assemblies = {group(0, 5, {before}),   group(0, 6, {after}),                 // grows
+                             group(40, 46, {before}), group(40, 45, {after}),               // shrinks
+                             group(10, 19, {before}), group(10, 14, {after}), group(15, 19, {after}),  // splits
+                             group(20, 24, {before}), group(25, 29, {before}), group(20, 29, {after}),  // merge
+                             group(30, 35, {{30, 90}, {200, 260}})};                        // on, off, on
+        return config;
+    }
     if (name == "large") {
         config.neurons = 1000;
         config.duration_s = 60.0;
@@ -112,7 +132,7 @@ NetworkConfig scenario(const std::string& name) {
         }
         return config;
     }
-    throw UsageError("unknown scenario '" + name + "': choose paper, assemblies, demo, large or none");
+    throw UsageError("unknown scenario '" + name + "': choose paper, assemblies, demo, dynamics, large or none");
 }
 
 void set_duration(NetworkConfig& config, double duration_s) {

@@ -94,6 +94,10 @@ void print_summary(const pipeline::Input& input, const pipeline::PipelineResult&
                     "%.2f); spans off by %.1f s on average\n",
                     r.assembly_periods_found, r.assembly_periods, r.assembly_recall(), r.assemblies_true, r.assemblies_tracked,
                     r.assembly_precision(), r.span_error_s);
+        if (r.events != 0 || r.events_reported != 0) {
+            std::printf("  events: %zu of %zu embedded found, %.1f s off on average; %zu of %zu reported are embedded\n", r.events_found, r.events,
+                        r.event_time_error_s, r.events_true, r.events_reported);
+        }
     }
     std::printf("time:");
     for (const auto& s : result.stages) std::printf(" %s %.2f s%s;", s.stage.c_str(), s.seconds, s.backend.empty() ? "" : (" (" + s.backend + ")").c_str());
@@ -266,7 +270,7 @@ void add_run_command(CLI::App& app) {
     command->footer(config_help());
     using C = pipeline::RunConfig;
     setting(*command, *args, "INPUT", &C::input, "a recording (or give --simulate)");
-    setting(*command, *args, "--simulate", &C::simulate, "simulate this scenario instead: demo, assemblies, paper, large");
+    setting(*command, *args, "--simulate", &C::simulate, "simulate this scenario instead: demo, assemblies, dynamics, paper, large, none");
     command->add_option("--config", args->config_file, "settings from a JSON file (see below)");
     command->add_option("--batch", args->batch,
                         "run every recording of this manifest, each into its own folder under -o, and resume: "

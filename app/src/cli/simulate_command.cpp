@@ -106,7 +106,7 @@ void add_simulate_command(CLI::App& app) {
     command->add_option("--scenario", args->scenario,
                         "preset: paper (64 neurons, four 9-neuron chains), assemblies, demo (assemblies active in stretches, "
                         "as spikeminer demo simulates), large (1000 neurons), none")
-        ->check(CLI::IsMember({"paper", "assemblies", "demo", "large", "none"}));
+        ->check(CLI::IsMember({"paper", "assemblies", "demo", "dynamics", "large", "none"}));
     command->add_option("--to", args->to, "output format (default: from the extension)");
     command->add_option("--seed", args->given.seed, "random seed (same seed, same spikes)");
     command->add_option("--duration", args->given.duration_s, "length of the recording in seconds");

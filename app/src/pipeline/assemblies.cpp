@@ -1,22 +1,108 @@
 // See assemblies.hpp.
 #include "assemblies.hpp"
 
+#include "member_changes.hpp"
+
 #include "spikeminer/app/pipeline/assembly_activity.hpp"
 #include "spikeminer/graph/cliques.hpp"
+#include "spikeminer/mining/tails.hpp"
 
 #include <algorithm>
 #include <iterator>
+#include <set>
 
 namespace spikeminer::pipeline::detail {
 namespace {
 
-// A candidate assembly before its activity decides whether it is reported.
+// The false-positive rate of an active period and of a change of membership (Bonferroni
+// over the periods, or the activations and members, of one assembly).
+constexpr double kAlpha = 0.01;
+// Steps between a larger assembly's end (start) and a part's start (end) that make the two
+// a split (a merge).
+constexpr Tick kHandOverSteps = 5;
+// Chance's activations follow the members' rates counted over this many steps either side
+// (none: the products of distinct members' counts in one step are unbiased however few
+// they are, and follow rate changes of a step).
+constexpr std::size_t kChanceSmoothing = 0;
+
+// A candidate and its activity.
 struct Candidate {
-    TrackedAssembly track;
+    bool whole = false;  // a clique of the whole recording's graph (else a window group)
     std::vector<NeuronId> members;
+    std::vector<Tick> activations;  // over the whole recording
+    std::vector<double> chance;     // chance's activations in each step
+    Activity activity;
 };
 
-// The window holding time t at its start's side: the one whose step t falls in.
+std::size_t shared(const std::vector<NeuronId>& a, const std::vector<NeuronId>& b) {
+    std::vector<NeuronId> both;
+    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
+    return both.size();
+}
+
+// Whether `part` lies mostly (more than half its members) inside `whole`, a larger or equal group.
+bool mostly_inside(const std::vector<NeuronId>& part, const std::vector<NeuronId>& whole) {
+    return whole.size() >= part.size() && 2 * shared(part, whole) > part.size();
+}
+
+// Spans sorted by start, overlapping ones joined.
+std::vector<TimeSpan> merged(const std::vector<TimeSpan>& sorted) {
+    std::vector<TimeSpan> out;
+    for (const TimeSpan& s : sorted) {
+        if (!out.empty() && s.start <= out.back().end) out.back().end = std::max(out.back().end, s.end); else out.push_back(s);
+    }
+    return out;
+}
+
+// `periods` without the times `taken` covers (both sorted and disjoint).
+std::vector<TimeSpan> without(const std::vector<TimeSpan>& periods, const std::vector<TimeSpan>& taken) {
+    std::vector<TimeSpan> left;
+    for (TimeSpan p : periods) {
+        for (const TimeSpan& t : taken) {
+            if (t.end <= p.start || t.start >= p.end) continue;
+            if (t.start > p.start) left.push_back({p.start, t.start});
+            p.start = std::max(p.start, t.end);
+            if (p.start >= p.end) break;
+        }
+        if (p.start < p.end) left.push_back(p);
+    }
+    return left;
+}
+
+// Whether a window overlapping `piece` holds a clique that is mostly `members`' and covers
+// more than half of them: the group seen as a group then.
+bool seen_during(const std::vector<NeuronId>& members, TimeSpan piece, const std::vector<WindowSummary>& windows) {
+    return std::any_of(windows.begin(), windows.end(), [&](const WindowSummary& w) {
+        if (w.span.end <= piece.start || w.span.start >= piece.end) return false;
+        return std::any_of(w.cliques.begin(), w.cliques.end(), [&](const std::vector<NeuronId>& c) {
+            const std::size_t both = shared(c, members);
+            return 2 * both > c.size() && 2 * both > members.size();
+        });
+    });
+}
+
+// What is left of a candidate's on runs outside `taken`: the pieces whose activations still
+// beat chance over the piece and, for a window group or a part of a larger assembly, in
+// which a window shows it as a group, as periods (trimmed to their first and last
+// activation) and runs.
+Activity still_active(const Candidate& c, const std::vector<TimeSpan>& taken, TimeSpan span, Tick step, bool seen,
+                      const std::vector<WindowSummary>& windows) {
+    const std::vector<TimeSpan> pieces = without(c.activity.runs, taken);
+    Activity left;
+    for (const TimeSpan& p : pieces) {
+        if (seen && !seen_during(c.members, p, windows)) continue;
+        const auto first = std::lower_bound(c.activations.begin(), c.activations.end(), p.start);
+        const auto last = std::lower_bound(first, c.activations.end(), p.end);
+        if (first == last) continue;
+        const double expected = expected_chance(c.chance, span, step, p);
+        if (mining::poisson_tail(static_cast<std::uint64_t>(last - first), expected) * static_cast<double>(pieces.size()) > kAlpha) continue;
+        left.periods.push_back({*first, *(last - 1) + 1});
+        left.runs.push_back(p);
+    }
+    return left;
+}
+
+// The window whose step holds time t.
 std::size_t window_of(const std::vector<WindowSummary>& windows, Tick step, Tick t) {
     if (windows.size() < 2 || step <= 0) return 0;
     const Tick from = windows.front().span.start;
@@ -24,7 +110,74 @@ std::size_t window_of(const std::vector<WindowSummary>& windows, Tick step, Tick
     return std::min(w, windows.size() - 1);
 }
 
+bool near(Tick a, Tick b, Tick tolerance) { return std::max(a, b) - std::min(a, b) <= tolerance; }
+
+// The events of the assemblies (in id order, each with the on runs of its active periods):
+// appears, ends, splits, merges at their active periods' bounds (not at the recording's own:
+// an assembly active when it starts or ends neither appears nor ends), grows and shrinks at
+// their members' changes.
+std::vector<AssemblyEvent> events_of(const SpikeTrains& trains, const std::vector<Assembly>& assemblies,
+                                     const std::vector<std::vector<TimeSpan>>& runs, const std::vector<WindowSummary>& windows, Tick step,
+                                     Tick sync) {
+    const TimeSpan span = trains.span();
+    const Tick tolerance = kHandOverSteps * std::max<Tick>(step, 1);
+    std::vector<AssemblyEvent> events;
+    const auto add = [&](Tick t, EventKind kind, std::uint32_t id, std::uint32_t other) {
+        events.push_back({window_of(windows, step, t), kind, id, other});
+    };
+    for (const Assembly& a : assemblies) {
+        for (std::size_t k = 0; k < a.active.size(); ++k) {
+            const TimeSpan& p = a.active[k];
+            const TimeSpan& run = runs[a.track.id][k];
+            // Its start: a split from a larger assembly ending then; a larger one's start
+            // that its parts merge into; or it appears.
+            bool handed_over = false;
+            for (const Assembly& u : assemblies) {
+                if (u.track.id == a.track.id) continue;
+                for (const TimeSpan& q : u.active) {
+                    if (mostly_inside(a.members, u.members) && u.members.size() > a.members.size() && near(q.end, p.start, tolerance)) {
+                        add(p.start, EventKind::Splits, a.track.id, u.track.id);
+                        handed_over = true;
+                    }
+                    if (mostly_inside(u.members, a.members) && a.members.size() > u.members.size() && near(q.end, p.start, tolerance)) {
+                        handed_over = true;  // u merges into a: said at u's end
+                    }
+                }
+            }
+            if (!handed_over && run.start > span.start) add(p.start, EventKind::Appears, a.track.id, 0);
+            // Its end: a merge into a larger assembly starting then; a split of its parts
+            // starting then (said at their start); or it ends.
+            handed_over = false;
+            for (const Assembly& u : assemblies) {
+                if (u.track.id == a.track.id) continue;
+                for (const TimeSpan& q : u.active) {
+                    if (mostly_inside(a.members, u.members) && u.members.size() > a.members.size() && near(q.start, p.end, tolerance)) {
+                        add(p.end - 1, EventKind::Merges, a.track.id, u.track.id);
+                        handed_over = true;
+                    }
+                    if (mostly_inside(u.members, a.members) && a.members.size() > u.members.size() && near(q.start, p.end, tolerance)) {
+                        handed_over = true;
+                    }
+                }
+            }
+            if (!handed_over && run.end < span.end) add(p.end - 1, EventKind::Ends, a.track.id, 0);
+        }
+        std::set<std::pair<std::size_t, bool>> changed;  // (window, grew): one event each
+        for (const MemberChange& c : member_changes(trains, a.members, a.activations, sync, kAlpha)) {
+            if (changed.insert({window_of(windows, step, c.time), c.joined}).second) {
+                add(c.time, c.joined ? EventKind::Grows : EventKind::Shrinks, a.track.id, 0);
+            }
+        }
+    }
+    std::stable_sort(events.begin(), events.end(), [](const AssemblyEvent& x, const AssemblyEvent& y) { return x.window < y.window; });
+    return events;
+}
+
 }  // namespace
+
+bool held(const std::vector<std::vector<NeuronId>>& assemblies, const std::vector<NeuronId>& clique) {
+    return std::any_of(assemblies.begin(), assemblies.end(), [&](const std::vector<NeuronId>& a) { return 2 * shared(clique, a) > clique.size(); });
+}
 
 std::vector<std::vector<NeuronId>> whole_recording_assemblies(const SpikeTrains& trains, mining::CofiringOptions cofiring,
                                                               const RunConfig& config, Progress* progress, std::string& note) {
@@ -47,85 +200,98 @@ std::vector<std::vector<NeuronId>> whole_recording_assemblies(const SpikeTrains&
     return found;
 }
 
-std::optional<std::uint32_t> holding(const std::vector<std::vector<NeuronId>>& assemblies, const std::vector<NeuronId>& clique) {
-    std::optional<std::uint32_t> best;
-    for (std::size_t a = 0; a < assemblies.size(); ++a) {
-        if (best && assemblies[a].size() >= assemblies[*best].size()) continue;
-        if (std::includes(assemblies[a].begin(), assemblies[a].end(), clique.begin(), clique.end())) best = static_cast<std::uint32_t>(a);
-    }
-    return best;
-}
-
 void assemblies_through_time(const SpikeTrains& trains, const RunConfig& config, const std::vector<std::vector<NeuronId>>& whole,
                              const AssemblyTracker& tracker, PipelineResult& result) {
-    const auto first_track = static_cast<std::uint32_t>(whole.size());
-    std::vector<Candidate> candidates(whole.size());
-    for (std::size_t a = 0; a < whole.size(); ++a) {
-        candidates[a].track.id = static_cast<std::uint32_t>(a);
-        candidates[a].members = whole[a];
-    }
-    // Where each whole-recording assembly was seen: its windows' cliques.
-    for (const WindowSummary& w : result.windows) {
-        for (std::size_t c = 0; c < w.cliques.size(); ++c) {
-            if (w.assemblies[c] >= first_track) continue;
-            TrackedAssembly& track = candidates[w.assemblies[c]].track;
-            if (track.windows.empty() || track.windows.back() != w.index) {
-                track.windows.push_back(w.index);
-                track.members.emplace_back();
-            }
-            std::vector<NeuronId>& seen = track.members.back();
-            std::vector<NeuronId> joined;
-            std::set_union(seen.begin(), seen.end(), w.cliques[c].begin(), w.cliques[c].end(), std::back_inserter(joined));
-            seen = std::move(joined);
-        }
-    }
+    // Candidates: the whole recording's cliques, then the window groups' members.
+    std::set<std::vector<NeuronId>> seen;
+    std::vector<Candidate> candidates;
+    const auto offer = [&](const std::vector<NeuronId>& members, bool of_whole) {
+        if (members.size() >= config.min_size && seen.insert(members).second) candidates.push_back({of_whole, members, {}, {}, {}});
+    };
+    for (const auto& clique : whole) offer(clique, true);
     for (const TrackedAssembly& t : tracker.assemblies()) {
-        if (t.windows.size() < config.min_windows) continue;
-        Candidate c{t, t.core()};
-        c.track.id = first_track + t.id;
-        candidates.push_back(std::move(c));
+        if (t.windows.size() >= config.min_windows) offer(t.core(), false);
     }
 
     const mining::CofiringOptions& cofiring = result.cofiring;
     const Tick sync = std::max<Tick>(cofiring.lags.sync, 0);
     const TimeSpan span = trains.span();
-    const mining::Interval baseline = cofiring.lags.baseline;
-    const Tick shifts[] = {baseline.lo + 1, (baseline.lo + baseline.hi) / 2, baseline.hi};
     ActivityOptions activity;
     activity.step = cofiring.step > 0 ? cofiring.step : std::max<Tick>(1, span.length() / 1000);
-    std::vector<std::uint32_t> reported;
+    activity.alpha = kAlpha;
     for (Candidate& c : candidates) {
-        const std::vector<Tick> activations = activation_times(trains, c.members, span, sync);
-        activity.chance_per_tick = chance_activation_rate(trains, c.members, span, sync, shifts);
-        std::vector<TimeSpan> periods = active_periods(activations, span, activity);
-        if (periods.empty()) continue;
+        c.activations = activation_times(trains, c.members, span, sync);
+        c.chance = chance_activations(trains, c.members, span, sync, activity.step, kChanceSmoothing);
+        activity.chance = c.chance;
+        c.activity = active_periods(c.activations, span, activity);
+    }
+    // Largest first (the whole recording's before the windows' at one size): a part mostly
+    // inside a larger assembly loses the larger's on runs; a window group or a part keeps
+    // only pieces in which a window shows it as a group.
+    std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) { return x.members.size() > y.members.size(); });
+    std::vector<Candidate> kept;
+    for (Candidate& c : candidates) {
+        if (c.activity.periods.empty()) continue;
+        std::vector<TimeSpan> taken;
+        bool part = false;
+        for (const Candidate& larger : kept) {
+            if (!mostly_inside(c.members, larger.members)) continue;
+            taken.insert(taken.end(), larger.activity.runs.begin(), larger.activity.runs.end());
+            part = true;
+        }
+        if (part || !c.whole) {
+            std::sort(taken.begin(), taken.end(), [](const TimeSpan& x, const TimeSpan& y) { return x.start < y.start; });
+            c.activity = still_active(c, merged(taken), span, activity.step, part || !c.whole, result.windows);
+        }
+        if (c.activity.periods.empty()) continue;
+        kept.push_back(std::move(c));
+    }
+    // Ids in order of first activity.
+    std::stable_sort(kept.begin(), kept.end(),
+                     [](const Candidate& x, const Candidate& y) { return x.activity.periods.front().start < y.activity.periods.front().start; });
+    for (std::size_t i = 0; i < kept.size(); ++i) {
         Assembly a;
-        a.track = std::move(c.track);
-        a.members = std::move(c.members);
-        a.active = std::move(periods);
+        a.track.id = static_cast<std::uint32_t>(i);
+        a.members = kept[i].members;
+        a.active = kept[i].activity.periods;
         a.span = {a.active.front().start, a.active.back().end};
         for (const TimeSpan& p : a.active) {
-            const auto from = std::lower_bound(activations.begin(), activations.end(), p.start);
-            const auto to = std::lower_bound(from, activations.end(), p.end);
-            a.activations.insert(a.activations.end(), from, to);
-            result.events.push_back({window_of(result.windows, cofiring.step, p.start), EventKind::Appears, a.track.id, 0});
-            result.events.push_back({window_of(result.windows, cofiring.step, p.end - 1), EventKind::Ends, a.track.id, 0});
+            const auto from = std::lower_bound(kept[i].activations.begin(), kept[i].activations.end(), p.start);
+            a.activations.insert(a.activations.end(), from, std::lower_bound(from, kept[i].activations.end(), p.end));
         }
-        reported.push_back(a.track.id);
         result.assemblies.push_back(std::move(a));
     }
-    // The window groups' changes of membership, between reported assemblies.
-    const auto is_reported = [&](std::uint32_t id) { return std::binary_search(reported.begin(), reported.end(), id); };
-    for (const AssemblyEvent& e : tracker.events()) {
-        const AssemblyEvent moved{e.window, e.kind, first_track + e.assembly, first_track + e.other};
-        const bool change = e.kind == EventKind::Grows || e.kind == EventKind::Shrinks || e.kind == EventKind::Splits || e.kind == EventKind::Merges;
-        const bool both = e.kind == EventKind::Grows || e.kind == EventKind::Shrinks || is_reported(moved.other);
-        if (change && is_reported(moved.assembly) && both) result.events.push_back(moved);
-    }
-    std::stable_sort(result.events.begin(), result.events.end(), [](const AssemblyEvent& x, const AssemblyEvent& y) { return x.window < y.window; });
+    // Each window's cliques: the assembly holding most of one (the smaller of equals, one
+    // active in the window first), and the windows where each assembly was seen.
     for (WindowSummary& w : result.windows) {
-        for (std::uint32_t& id : w.assemblies) id = is_reported(id) ? id : kNoAssembly;
+        const Tick middle = w.span.start + w.span.length() / 2;
+        w.assemblies.assign(w.cliques.size(), kNoAssembly);
+        for (std::size_t c = 0; c < w.cliques.size(); ++c) {
+            const auto rank = [&](const Assembly& a) {
+                const bool on = std::any_of(a.active.begin(), a.active.end(), [&](const TimeSpan& p) { return p.start <= middle && middle < p.end; });
+                return std::tuple(shared(w.cliques[c], a.members), on, -static_cast<std::ptrdiff_t>(a.members.size()));
+            };
+            const Assembly* best = nullptr;
+            for (const Assembly& a : result.assemblies) {
+                if (2 * shared(w.cliques[c], a.members) <= w.cliques[c].size()) continue;
+                if (best == nullptr || rank(a) > rank(*best)) best = &a;
+            }
+            if (best == nullptr) continue;
+            w.assemblies[c] = best->track.id;
+            TrackedAssembly& track = result.assemblies[best->track.id].track;
+            if (track.windows.empty() || track.windows.back() != w.index) {
+                track.windows.push_back(w.index);
+                track.members.emplace_back();
+            }
+            std::vector<NeuronId> joined;
+            std::set_union(track.members.back().begin(), track.members.back().end(), w.cliques[c].begin(), w.cliques[c].end(),
+                           std::back_inserter(joined));
+            track.members.back() = std::move(joined);
+        }
     }
+    std::vector<std::vector<TimeSpan>> runs;
+    for (const Candidate& c : kept) runs.push_back(c.activity.runs);
+    result.events = events_of(trains, result.assemblies, runs, result.windows, cofiring.step, sync);
 }
 
 }  // namespace spikeminer::pipeline::detail

@@ -1,21 +1,28 @@
 // Stage 7: assemblies from all the evidence, and their activity through time.
 //
-// Membership: the maximal cliques of the whole recording's co-firing graph (the windows'
-// edge test over the whole recording, all its power at once) are the assemblies. A window's
-// clique that is a subset of one is that assembly seen in part, never a new one. A window
-// clique that belongs to none (a group active for too little of the recording to pass the
-// whole recording's test) is followed from window to window as before, and a group seen
-// in enough windows is an assembly too, its members those of at least half its windows.
+// Candidates: the maximal cliques of the whole recording's co-firing graph (the windows' edge
+// test over the whole recording, all its power at once), and the groups the windows' cliques
+// that no such clique holds form from window to window (AssemblyTracker) when seen in at
+// least min_windows windows, their members those of at least half their windows: groups
+// active for too little of the recording to pass the whole recording's test.
 //
-// Activity: every assembly's activations over the whole recording, the rate chance gives
-// them (its members' spikes shifted apart by the baseline's lags), and its active periods
-// (assembly_activity.hpp); an assembly with no active period is not reported. It appears
-// at the start of each active period and ends at its end.
+// Activity: each candidate's activations over the whole recording, the rate chance gives
+// them (its members' spikes shifted apart by the baseline's lags) and its active periods
+// (assembly_activity.hpp). Largest first, a candidate mostly inside a larger one kept before
+// (more than half its members, so that its activations while the larger is active are the
+// larger's) loses the larger's active periods; what is left must still beat chance. A
+// candidate with no active period left is not reported. A window group, or a part that lost
+// time to a larger assembly, keeps only the pieces in which a window shows it as a group.
+//
+// Events: an assembly appears at the start of each active period and ends at its end, except
+// that a part whose activity begins as a larger assembly's ends splits from it, and a part
+// whose activity ends as a larger one's begins merges into it. A member that joins or leaves
+// (its share of the assembly's activations changing at one activation, tested over all of
+// them) makes the assembly grow or shrink there.
 #pragma once
 
 #include "spikeminer/app/pipeline/pipeline.hpp"
 
-#include <optional>
 #include <vector>
 
 namespace spikeminer::pipeline::detail {
@@ -26,13 +33,12 @@ namespace spikeminer::pipeline::detail {
 std::vector<std::vector<NeuronId>> whole_recording_assemblies(const SpikeTrains& trains, mining::CofiringOptions cofiring,
                                                               const RunConfig& config, Progress* progress, std::string& note);
 
-/// The index in `assemblies` (sorted member lists) of the smallest that holds every neuron of
-/// `clique`, or none.
-std::optional<std::uint32_t> holding(const std::vector<std::vector<NeuronId>>& assemblies, const std::vector<NeuronId>& clique);
+/// Whether one of `assemblies` holds most (more than half) of `clique`'s members.
+bool held(const std::vector<std::vector<NeuronId>>& assemblies, const std::vector<NeuronId>& clique);
 
-/// Builds result.assemblies and result.events, and each window's cliques' assemblies, from
-/// the whole recording's assemblies (`whole`; ids 0, 1, ...), the windows' cliques given
-/// to `tracker` (those none of them holds; ids after) and the activity of each.
+/// Builds result.assemblies (ids 0, 1, ... in time order of their first activity),
+/// result.events and each window's cliques' assemblies from the whole recording's cliques
+/// (`whole`), the window groups `tracker` followed, and the activity of each.
 void assemblies_through_time(const SpikeTrains& trains, const RunConfig& config, const std::vector<std::vector<NeuronId>>& whole,
                              const AssemblyTracker& tracker, PipelineResult& result);
 

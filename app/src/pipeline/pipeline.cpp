@@ -289,23 +289,12 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         summary.cliques = cliques_of(*dynamic, config, clique_note);
         cliques_s += seconds_since(start);
         start = Clock::now();
-        // A clique of a whole-recording assembly is that assembly; the others are followed
-        // from window to window (their ids after the whole recording's).
+        // The window groups (candidates of stage 7) of cliques no whole-recording assembly holds.
         std::vector<std::vector<NeuronId>> unheld;
-        summary.assemblies.assign(summary.cliques.size(), kNoAssembly);
-        std::vector<std::size_t> unheld_at;
-        for (std::size_t c = 0; c < summary.cliques.size(); ++c) {
-            if (const auto a = detail::holding(whole, summary.cliques[c])) {
-                summary.assemblies[c] = *a;
-            } else {
-                unheld.push_back(summary.cliques[c]);
-                unheld_at.push_back(c);
-            }
+        for (const auto& clique : summary.cliques) {
+            if (!detail::held(whole, clique)) unheld.push_back(clique);
         }
         tracker.add_window(summary.index, unheld);
-        for (std::size_t k = 0; k < unheld_at.size(); ++k) {
-            summary.assemblies[unheld_at[k]] = static_cast<std::uint32_t>(whole.size()) + tracker.last_ids()[k];
-        }
         tracking_s += seconds_since(start);
         result.windows.push_back(std::move(summary));
         before = std::move(after);

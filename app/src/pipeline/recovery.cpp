@@ -1,6 +1,8 @@
 // Stage 7's end: what the pipeline recovered of a simulation's ground truth.
 #include "spikeminer/app/pipeline/pipeline.hpp"
 
+#include "event_recovery.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
@@ -135,6 +137,7 @@ Recovery recover(const simulator::GroundTruth& truth, const PipelineResult& resu
     r.assemblies_tracked = result.assemblies.size();
     r.assemblies_true = static_cast<std::size_t>(std::count(tracked_true.begin(), tracked_true.end(), true));
     r.span_error_s = r.assembly_periods_found == 0 ? 0.0 : error_s / static_cast<double>(r.assembly_periods_found);
+    detail::recover_events(truth, result, time_base, r);
     return r;
 }
 

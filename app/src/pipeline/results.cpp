@@ -147,7 +147,12 @@ nlohmann::json summary_json(const Input& input, const RunConfig& config, const P
                            {"assembly_precision", r.assembly_precision()},
                            {"assemblies_tracked", r.assemblies_tracked},
                            {"assemblies_true", r.assemblies_true},
-                           {"span_error_s", r.span_error_s}};
+                           {"span_error_s", r.span_error_s},
+                           {"events", r.events},
+                           {"events_found", r.events_found},
+                           {"events_reported", r.events_reported},
+                           {"events_true", r.events_true},
+                           {"event_time_error_s", r.event_time_error_s}};
     }
     return out;
 }

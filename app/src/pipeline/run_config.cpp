@@ -78,7 +78,7 @@ const std::vector<Key>& keys() {
     static const std::vector<Key> table = {
         {"input", "the recording to analyse", [](RunConfig& c, const Json& v, const std::string& w) { c.input = text(v, w); },
          [](const RunConfig& c) { return Json(c.input); }},
-        {"simulate.scenario", "simulate this scenario instead of reading a recording (demo, assemblies, paper, large)",
+        {"simulate.scenario", "simulate this scenario instead of reading a recording (demo, assemblies, dynamics, paper, large, none)",
          [](RunConfig& c, const Json& v, const std::string& w) { c.simulate = text(v, w); }, [](const RunConfig& c) { return Json(c.simulate); }},
         {"simulate.seed", "the simulation's seed", [](RunConfig& c, const Json& v, const std::string& w) { c.seed = whole(v, w); },
          [](const RunConfig& c) { return Json(c.seed); }},

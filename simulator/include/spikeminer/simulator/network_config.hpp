@@ -92,7 +92,10 @@ struct NetworkConfig {
 /// Preset scenarios: "paper" (64 neurons at 20 Hz, four embedded 9-neuron chains),
 /// "assemblies" (100 neurons at 5 Hz, six assemblies, two chains, slow up/down states),
 /// "demo" (the same for 4 minutes, its assemblies active in stretches), "large" (1,000
-/// neurons, sparse background, 20 chains, 20 assemblies), "none" (100 independent neurons at
+/// neurons, sparse background, 20 chains, 20 assemblies), "dynamics" (the assemblies
+/// scenario's neurons for 5 minutes, its assemblies changing at the middle: one gains a
+/// member, one loses one, one splits, two merge, and one switches on and off twice: each
+/// state an assembly of its own, active in its stretch), "none" (100 independent neurons at
 /// 20 Hz). Throws UsageError for another name.
 NetworkConfig scenario(const std::string& name);
 

@@ -2,14 +2,14 @@
 // An assembly's activity through time: its activations (more than half its members firing
 // within the synchrony lag), the rate chance gives them, and its on and off periods.
 //
-// Chance keeps each member's own firing: the same rule counted with member j's spikes moved
-// j x `shift` later (lags beyond any co-firing tested, short beside rate changes), over a
-// few shifts, gives the activations the members' rates alone would make at that moment of
-// the recording's life, bursts and up states included.
+// Chance keeps each member's own rate through time: the activations independent neurons
+// firing at the members' rates of that moment (counted over a few seconds) would make, up
+// states and bursts of the whole network included.
 //
 // On and off: the activations counted per step go through a two-state hidden Markov model,
-// off emitting Poisson(chance rate), on Poisson(the assembly's own rate, estimated from its
-// on steps), a switch between them costing probability `switch_probability` a step; the
+// off emitting Poisson(chance's count of the step), on Poisson(that plus the assembly's own
+// rate, estimated from its on steps), a switch between them costing probability
+// `switch_probability` a step; the
 // most likely states (Viterbi) give runs of on steps, and a run is an active period when
 // its activations are improbable under chance (Poisson upper tail, Bonferroni over the
 // runs). An off period of g steps inside activity at rate r is seen when r g exceeds about
@@ -17,6 +17,7 @@
 
 #include "spikeminer/core/spike_trains.hpp"
 
+#include <cstddef>
 #include <span>
 #include <vector>
 
@@ -28,20 +29,32 @@ namespace spikeminer::pipeline {
 std::vector<Tick> activation_times(const SpikeTrains& trains, const std::vector<NeuronId>& members, TimeSpan span, Tick within,
                                    Tick shift = 0);
 
-/// Activations chance gives the members, per tick: activation_times with `shift` = each of
-/// `shifts`, averaged, over the span's length.
-double chance_activation_rate(const SpikeTrains& trains, const std::vector<NeuronId>& members, TimeSpan span, Tick within,
-                              std::span<const Tick> shifts);
+/// Activations chance gives the members in each step of `step` ticks of `span`: with each
+/// member firing as a Poisson process at its own rate there (its spikes over the steps within
+/// `smooth` steps either side), m = more than half of the k members fire within `within`
+/// ticks of the first at rate m e_m(r) within^(m-1), e_m the elementary symmetric polynomial
+/// of the rates (the sum of their products m at a time). At least half an activation over
+/// the span, spread evenly.
+std::vector<double> chance_activations(const SpikeTrains& trains, const std::vector<NeuronId>& members, TimeSpan span, Tick within,
+                                       Tick step, std::size_t smooth);
 
 struct ActivityOptions {
-    Tick step = 1;                     ///< the steps activations are counted in (ticks)
-    double chance_per_tick = 0;        ///< off's rate (at least half an activation over the span is assumed)
-    double switch_probability = 1e-3;  ///< a step's chance of switching on or off
-    double alpha = 0.01;               ///< an active period's activations are at most this probable under chance (Bonferroni)
+    Tick step = 1;                      ///< the steps activations are counted in (ticks)
+    std::vector<double> chance;         ///< off's expected activations in each step of the span
+    double switch_probability = 1e-3;   ///< a step's chance of switching on or off
+    double alpha = 0.01;                ///< an active period's activations are at most this probable under chance (Bonferroni)
 };
 
-/// The active periods of an assembly with these `activations` (sorted) within `span`: each
-/// from its first activation to just after its last, in time order.
-std::vector<TimeSpan> active_periods(std::span<const Tick> activations, TimeSpan span, const ActivityOptions& options);
+struct Activity {
+    std::vector<TimeSpan> periods;  ///< each from its first activation to just after its last, in time order
+    std::vector<TimeSpan> runs;     ///< the same periods as whole steps of the on state
+};
+
+/// The active periods of an assembly with these `activations` (sorted) within `span`.
+Activity active_periods(std::span<const Tick> activations, TimeSpan span, const ActivityOptions& options);
+
+/// Chance's expected activations over [from, to) of a span cut in steps (a step partly
+/// inside counts in part).
+double expected_chance(const std::vector<double>& chance, TimeSpan span, Tick step, TimeSpan piece);
 
 }  // namespace spikeminer::pipeline

@@ -96,6 +96,15 @@ struct Recovery {
     std::size_t assemblies_tracked = 0;
     std::size_t assemblies_true = 0;      ///< tracked assemblies that are the best match of an embedded one's stretch
     double span_error_s = 0;              ///< mean |start error| + |end error| of the matched, in s
+    /// Events the embedded stretches make (one starting as another ends: grows, shrinks,
+    /// splits, merges; else appears and ends, the recording's own bounds apart), those a
+    /// reported event matches (its kind, within 10 s, its assembly's members Jaccard >= 0.5
+    /// with the event's), the reported events and how many of them match one.
+    std::size_t events = 0;
+    std::size_t events_found = 0;
+    std::size_t events_reported = 0;
+    std::size_t events_true = 0;
+    double event_time_error_s = 0;        ///< mean |time error| of the matched, in s
     [[nodiscard]] double chain_recall() const;
     [[nodiscard]] double chain_precision() const;
     [[nodiscard]] double assembly_recall() const;
