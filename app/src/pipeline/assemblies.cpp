@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <iterator>
+#include <map>
+#include <omp.h>
 #include <set>
 
 namespace spikeminer::pipeline::detail {
@@ -45,6 +47,15 @@ bool mostly_inside(const std::vector<NeuronId>& part, const std::vector<NeuronId
     return whole.size() >= part.size() && 2 * shared(part, whole) > part.size();
 }
 
+}  // namespace
+
+bool shows(const std::vector<NeuronId>& clique, const std::vector<NeuronId>& members) {
+    const std::size_t both = shared(clique, members);
+    return 2 * both > clique.size() && 2 * both > members.size();
+}
+
+namespace {
+
 // Spans sorted by start, overlapping ones joined.
 std::vector<TimeSpan> merged(const std::vector<TimeSpan>& sorted) {
     std::vector<TimeSpan> out;
@@ -69,15 +80,11 @@ std::vector<TimeSpan> without(const std::vector<TimeSpan>& periods, const std::v
     return left;
 }
 
-// Whether a window overlapping `piece` holds a clique that is mostly `members`' and covers
-// more than half of them: the group seen as a group then.
+// Whether a window overlapping `piece` holds a clique that shows `members`.
 bool seen_during(const std::vector<NeuronId>& members, TimeSpan piece, const std::vector<WindowSummary>& windows) {
     return std::any_of(windows.begin(), windows.end(), [&](const WindowSummary& w) {
         if (w.span.end <= piece.start || w.span.start >= piece.end) return false;
-        return std::any_of(w.cliques.begin(), w.cliques.end(), [&](const std::vector<NeuronId>& c) {
-            const std::size_t both = shared(c, members);
-            return 2 * both > c.size() && 2 * both > members.size();
-        });
+        return std::any_of(w.cliques.begin(), w.cliques.end(), [&](const std::vector<NeuronId>& c) { return shows(c, members); });
     });
 }
 
@@ -175,8 +182,8 @@ std::vector<AssemblyEvent> events_of(const SpikeTrains& trains, const std::vecto
 
 }  // namespace
 
-bool held(const std::vector<std::vector<NeuronId>>& assemblies, const std::vector<NeuronId>& clique) {
-    return std::any_of(assemblies.begin(), assemblies.end(), [&](const std::vector<NeuronId>& a) { return 2 * shared(clique, a) > clique.size(); });
+bool shows_one(const std::vector<std::vector<NeuronId>>& assemblies, const std::vector<NeuronId>& clique) {
+    return std::any_of(assemblies.begin(), assemblies.end(), [&](const std::vector<NeuronId>& a) { return shows(clique, a); });
 }
 
 std::vector<std::vector<NeuronId>> whole_recording_assemblies(const SpikeTrains& trains, mining::CofiringOptions cofiring,
@@ -202,29 +209,83 @@ std::vector<std::vector<NeuronId>> whole_recording_assemblies(const SpikeTrains&
 
 void assemblies_through_time(const SpikeTrains& trains, const RunConfig& config, const std::vector<std::vector<NeuronId>>& whole,
                              const AssemblyTracker& tracker, PipelineResult& result) {
-    // Candidates: the whole recording's cliques, then the window groups' members.
-    std::set<std::vector<NeuronId>> seen;
-    std::vector<Candidate> candidates;
-    const auto offer = [&](const std::vector<NeuronId>& members, bool of_whole) {
-        if (members.size() >= config.min_size && seen.insert(members).second) candidates.push_back({of_whole, members, {}, {}, {}});
-    };
-    for (const auto& clique : whole) offer(clique, true);
-    for (const TrackedAssembly& t : tracker.assemblies()) {
-        if (t.windows.size() >= config.min_windows) offer(t.core(), false);
-    }
-
     const mining::CofiringOptions& cofiring = result.cofiring;
     const Tick sync = std::max<Tick>(cofiring.lags.sync, 0);
     const TimeSpan span = trains.span();
     ActivityOptions activity;
     activity.step = cofiring.step > 0 ? cofiring.step : std::max<Tick>(1, span.length() / 1000);
     activity.alpha = kAlpha;
-    for (Candidate& c : candidates) {
-        c.activations = activation_times(trains, c.members, span, sync);
-        c.chance = chance_activations(trains, c.members, span, sync, activity.step, kChanceSmoothing);
-        activity.chance = c.chance;
-        c.activity = active_periods(c.activations, span, activity);
+    const int threads = config.threads != 0 ? static_cast<int>(config.threads) : omp_get_max_threads();
+    std::map<NeuronId, std::set<NeuronId>> mates;  // each neuron's fellow members in the whole recording's cliques
+    for (const auto& clique : whole) {
+        for (const NeuronId n : clique) mates[n].insert(clique.begin(), clique.end());
     }
+    // Candidates: groups (a clique of the whole recording, or a window group's core) grown
+    // or trimmed to the neurons firing together with them over a stretch, among their own
+    // neurons and their fellows in the whole recording's cliques. Members may change through
+    // the whole recording; a window group's stretch is short, and one that straddles a split
+    // or a merge keeps only the neurons of most of it.
+    struct Group {
+        std::vector<NeuronId> core;
+        std::set<NeuronId> around;
+        TimeSpan during;
+    };
+    std::set<std::vector<NeuronId>> seen;
+    std::vector<Candidate> candidates;
+    const auto offer = [&](const std::vector<Group>& groups, bool of_whole) {
+        std::vector<std::vector<NeuronId>> members(groups.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            const Group& group = groups[g];
+            members[g] = firing_together(trains, group.core, {group.around.begin(), group.around.end()}, group.during, sync, kAlpha, of_whole);
+        }
+        const std::size_t from = candidates.size();
+        for (std::vector<NeuronId>& m : members) {
+            if (m.size() >= config.min_size && seen.insert(m).second) candidates.push_back({of_whole, std::move(m), {}, {}, {}});
+        }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+        for (std::size_t i = from; i < candidates.size(); ++i) {
+            Candidate& c = candidates[i];
+            c.activations = activation_times(trains, c.members, span, sync);
+            c.chance = chance_activations(trains, c.members, span, sync, activity.step, kChanceSmoothing);
+            ActivityOptions own = activity;
+            own.chance = c.chance;
+            c.activity = active_periods(c.activations, span, own);
+        }
+    };
+    const auto with_fellows = [&mates](std::set<NeuronId>& any, const std::vector<NeuronId>& neurons) {
+        for (const NeuronId n : neurons) {
+            any.insert(n);
+            if (const auto found = mates.find(n); found != mates.end()) any.insert(found->second.begin(), found->second.end());
+        }
+    };
+    std::vector<Group> groups;
+    for (const auto& clique : whole) {
+        groups.push_back({clique, {}, span});
+        with_fellows(groups.back().around, clique);
+    }
+    offer(groups, true);
+    const std::size_t of_whole = candidates.size();
+    // A window group mostly inside a whole-recording candidate, over a stretch mostly in that
+    // candidate's on runs, is that assembly seen in part (it would lose those runs to it).
+    const auto seen_in_part = [&](const std::vector<NeuronId>& core, TimeSpan during) {
+        return std::any_of(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(of_whole), [&](const Candidate& c) {
+            if (!mostly_inside(core, c.members)) return false;
+            Tick covered = 0;
+            for (const TimeSpan& r : c.activity.runs) covered += std::max<Tick>(0, std::min(r.end, during.end) - std::max(r.start, during.start));
+            return 2 * covered > during.length();
+        });
+    };
+    groups.clear();
+    for (const TrackedAssembly& t : tracker.assemblies()) {
+        if (t.windows.size() < config.min_windows) continue;
+        const TimeSpan during{result.windows[t.windows.front()].span.start, result.windows[t.windows.back()].span.end};
+        std::vector<NeuronId> core = t.core();
+        if (seen_in_part(core, during)) continue;
+        groups.push_back({std::move(core), {}, during});
+        for (const auto& m : t.members) with_fellows(groups.back().around, m);
+    }
+    offer(groups, false);
     // Largest first (the whole recording's before the windows' at one size): a part mostly
     // inside a larger assembly loses the larger's on runs; a window group or a part keeps
     // only pieces in which a window shows it as a group.

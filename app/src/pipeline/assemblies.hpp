@@ -2,9 +2,16 @@
 //
 // Candidates: the maximal cliques of the whole recording's co-firing graph (the windows' edge
 // test over the whole recording, all its power at once), and the groups the windows' cliques
-// that no such clique holds form from window to window (AssemblyTracker) when seen in at
-// least min_windows windows, their members those of at least half their windows: groups
-// active for too little of the recording to pass the whole recording's test.
+// that show no such clique (parts of one, as after a split, or other groups) form from window
+// to window (AssemblyTracker) when seen in at least min_windows windows, their members those
+// of at least half their windows: groups active for too little of the recording to pass the
+// whole recording's test. A window group that lies mostly inside a whole-recording candidate,
+// over a stretch mostly in that candidate's on runs, is that assembly seen in part and is no
+// candidate. Each group becomes the neurons that fire together with it (member_changes.hpp:
+// more than half of its activations), over the whole recording for a clique and over its
+// windows for a window group, among its neurons and their fellows in the whole recording's
+// cliques: a window's clique of some of an assembly's members grows to the assembly, and a
+// triangle of weak links, or a strong pair with a neuron weakly linked to both, is none.
 //
 // Activity: each candidate's activations over the whole recording, the rate chance gives
 // them (its members' spikes shifted apart by the baseline's lags) and its active periods
@@ -33,8 +40,12 @@ namespace spikeminer::pipeline::detail {
 std::vector<std::vector<NeuronId>> whole_recording_assemblies(const SpikeTrains& trains, mining::CofiringOptions cofiring,
                                                               const RunConfig& config, Progress* progress, std::string& note);
 
-/// Whether one of `assemblies` holds most (more than half) of `clique`'s members.
-bool held(const std::vector<std::vector<NeuronId>>& assemblies, const std::vector<NeuronId>& clique);
+/// Whether a window's `clique` shows the group `members`: it is mostly theirs (more than
+/// half its neurons) and holds more than half of them.
+bool shows(const std::vector<NeuronId>& clique, const std::vector<NeuronId>& members);
+
+/// Whether `clique` shows one of `assemblies`.
+bool shows_one(const std::vector<std::vector<NeuronId>>& assemblies, const std::vector<NeuronId>& clique);
 
 /// Builds result.assemblies (ids 0, 1, ... in time order of their first activity),
 /// result.events and each window's cliques' assemblies from the whole recording's cliques

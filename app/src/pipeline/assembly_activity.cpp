@@ -13,10 +13,15 @@ namespace {
 constexpr int kRounds = 8;
 
 // The most likely on/off state of each step (Viterbi) for counts per step, off's expected
-// count in each step (chance's) and on's (chance's and the assembly's own), and the log
-// probabilities of a switch and of staying.
-std::vector<bool> most_likely_states(const std::vector<std::uint32_t>& counts, const std::vector<double>& off, double own, double log_switch,
-                                     double log_stay) {
+// count in each step and on's (off's and the assembly's own), and the log probabilities of
+// a switch and of staying; with the path's log probability (less what all paths share).
+struct States {
+    std::vector<bool> on;
+    double score = 0;
+};
+
+States most_likely_states(const std::vector<std::uint32_t>& counts, const std::vector<double>& off, double own, double log_switch,
+                          double log_stay) {
     // A step's log probability under each state, less what both share (ln n!).
     const auto emit = [](std::uint32_t n, double mean) { return static_cast<double>(n) * std::log(mean) - mean; };
     const std::size_t steps = counts.size();
@@ -33,13 +38,71 @@ std::vector<bool> most_likely_states(const std::vector<std::uint32_t>& counts, c
         score[0] = next[0];
         score[1] = next[1];
     }
-    std::vector<bool> on_steps(steps);
+    States out{std::vector<bool>(steps), std::max(score[0], score[1])};
     int state = score[1] > score[0] ? 1 : 0;
     for (std::size_t i = steps; i-- > 0;) {
-        on_steps[i] = state == 1;
+        out.on[i] = state == 1;
         state = came_from[2 * i + static_cast<std::size_t>(state)];
     }
-    return on_steps;
+    return out;
+}
+
+// Viterbi training from activations beyond chance a step of `low` while off and `high` while
+// on: the states, then each level re-estimated from its steps (`low` stays 0 when
+// `fixed_low`), until they settle.
+States fit_states(const std::vector<std::uint32_t>& counts, const std::vector<double>& chance, double low, double high, bool fixed_low,
+                  double log_switch, double log_stay) {
+    const std::size_t steps = counts.size();
+    const double least = 1.0 / static_cast<double>(steps);
+    std::vector<double> off(steps);
+    States states;
+    for (int round = 0; round < kRounds; ++round) {
+        for (std::size_t i = 0; i < steps; ++i) off[i] = chance[i] + low;
+        states = most_likely_states(counts, off, high - low, log_switch, log_stay);
+        double beyond[2] = {0, 0};
+        std::size_t of_state[2] = {0, 0};
+        for (std::size_t i = 0; i < steps; ++i) {
+            beyond[states.on[i]] += static_cast<double>(counts[i]) - chance[i];
+            ++of_state[states.on[i]];
+        }
+        if (of_state[1] == 0) break;
+        const double next_low = fixed_low || of_state[0] == 0 ? 0.0 : std::max(0.0, beyond[0] / static_cast<double>(of_state[0]));
+        const double next_high = std::max(beyond[1] / static_cast<double>(of_state[1]), least);
+        if (next_high <= next_low) break;  // no two levels
+        if (std::fabs(next_high - high) <= 1e-9 * high && std::fabs(next_low - low) <= 1e-9 * high) break;
+        high = next_high;
+        low = next_low;
+    }
+    return states;
+}
+
+// Two levels of activations beyond chance a step: the means of the lower and the upper of two
+// clusters (1-D k-means) of the counts beyond chance averaged over `reach` steps either side.
+std::pair<double, double> two_levels(const std::vector<std::uint32_t>& counts, const std::vector<double>& chance, std::size_t reach) {
+    const std::size_t steps = counts.size();
+    std::vector<double> before(steps + 1, 0);
+    for (std::size_t i = 0; i < steps; ++i) before[i + 1] = before[i] + static_cast<double>(counts[i]) - chance[i];
+    std::vector<double> level(steps);
+    for (std::size_t i = 0; i < steps; ++i) {
+        const std::size_t from = i >= reach ? i - reach : 0;
+        const std::size_t to = std::min(steps, i + reach + 1);
+        level[i] = (before[to] - before[from]) / static_cast<double>(to - from);
+    }
+    auto [lo, hi] = std::minmax_element(level.begin(), level.end());
+    double centre[2] = {*lo, *hi};
+    for (int round = 0; round < kRounds && centre[0] < centre[1]; ++round) {
+        double sum[2] = {0, 0};
+        std::size_t n[2] = {0, 0};
+        for (const double x : level) {
+            const int side = x - centre[0] > centre[1] - x ? 1 : 0;
+            sum[side] += x;
+            ++n[side];
+        }
+        if (n[0] == 0 || n[1] == 0) break;
+        centre[0] = sum[0] / static_cast<double>(n[0]);
+        centre[1] = sum[1] / static_cast<double>(n[1]);
+    }
+    return {std::max(0.0, centre[0]), centre[1]};
 }
 
 }  // namespace
@@ -142,23 +205,17 @@ Activity active_periods(std::span<const Tick> activations, TimeSpan span, const 
     }
     const double log_switch = std::log(options.switch_probability);
     const double log_stay = std::log1p(-options.switch_probability);
-    // The assembly's own rate a step: the whole span's to start with, then its on steps'.
-    double own = std::max(static_cast<double>(activations.size()) / static_cast<double>(steps), 1.0 / static_cast<double>(steps));
-    std::vector<bool> on_steps;
-    for (int round = 0; round < kRounds; ++round) {
-        on_steps = most_likely_states(counts, off, own, log_switch, log_stay);
-        double seen = 0;
-        std::size_t on_count = 0;
-        for (std::size_t i = 0; i < steps; ++i) {
-            if (!on_steps[i]) continue;
-            seen += static_cast<double>(counts[i]) - off[i];
-            ++on_count;
-        }
-        if (on_count == 0) return out;
-        const double next = std::max(seen / static_cast<double>(on_count), 1.0 / static_cast<double>(steps));
-        if (std::fabs(next - own) <= 1e-9 * own) break;
-        own = next;
+    // Off is chance alone, or chance and a lower level of the assembly's own activations (as
+    // when parts of it are active, each with a straggler): the second when it explains the
+    // counts better by more than its extra level costs (half the log of the steps, BIC).
+    const double whole = std::max(static_cast<double>(activations.size()) / static_cast<double>(steps), 1.0 / static_cast<double>(steps));
+    States states = fit_states(counts, off, 0.0, whole, true, log_switch, log_stay);
+    const auto reach = static_cast<std::size_t>(std::ceil(-log_switch));
+    if (const auto [low, high] = two_levels(counts, off, reach); low > 0 && high > low) {
+        States lower = fit_states(counts, off, low, high, false, log_switch, log_stay);
+        if (lower.score - states.score > 0.5 * std::log(static_cast<double>(steps))) states = std::move(lower);
     }
+    const std::vector<bool>& on_steps = states.on;
     // Runs of on steps, each kept when its activations are improbable under chance.
     std::vector<TimeSpan> runs;
     for (std::size_t i = 0; i < steps; ++i) {

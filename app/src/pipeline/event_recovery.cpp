@@ -2,6 +2,7 @@
 #include "event_recovery.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace spikeminer::pipeline::detail {
@@ -27,15 +28,41 @@ bool related(const std::vector<NeuronId>& a, const std::vector<NeuronId>& b) {
     return 2 * both.size() > std::min(a.size(), b.size());
 }
 
-// The events of the embedded stretches, within the recording [from, to).
-std::vector<TruthEvent> truth_events(const simulator::GroundTruth& truth, Tick from, Tick to, Tick slack) {
+// Each embedded assembly's active periods, in order.
+std::vector<Stretch> stretches_of(const simulator::GroundTruth& truth) {
     std::vector<Stretch> stretches;
     for (const auto& a : truth.assemblies) {
         std::vector<NeuronId> members = a.members;
         std::sort(members.begin(), members.end());
         for (const TimeSpan& p : a.active) stretches.push_back({members, p});
     }
-    const auto near = [slack](Tick x, Tick y) { return std::max(x, y) - std::min(x, y) <= slack; };
+    return stretches;
+}
+
+bool near(Tick x, Tick y, Tick slack) { return std::max(x, y) - std::min(x, y) <= slack; }
+
+// The stretch that stretch i continues as one assembly that grows or shrinks: the only
+// related stretch ending as it starts, from which no other starts then, with other members.
+std::optional<std::size_t> continues(const std::vector<Stretch>& stretches, std::size_t i, Tick slack) {
+    std::optional<std::size_t> from;
+    for (std::size_t j = 0; j < stretches.size(); ++j) {
+        if (j == i || !related(stretches[i].members, stretches[j].members) || !near(stretches[j].span.end, stretches[i].span.start, slack)) continue;
+        if (from) return std::nullopt;
+        from = j;
+    }
+    if (!from || stretches[*from].members == stretches[i].members) return std::nullopt;
+    for (std::size_t k = 0; k < stretches.size(); ++k) {
+        if (k != i && near(stretches[k].span.start, stretches[i].span.start, slack) && related(stretches[k].members, stretches[*from].members)) {
+            return std::nullopt;
+        }
+    }
+    return from;
+}
+
+// The events of the embedded stretches, within the recording [from, to).
+std::vector<TruthEvent> truth_events(const simulator::GroundTruth& truth, Tick from, Tick to, Tick slack) {
+    const std::vector<Stretch> stretches = stretches_of(truth);
+    const auto near = [slack](Tick x, Tick y) { return detail::near(x, y, slack); };
     std::vector<TruthEvent> events;
     std::set<std::pair<std::size_t, int>> said;  // (stretch, kind) once
     const auto say = [&](std::size_t s, EventKind kind, Tick t) {
@@ -71,6 +98,32 @@ std::vector<TruthEvent> truth_events(const simulator::GroundTruth& truth, Tick f
 }
 
 }  // namespace
+
+TimeSpan continued_span(const simulator::GroundTruth& truth, TimeSpan period, const std::vector<NeuronId>& members, Tick slack) {
+    const std::vector<Stretch> stretches = stretches_of(truth);
+    std::vector<NeuronId> sorted = members;
+    std::sort(sorted.begin(), sorted.end());
+    const auto at = std::find_if(stretches.begin(), stretches.end(), [&](const Stretch& x) { return x.members == sorted && x.span == period; });
+    if (at == stretches.end()) return period;
+    TimeSpan span = period;
+    // Back through the stretches it continues, and on through those that continue it (each
+    // step to a stretch not seen, so that it ends).
+    std::set<std::size_t> seen{static_cast<std::size_t>(at - stretches.begin())};
+    for (std::optional<std::size_t> i = *seen.begin(); (i = continues(stretches, *i, slack)) && seen.insert(*i).second;) {
+        span.start = std::min(span.start, stretches[*i].span.start);
+    }
+    for (std::size_t i = static_cast<std::size_t>(at - stretches.begin());;) {
+        std::optional<std::size_t> next;
+        for (std::size_t k = 0; k < stretches.size() && !next; ++k) {
+            if (continues(stretches, k, slack) == i && !seen.count(k)) next = k;
+        }
+        if (!next) break;
+        seen.insert(*next);
+        span.end = std::max(span.end, stretches[*next].span.end);
+        i = *next;
+    }
+    return span;
+}
 
 void recover_events(const simulator::GroundTruth& truth, const PipelineResult& result, const TimeBase& time_base, Recovery& r) {
     if (result.windows.empty()) return;

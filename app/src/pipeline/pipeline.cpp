@@ -289,12 +289,13 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         summary.cliques = cliques_of(*dynamic, config, clique_note);
         cliques_s += seconds_since(start);
         start = Clock::now();
-        // The window groups (candidates of stage 7) of cliques no whole-recording assembly holds.
-        std::vector<std::vector<NeuronId>> unheld;
+        // The window groups (candidates of stage 7) of cliques that show no whole-recording
+        // assembly: other groups, and parts of one (as after a split or before a merge).
+        std::vector<std::vector<NeuronId>> other;
         for (const auto& clique : summary.cliques) {
-            if (!detail::held(whole, clique)) unheld.push_back(clique);
+            if (!detail::shows_one(whole, clique)) other.push_back(clique);
         }
-        tracker.add_window(summary.index, unheld);
+        tracker.add_window(summary.index, other);
         tracking_s += seconds_since(start);
         result.windows.push_back(std::move(summary));
         before = std::move(after);

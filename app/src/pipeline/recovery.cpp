@@ -131,7 +131,9 @@ Recovery recover(const simulator::GroundTruth& truth, const PipelineResult& resu
             if (best == 0) continue;
             ++r.assembly_periods_found;
             tracked_true[match] = true;
-            error_s += time_base.to_seconds(std::abs(span.start - period.start) + std::abs(span.end - period.end));
+            // An assembly that grows or shrinks goes on: its span runs through the change.
+            const TimeSpan whole = detail::continued_span(truth, period, embedded.members, time_base.from_seconds(1.0));
+            error_s += time_base.to_seconds(std::abs(span.start - whole.start) + std::abs(span.end - whole.end));
         }
     }
     r.assemblies_tracked = result.assemblies.size();
