@@ -110,8 +110,8 @@ int main(int argc, char** argv) {
     std::vector<std::string> files;
     std::vector<double> minutes;
     std::string scenario = "large";
-    double window_s = 10;
-    double step_s = 1;
+    double window_s = 0;  // auto, as run
+    double step_s = 0;
     std::string min_count = "auto";
     std::vector<unsigned> threads;
     bool no_cpu = false;
@@ -125,8 +125,8 @@ int main(int argc, char** argv) {
     app.add_option("FILES", files, "recordings");
     app.add_option("--minutes", minutes, "simulated recordings of the scenario, this long")->check(CLI::PositiveNumber);
     app.add_option("--scenario", scenario, "the simulated scenario (default large)");
-    app.add_option("--window", window_s, "co-firing window, s");
-    app.add_option("--step", step_s, "co-firing step, s");
+    app.add_option("--window", window_s, "co-firing window, s (default auto, as run)");
+    app.add_option("--step", step_s, "co-firing step, s (default auto, as run)");
     app.add_option("--min-count", min_count, "the episodes' threshold (auto, or counts)");
     app.add_option("--threads", threads, "CPU thread counts (default: all)");
     app.add_flag("--no-cpu", no_cpu, "GPU only");

@@ -1,5 +1,7 @@
-// The pipeline end to end on the demo simulation: what it embedded is found (chains and
-// every active stretch of every assembly); each window's cliques are those of a graph
+// The pipeline end to end at run's defaults on the demo simulation (seed 1, the demo's own)
+// and on the dynamics and independent-neuron scenarios (seeds the benchmarks do not use):
+// what was embedded is found (chains, every active stretch of every assembly, the events),
+// nothing where nothing was embedded; each window's cliques are those of a graph
 // built from scratch from that window's co-firing edges (so the dynamic graph, moved by
 // batches, holds exactly the window's graph); the edge changes replay to each window's
 // edges; the results folder is written whole, or not at all when cancelled; run configs
@@ -15,6 +17,7 @@
 #include "spikeminer/app/pipeline/results.hpp"
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/graph/cliques.hpp"
+#include "spikeminer/simulator/simulate.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -29,9 +32,6 @@ namespace {
 pipeline::RunConfig demo_config() {
     pipeline::RunConfig config;
     config.simulate = "demo";
-    config.window_s = 30;
-    config.step_s = 5;
-    config.mining_min_count = "400";
     config.backend = "cpu";
     return config;
 }
@@ -49,17 +49,69 @@ const Demo& demo() {
 
 }  // namespace
 
-TEST_CASE("pipeline: the demo's chains and the active stretches of its assemblies are found", "[pipeline]") {
+TEST_CASE("pipeline: the demo's chains, the active stretches of its assemblies and their events are found at the defaults", "[pipeline]") {
     const Demo& d = demo();
     REQUIRE(d.result.recovery);
     const pipeline::Recovery& r = *d.result.recovery;
     CHECK(r.chain_links == 10);
     CHECK(r.chain_recall() == 1.0);
+    CHECK(r.chain_precision() == 1.0);
     CHECK(r.assembly_periods == 7);
     CHECK(r.assembly_recall() == 1.0);
-    CHECK(r.assembly_precision() >= 0.8);
-    CHECK(r.span_error_s < 15);  // windows are 30 s wide, 5 s apart
-    CHECK(d.result.windows.size() == 43);
+    CHECK(r.assembly_precision() == 1.0);
+    CHECK(r.span_error_s < 5);
+    CHECK(r.events == 8);
+    CHECK(r.events_found == 8);
+    CHECK(r.events_true == r.events_reported);
+    // Windows from the median neuron's rate: 10 s (it fires at 5 Hz), a tenth of that apart.
+    const TimeBase& tb = d.input.recording.trains.time_base();
+    CHECK(d.result.cofiring.window == tb.from_seconds(10));
+    CHECK(d.result.cofiring.step == tb.from_seconds(1));
+    CHECK(d.result.windows.size() == 231);
+}
+
+TEST_CASE("pipeline: assemblies that grow, shrink, split, merge and switch on and off are followed with their events", "[pipeline]") {
+    pipeline::RunConfig config;
+    config.simulate = "dynamics";
+    config.seed = 3;
+    config.backend = "cpu";
+    const pipeline::Input input = pipeline::load_input(config, nullptr);
+    const pipeline::PipelineResult result = pipeline::run_pipeline(input, config, nullptr);
+    REQUIRE(result.recovery);
+    const pipeline::Recovery& r = *result.recovery;
+    CHECK(r.assembly_recall() == 1.0);
+    CHECK(r.assembly_precision() == 1.0);
+    CHECK(result.assemblies.size() == 9);  // 0-6, 40-46, 10-19 and its two halves, 20-29 and its two halves, 30-35
+    CHECK(r.span_error_s < 10);
+    CHECK(r.events == 10);
+    CHECK(r.events_found >= 9);
+    CHECK(r.events_true == r.events_reported);
+    std::set<pipeline::EventKind> kinds;
+    for (const pipeline::AssemblyEvent& e : result.events) kinds.insert(e.kind);
+    for (const auto kind : {pipeline::EventKind::Appears, pipeline::EventKind::Ends, pipeline::EventKind::Grows, pipeline::EventKind::Shrinks,
+                            pipeline::EventKind::Splits, pipeline::EventKind::Merges}) {
+        INFO(static_cast<int>(kind));
+        CHECK(kinds.count(kind) == 1);
+    }
+}
+
+TEST_CASE("pipeline: independent neurons give no assembly at the defaults", "[pipeline]") {
+    for (const std::uint64_t seed : {7, 8}) {
+        simulator::NetworkConfig network = simulator::scenario("none");
+        network.neurons = 200;
+        network.seed = seed;
+        network.duration_s = 600;
+        pipeline::Input input;
+        input.recording.trains = simulator::simulate(network).trains;
+        pipeline::RunConfig config;
+        config.simulate = "none";  // the scenario, with 200 neurons for 10 minutes simulated here
+        config.backend = "cpu";
+        config.max_level = 2;
+        const pipeline::PipelineResult result = pipeline::run_pipeline(input, config, nullptr);
+        INFO("seed " << seed);
+        CHECK(result.assemblies.empty());
+        CHECK(result.events.empty());
+    }
 }
 
 TEST_CASE("pipeline: with significance on, every assembly is tested against surrogates and the embedded ones pass", "[pipeline][significance]") {
@@ -175,7 +227,7 @@ TEST_CASE("pipeline: the results folder holds every file, and a bad folder is re
     const auto summary = nlohmann::json::parse(test::read_file(out + "/summary.json"));
     CHECK(summary["recovery"]["assembly_recall"] == 1.0);
     CHECK(summary["assemblies"].size() == d.result.assemblies.size());
-    CHECK(summary["config"]["cofiring"]["window_s"] == 30.0);
+    CHECK(summary["config"]["cofiring"]["window_s"] == 10.0);
     CHECK_THROWS_AS(pipeline::check_results_dir(out, d.config), UsageError);  // not empty
     CHECK_THROWS_AS(pipeline::check_results_dir(out + "/summary.json", d.config), UsageError);  // a file
     CHECK_THROWS_AS(pipeline::check_results_dir(dir.file("missing/results"), d.config), UsageError);

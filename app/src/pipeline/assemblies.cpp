@@ -121,8 +121,9 @@ bool near(Tick a, Tick b, Tick tolerance) { return std::max(a, b) - std::min(a, 
 
 // The events of the assemblies (in id order, each with the on runs of its active periods):
 // appears, ends, splits, merges at their active periods' bounds (not at the recording's own:
-// an assembly active when it starts or ends neither appears nor ends), grows and shrinks at
-// their members' changes.
+// an assembly active when it starts or ends neither appears nor ends; a hand-over between a
+// larger assembly and its parts is judged by their on runs, whole steps, not by the first
+// and last activations), grows and shrinks at their members' changes.
 std::vector<AssemblyEvent> events_of(const SpikeTrains& trains, const std::vector<Assembly>& assemblies,
                                      const std::vector<std::vector<TimeSpan>>& runs, const std::vector<WindowSummary>& windows, Tick step,
                                      Tick sync) {
@@ -141,12 +142,12 @@ std::vector<AssemblyEvent> events_of(const SpikeTrains& trains, const std::vecto
             bool handed_over = false;
             for (const Assembly& u : assemblies) {
                 if (u.track.id == a.track.id) continue;
-                for (const TimeSpan& q : u.active) {
-                    if (mostly_inside(a.members, u.members) && u.members.size() > a.members.size() && near(q.end, p.start, tolerance)) {
+                for (const TimeSpan& q : runs[u.track.id]) {
+                    if (mostly_inside(a.members, u.members) && u.members.size() > a.members.size() && near(q.end, run.start, tolerance)) {
                         add(p.start, EventKind::Splits, a.track.id, u.track.id);
                         handed_over = true;
                     }
-                    if (mostly_inside(u.members, a.members) && a.members.size() > u.members.size() && near(q.end, p.start, tolerance)) {
+                    if (mostly_inside(u.members, a.members) && a.members.size() > u.members.size() && near(q.end, run.start, tolerance)) {
                         handed_over = true;  // u merges into a: said at u's end
                     }
                 }
@@ -157,12 +158,12 @@ std::vector<AssemblyEvent> events_of(const SpikeTrains& trains, const std::vecto
             handed_over = false;
             for (const Assembly& u : assemblies) {
                 if (u.track.id == a.track.id) continue;
-                for (const TimeSpan& q : u.active) {
-                    if (mostly_inside(a.members, u.members) && u.members.size() > a.members.size() && near(q.start, p.end, tolerance)) {
+                for (const TimeSpan& q : runs[u.track.id]) {
+                    if (mostly_inside(a.members, u.members) && u.members.size() > a.members.size() && near(q.start, run.end, tolerance)) {
                         add(p.end - 1, EventKind::Merges, a.track.id, u.track.id);
                         handed_over = true;
                     }
-                    if (mostly_inside(u.members, a.members) && a.members.size() > u.members.size() && near(q.start, p.end, tolerance)) {
+                    if (mostly_inside(u.members, a.members) && a.members.size() > u.members.size() && near(q.start, run.end, tolerance)) {
                         handed_over = true;
                     }
                 }

@@ -34,7 +34,9 @@ std::vector<Tick> activation_times(const SpikeTrains& trains, const std::vector<
 /// `smooth` steps either side), m = more than half of the k members fire within `within`
 /// ticks of the first at rate m e_m(r) within^(m-1), e_m the elementary symmetric polynomial
 /// of the rates (the sum of their products m at a time). At least half an activation over
-/// the span, spread evenly.
+/// the span, spread evenly. The rate is first order in rate x within: right when chance
+/// coincidences are rare, above the count otherwise (some 15% at 20 Hz within 2 ms), which
+/// errs towards fewer active periods.
 std::vector<double> chance_activations(const SpikeTrains& trains, const std::vector<NeuronId>& members, TimeSpan span, Tick within,
                                        Tick step, std::size_t smooth);
 
