@@ -8,6 +8,7 @@
 #include "spikeminer/app/pipeline/assembly_activity.hpp"
 
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <random>
 
@@ -41,12 +42,16 @@ std::vector<Tick> from_counts(const std::vector<std::uint32_t>& counts) {
     return out;
 }
 
-pipeline::Activity periods_of(const std::vector<std::uint32_t>& counts, double chance_per_step) {
+// The activity of activations made from `counts`, each of `size(second)` members.
+pipeline::Activity periods_of(const std::vector<std::uint32_t>& counts, double chance_per_step,
+                              const std::function<std::uint32_t(std::size_t)>& size = [](std::size_t) { return 5u; }) {
     pipeline::ActivityOptions options;
     options.step = kSecond;
     options.chance.assign(counts.size(), chance_per_step);
     const std::vector<Tick> activations = from_counts(counts);
-    return pipeline::active_periods(activations, {0, static_cast<Tick>(counts.size()) * kSecond}, options);
+    std::vector<std::uint32_t> sizes;
+    for (const Tick t : activations) sizes.push_back(size(static_cast<std::size_t>(t / kSecond)));
+    return pipeline::active_periods(activations, sizes, {0, static_cast<Tick>(counts.size()) * kSecond}, options);
 }
 
 double seconds(Tick t) { return static_cast<double>(t) / kSecond; }
@@ -58,7 +63,9 @@ TEST_CASE("activity: an activation is more than half the members within the lag 
     // {30, 31, 32} is one group, and {33, 34} the next (it starts after the last one's spikes).
     const SpikeTrains trains = test::make_trains({"a", "b", "c", "d"}, {{0, 10}, {1, 11}, {0, 20}, {1, 25}, {2, 30}, {0, 31}, {1, 32},
                                                                         {1, 33}, {2, 34}, {3, 40}, {0, 41}});
-    CHECK(pipeline::activation_times(trains, {0, 1, 2}, {0, 100}, 2) == std::vector<Tick>{10, 30, 33});
+    std::vector<std::uint32_t> sizes;
+    CHECK(pipeline::activation_times(trains, {0, 1, 2}, {0, 100}, 2, 0, &sizes) == std::vector<Tick>{10, 30, 33});
+    CHECK(sizes == std::vector<std::uint32_t>{2, 3, 2});
     // Neuron 3 is no member: {40, 41} is one member.
     CHECK(pipeline::activation_times(trains, {0, 1, 2}, {35, 100}, 2).empty());
     // Shifted apart by 100 a member, member 1's spike at 11 lands at 111: no group near 10.
@@ -114,15 +121,20 @@ TEST_CASE("activity: on, off for a minute, on again gives two periods; always on
     CHECK(seconds(one.periods[0].end) > 299);
 }
 
-TEST_CASE("activity: a lower level beyond chance after the stretch is off when it explains the counts better", "[assemblies]") {
-    // One activation a second for 150 s, then one every five seconds (the assembly's parts
-    // firing with a straggler): far above chance, but the assembly itself is off.
+TEST_CASE("activity: a lower level of activations with fewer members is off; the same members at a lower rate are on", "[assemblies]") {
+    // One activation a second for 150 s, then one every five seconds: far above chance.
     std::vector<std::uint32_t> counts(300, 0);
     for (std::size_t s = 0; s < 150; ++s) counts[s] = 1;
     for (std::size_t s = 150; s < 300; s += 5) counts[s] = 1;
-    const pipeline::Activity activity = periods_of(counts, 0.001);
-    REQUIRE(activity.periods.size() == 1);
-    CHECK(std::fabs(seconds(activity.periods[0].end) - 150) < 3);
+    // Ten members in the first, six in the later (a half of the assembly with a straggler):
+    // the assembly itself is off after 150 s.
+    const pipeline::Activity split = periods_of(counts, 0.001, [](std::size_t s) { return s < 150 ? 10u : 6u; });
+    REQUIRE(split.periods.size() == 1);
+    CHECK(std::fabs(seconds(split.periods[0].end) - 150) < 3);
+    // The same members throughout: the assembly firing less often, still on.
+    const pipeline::Activity slower = periods_of(counts, 0.001, [](std::size_t) { return 9u; });
+    REQUIRE(slower.periods.size() == 1);
+    CHECK(seconds(slower.periods[0].end) > 295);
 }
 
 TEST_CASE("activity: activations at chance's rate give no period", "[assemblies]") {

@@ -123,7 +123,7 @@ bool near(Tick a, Tick b, Tick tolerance) { return std::max(a, b) - std::min(a, 
 // appears, ends, splits, merges at their active periods' bounds (not at the recording's own:
 // an assembly active when it starts or ends neither appears nor ends; a hand-over between a
 // larger assembly and its parts is judged by their on runs, whole steps, not by the first
-// and last activations), grows and shrinks at their members' changes.
+// and last activations), grows and shrinks at their members' changes away from those bounds.
 std::vector<AssemblyEvent> events_of(const SpikeTrains& trains, const std::vector<Assembly>& assemblies,
                                      const std::vector<std::vector<TimeSpan>>& runs, const std::vector<WindowSummary>& windows, Tick step,
                                      Tick sync) {
@@ -170,9 +170,17 @@ std::vector<AssemblyEvent> events_of(const SpikeTrains& trains, const std::vecto
             }
             if (!handed_over && run.end < span.end) add(p.end - 1, EventKind::Ends, a.track.id, 0);
         }
+        // A change of members within the hand-over's reach of the start or end of an active
+        // period (not the recording's own bounds) is that start or end seen through a few
+        // activations, not a change of the assembly.
+        const auto at_bound = [&](Tick t) {
+            return std::any_of(runs[a.track.id].begin(), runs[a.track.id].end(), [&](const TimeSpan& r) {
+                return (r.start > span.start && near(r.start, t, tolerance)) || (r.end < span.end && near(r.end, t, tolerance));
+            });
+        };
         std::set<std::pair<std::size_t, bool>> changed;  // (window, grew): one event each
         for (const MemberChange& c : member_changes(trains, a.members, a.activations, sync, kAlpha)) {
-            if (changed.insert({window_of(windows, step, c.time), c.joined}).second) {
+            if (!at_bound(c.time) && changed.insert({window_of(windows, step, c.time), c.joined}).second) {
                 add(c.time, c.joined ? EventKind::Grows : EventKind::Shrinks, a.track.id, 0);
             }
         }
@@ -233,6 +241,15 @@ void assemblies_through_time(const SpikeTrains& trains, const RunConfig& config,
     };
     std::set<std::vector<NeuronId>> seen;
     std::vector<Candidate> candidates;
+    // A candidate's activations over the whole recording, chance's and its activity.
+    const auto assess = [&](Candidate& c) {
+        std::vector<std::uint32_t> sizes;
+        c.activations = activation_times(trains, c.members, span, sync, 0, &sizes);
+        c.chance = chance_activations(trains, c.members, span, sync, activity.step, kChanceSmoothing);
+        ActivityOptions own = activity;
+        own.chance = c.chance;
+        c.activity = active_periods(c.activations, sizes, span, own);
+    };
     const auto offer = [&](const std::vector<Group>& groups, bool of_whole) {
         std::vector<std::vector<NeuronId>> members(groups.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
@@ -245,14 +262,7 @@ void assemblies_through_time(const SpikeTrains& trains, const RunConfig& config,
             if (m.size() >= config.min_size && seen.insert(m).second) candidates.push_back({of_whole, std::move(m), {}, {}, {}});
         }
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-        for (std::size_t i = from; i < candidates.size(); ++i) {
-            Candidate& c = candidates[i];
-            c.activations = activation_times(trains, c.members, span, sync);
-            c.chance = chance_activations(trains, c.members, span, sync, activity.step, kChanceSmoothing);
-            ActivityOptions own = activity;
-            own.chance = c.chance;
-            c.activity = active_periods(c.activations, span, own);
-        }
+        for (std::size_t i = from; i < candidates.size(); ++i) assess(candidates[i]);
     };
     const auto with_fellows = [&mates](std::set<NeuronId>& any, const std::vector<NeuronId>& neurons) {
         for (const NeuronId n : neurons) {
@@ -292,8 +302,8 @@ void assemblies_through_time(const SpikeTrains& trains, const RunConfig& config,
     // only pieces in which a window shows it as a group.
     std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) { return x.members.size() > y.members.size(); });
     std::vector<Candidate> kept;
-    for (Candidate& c : candidates) {
-        if (c.activity.periods.empty()) continue;
+    // What is left of c's activity beside the larger assemblies kept; whether one holds most of it.
+    const auto left_of = [&](Candidate& c) {
         std::vector<TimeSpan> taken;
         bool part = false;
         for (const Candidate& larger : kept) {
@@ -305,7 +315,27 @@ void assemblies_through_time(const SpikeTrains& trains, const RunConfig& config,
             std::sort(taken.begin(), taken.end(), [](const TimeSpan& x, const TimeSpan& y) { return x.start < y.start; });
             c.activity = still_active(c, merged(taken), span, activity.step, part || !c.whole, result.windows);
         }
+        return part;
+    };
+    const auto known = [&kept](const std::vector<NeuronId>& members) {
+        return std::any_of(kept.begin(), kept.end(), [&](const Candidate& k) { return k.members == members; });
+    };
+    for (Candidate& c : candidates) {
         if (c.activity.periods.empty()) continue;
+        if (left_of(c) && !c.activity.runs.empty()) {
+            // A part keeps the members that fire together over what is left of it: a group
+            // whose members joined where a larger assembly took over is, before that, the
+            // group without them.
+            const TimeSpan left{c.activity.runs.front().start, c.activity.runs.back().end};
+            std::vector<NeuronId> members = firing_together(trains, c.members, {}, left, sync, kAlpha, false);
+            if (members != c.members) {
+                if (members.size() < config.min_size || known(members)) continue;
+                c.members = std::move(members);
+                assess(c);
+                (void)left_of(c);
+            }
+        }
+        if (c.activity.periods.empty() || known(c.members)) continue;
         kept.push_back(std::move(c));
     }
     // Ids in order of first activity.

@@ -105,10 +105,37 @@ std::pair<double, double> two_levels(const std::vector<std::uint32_t>& counts, c
     return {std::max(0.0, centre[0]), centre[1]};
 }
 
+// Whether the activations of the off steps hold fewer members than those of the on steps
+// (one-sided z-test of the means, Welch's standard error, at `alpha`): parts of the assembly
+// firing with a straggler, not the whole assembly firing less often.
+bool fewer_members_off(std::span<const Tick> activations, std::span<const std::uint32_t> sizes, TimeSpan span, Tick step,
+                       const std::vector<bool>& on, double alpha) {
+    double sum[2] = {0, 0}, squares[2] = {0, 0}, n[2] = {0, 0};
+    for (std::size_t k = 0; k < activations.size(); ++k) {
+        const auto i = static_cast<std::size_t>((activations[k] - span.start) / step);
+        if (activations[k] < span.start || i >= on.size()) continue;
+        const int state = on[i] ? 1 : 0;
+        const auto x = static_cast<double>(sizes[k]);
+        sum[state] += x;
+        squares[state] += x * x;
+        n[state] += 1;
+    }
+    if (n[0] < 2 || n[1] < 2) return false;
+    double mean[2], variance[2];
+    for (int state = 0; state < 2; ++state) {
+        mean[state] = sum[state] / n[state];
+        variance[state] = std::max(0.0, (squares[state] - n[state] * mean[state] * mean[state]) / (n[state] - 1));
+    }
+    const double error = std::sqrt(variance[0] / n[0] + variance[1] / n[1]);
+    if (error == 0) return mean[0] < mean[1];
+    return 0.5 * std::erfc((mean[1] - mean[0]) / error / std::sqrt(2.0)) <= alpha;
+}
+
 }  // namespace
 
 std::vector<Tick> activation_times(const SpikeTrains& trains, const std::vector<NeuronId>& members, TimeSpan span, Tick within,
-                                   Tick shift) {
+                                   Tick shift, std::vector<std::uint32_t>* sizes) {
+    if (sizes != nullptr) sizes->clear();
     // The members' spikes (shifted) within the span, in time order, each with its member's index.
     const auto all = trains.times();
     const auto before = [all](std::uint32_t i, Tick t) { return all[i] < t; };
@@ -132,6 +159,7 @@ std::vector<Tick> activation_times(const SpikeTrains& trains, const std::vector<
         }
         if (2 * distinct > members.size()) {
             out.push_back(spikes[i].first);
+            if (sizes != nullptr) sizes->push_back(static_cast<std::uint32_t>(distinct));
             std::fill(in_reach.begin(), in_reach.end(), 0);  // the next group starts after this one's spikes
             distinct = 0;
             i = end;
@@ -192,7 +220,7 @@ double expected_chance(const std::vector<double>& chance, TimeSpan span, Tick st
     return expected;
 }
 
-Activity active_periods(std::span<const Tick> activations, TimeSpan span, const ActivityOptions& options) {
+Activity active_periods(std::span<const Tick> activations, std::span<const std::uint32_t> sizes, TimeSpan span, const ActivityOptions& options) {
     Activity out;
     const std::vector<double>& off = options.chance;
     if (activations.empty() || off.empty() || options.step <= 0) return out;
@@ -205,15 +233,19 @@ Activity active_periods(std::span<const Tick> activations, TimeSpan span, const 
     }
     const double log_switch = std::log(options.switch_probability);
     const double log_stay = std::log1p(-options.switch_probability);
-    // Off is chance alone, or chance and a lower level of the assembly's own activations (as
-    // when parts of it are active, each with a straggler): the second when it explains the
-    // counts better by more than its extra level costs (half the log of the steps, BIC).
+    // Off is chance alone, or chance and a lower level of activations that are not the whole
+    // assembly (its parts firing, each with a straggler, as after a split): the second when
+    // it explains the counts better by more than its extra level costs (half the log of the
+    // steps, BIC) and its off steps' activations hold fewer members than its on steps'.
     const double whole = std::max(static_cast<double>(activations.size()) / static_cast<double>(steps), 1.0 / static_cast<double>(steps));
     States states = fit_states(counts, off, 0.0, whole, true, log_switch, log_stay);
     const auto reach = static_cast<std::size_t>(std::ceil(-log_switch));
-    if (const auto [low, high] = two_levels(counts, off, reach); low > 0 && high > low) {
+    if (const auto [low, high] = two_levels(counts, off, reach); sizes.size() == activations.size() && low > 0 && high > low) {
         States lower = fit_states(counts, off, low, high, false, log_switch, log_stay);
-        if (lower.score - states.score > 0.5 * std::log(static_cast<double>(steps))) states = std::move(lower);
+        if (lower.score - states.score > 0.5 * std::log(static_cast<double>(steps)) &&
+            fewer_members_off(activations, sizes, span, options.step, lower.on, options.alpha)) {
+            states = std::move(lower);
+        }
     }
     const std::vector<bool>& on_steps = states.on;
     // Runs of on steps, each kept when its activations are improbable under chance.

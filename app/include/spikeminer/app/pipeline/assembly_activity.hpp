@@ -9,7 +9,9 @@
 // On and off: the activations counted per step go through a two-state hidden Markov model,
 // off emitting Poisson(chance's count of the step), on Poisson(that plus the assembly's own
 // rate, estimated from its on steps), a switch between them costing probability
-// `switch_probability` a step; the
+// `switch_probability` a step. A second fit lets off hold a lower level of activations that
+// are not the whole assembly (fewer of its members in them: its parts firing with a
+// straggler); it is taken when it is better by more than its cost (BIC). The
 // most likely states (Viterbi) give runs of on steps, and a run is an active period when
 // its activations are improbable under chance (Poisson upper tail, Bonferroni over the
 // runs). An off period of g steps inside activity at rate r is seen when r g exceeds about
@@ -25,9 +27,10 @@ namespace spikeminer::pipeline {
 
 /// The times at which more than half of `members` fire within `within` ticks of each other
 /// within `span` (the time of the group's first spike; groups do not overlap, each starts
-/// after the last one's spikes). `shift` moves member j's spikes j x shift later.
+/// after the last one's spikes). `shift` moves member j's spikes j x shift later. `sizes`,
+/// when given, gets the members firing within `within` of each activation's first spike.
 std::vector<Tick> activation_times(const SpikeTrains& trains, const std::vector<NeuronId>& members, TimeSpan span, Tick within,
-                                   Tick shift = 0);
+                                   Tick shift = 0, std::vector<std::uint32_t>* sizes = nullptr);
 
 /// Activations chance gives the members in each step of `step` ticks of `span`: with each
 /// member firing as a Poisson process at its own rate there (its spikes over the steps within
@@ -52,8 +55,9 @@ struct Activity {
     std::vector<TimeSpan> runs;     ///< the same periods as whole steps of the on state
 };
 
-/// The active periods of an assembly with these `activations` (sorted) within `span`.
-Activity active_periods(std::span<const Tick> activations, TimeSpan span, const ActivityOptions& options);
+/// The active periods of an assembly with these `activations` (sorted) within `span`, each
+/// of `sizes` members (as activation_times gives them; empty: off is chance alone).
+Activity active_periods(std::span<const Tick> activations, std::span<const std::uint32_t> sizes, TimeSpan span, const ActivityOptions& options);
 
 /// Chance's expected activations over [from, to) of a span cut in steps (a step partly
 /// inside counts in part).
