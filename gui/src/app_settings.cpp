@@ -1,5 +1,7 @@
 #include "app_settings.hpp"
 
+#include "picture_size.hpp"
+
 #include "spikeminer/core/error.hpp"
 
 #include <QFileInfo>
@@ -12,6 +14,7 @@ const QString kLastDir = QStringLiteral("paths/last_dir");
 const QString kRecent = QStringLiteral("paths/recent");
 const QString kRunConfig = QStringLiteral("run/config_json");
 const QString kRowOrder = QStringLiteral("view/row_order");
+const QString kPictureSize = QStringLiteral("picture/%1_size");
 constexpr int kMostRecent = 8;
 
 }  // namespace
@@ -52,5 +55,12 @@ void set_run_config(const pipeline::RunConfig& config) { QSettings().setValue(kR
 int row_order() { return QSettings().value(kRowOrder, 0).toInt(); }
 
 void set_row_order(int order) { QSettings().setValue(kRowOrder, order); }
+
+QSize picture_size(const QString& view) {
+    const QSize saved = QSettings().value(kPictureSize.arg(view)).toSize();
+    return valid_picture_size(saved) ? saved : kDefaultPicture;
+}
+
+void set_picture_size(const QString& view, QSize size) { QSettings().setValue(kPictureSize.arg(view), size); }
 
 }  // namespace spikeminer::gui::settings

@@ -1,9 +1,11 @@
 #pragma once
 // What the desktop app remembers between sessions (QSettings): the folder last used, the
-// recent files, the run dialog's settings and the raster's row order.
+// recent files, the run dialog's settings, the raster's row order and the size of each
+// view's saved pictures.
 
 #include "spikeminer/app/pipeline/run_config.hpp"
 
+#include <QSize>
 #include <QString>
 #include <QStringList>
 
@@ -27,5 +29,10 @@ void set_run_config(const pipeline::RunConfig& config);
 /// The raster's row order (RasterView::RowOrder as an int; 0 at first).
 int row_order();
 void set_row_order(int order);
+
+/// The size (pixels) last chosen for a picture of `view` (raster, graph or timeline);
+/// kDefaultPicture at first, or when what was saved is no valid size.
+QSize picture_size(const QString& view);
+void set_picture_size(const QString& view, QSize size);
 
 }  // namespace spikeminer::gui::settings

@@ -1,7 +1,9 @@
 #include "graph_view.hpp"
 
 #include "spikeminer/app/assembly_palette.hpp"
+#include "spikeminer/app/figures/graph_drawing.hpp"
 
+#include <QFontMetricsF>
 #include <QPainter>
 
 #include <algorithm>
@@ -14,8 +16,10 @@ namespace {
 constexpr int kNoClique = -1;
 constexpr int kUnreportedClique = -2;
 constexpr double kMargin = 24;
+constexpr double kTitle = 20;  // the band of the window's title
 constexpr double kRadius = 4.5;
-constexpr std::size_t kMostLabels = 150;  // more labels than this only hide the graph
+constexpr double kRingRadius = kRadius + 1.5;
+constexpr double kLabelGap = kRingRadius + 1.5;  // a ringed neuron's outer edge: labels cover no neuron, ringed or not
 
 }  // namespace
 
@@ -91,6 +95,57 @@ void GraphView::set_selected_assembly(std::optional<std::size_t> a) {
     update();
 }
 
+QFont GraphView::label_font() const {
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    return small;
+}
+
+GraphView::Drawing GraphView::lay_out() const {
+    Drawing drawing;
+    if (run_ == nullptr || run_->result.windows.empty()) return drawing;
+    std::vector<NeuronId>& neurons = drawing.neurons;
+    for (const pipeline::WindowEdge& e : edges_) neurons.push_back(e.a), neurons.push_back(e.b);
+    std::sort(neurons.begin(), neurons.end());
+    neurons.erase(std::unique(neurons.begin(), neurons.end()), neurons.end());
+    const auto index = [&neurons](NeuronId n) { return static_cast<std::size_t>(std::lower_bound(neurons.begin(), neurons.end(), n) - neurons.begin()); };
+    std::vector<std::size_t> degree(neurons.size(), 0);
+    for (const pipeline::WindowEdge& e : edges_) ++degree[index(e.a)], ++degree[index(e.b)];
+
+    // One fit of the whole run's layout: each neuron keeps its place from window to window.
+    const figures::LayoutFit fit = figures::fit_layout(
+        run_->layout, {kMargin, kMargin + 12, std::max(1.0, width() - 2 * kMargin), std::max(1.0, height() - 2 * kMargin - 12)}, run_->at_electrodes);
+    const QFontMetricsF metrics(label_font(), this);
+    std::vector<figures::LabelWish> wishes;
+    for (const NeuronId n : neurons) {
+        const figures::Point p = fit(*run_->layout[n]);
+        drawing.at.emplace_back(p.x, p.y);
+        wishes.push_back({p, metrics.horizontalAdvance(QString::fromStdString(run_->trains().label(n))), metrics.ascent() + metrics.descent()});
+    }
+    // The selected assembly's members first, then the neurons of most edges.
+    const std::vector<NeuronId>* ringed = selected_ && *selected_ < run_->result.assemblies.size() ? &run_->result.assemblies[*selected_].members : nullptr;
+    const auto is_ringed = [&](std::size_t i) { return ringed != nullptr && std::binary_search(ringed->begin(), ringed->end(), neurons[i]); };
+    std::vector<std::size_t> order(neurons.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return std::pair(is_ringed(a), degree[a]) > std::pair(is_ringed(b), degree[b]);
+    });
+    const figures::Box bounds{0, kTitle, static_cast<double>(width()), std::max(0.0, height() - kTitle)};
+    for (const std::optional<figures::Box>& box : figures::place_labels(wishes, order, kLabelGap, bounds)) {
+        drawing.labels.push_back(box ? std::optional<QRectF>(QRectF(box->left, box->top, box->width, box->height)) : std::nullopt);
+    }
+    return drawing;
+}
+
+std::vector<std::pair<NeuronId, QRectF>> GraphView::label_boxes() const {
+    const Drawing drawing = lay_out();
+    std::vector<std::pair<NeuronId, QRectF>> boxes;
+    for (std::size_t i = 0; i < drawing.neurons.size(); ++i) {
+        if (drawing.labels[i]) boxes.emplace_back(drawing.neurons[i], *drawing.labels[i]);
+    }
+    return boxes;
+}
+
 void GraphView::paintEvent(QPaintEvent* /*event*/) {
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
@@ -112,27 +167,20 @@ void GraphView::paintEvent(QPaintEvent* /*event*/) {
                                          .arg(colouring_ == Colouring::Components ? components_ : window.cliques.size())
                                          .arg(run_->at_electrodes ? tr(" (neurons at their electrodes)") : QString()));
 
-    const QRectF area(kMargin, kMargin + 12, std::max(1.0, width() - 2 * kMargin), std::max(1.0, height() - 2 * kMargin - 12));
-    const double side = std::min(area.width(), area.height());
-    const QPointF origin(area.left() + (area.width() - side) / 2, area.top() + (area.height() - side) / 2);
-    const auto place = [&](NeuronId n) {
-        const figures::Point p = *run_->layout[n];
-        return QPointF(origin.x() + p.x * side, origin.y() + p.y * side);
+    const Drawing drawing = lay_out();
+    const auto place = [&drawing](NeuronId n) {
+        return drawing.at[static_cast<std::size_t>(std::lower_bound(drawing.neurons.begin(), drawing.neurons.end(), n) - drawing.neurons.begin())];
     };
-
     QColor edge_colour(110, 110, 110, 150);
     for (const pipeline::WindowEdge& e : edges_) {
         painter.setPen(QPen(edge_colour, 0.4 + std::min(static_cast<double>(e.weight), 20.0) / 5.0));
         painter.drawLine(place(e.a), place(e.b));
     }
-    std::vector<NeuronId> shown;
-    for (const pipeline::WindowEdge& e : edges_) shown.push_back(e.a), shown.push_back(e.b);
-    std::sort(shown.begin(), shown.end());
-    shown.erase(std::unique(shown.begin(), shown.end()), shown.end());
     const std::vector<NeuronId>* ringed = selected_ && *selected_ < run_->result.assemblies.size()
                                               ? &run_->result.assemblies[*selected_].members
                                               : nullptr;
-    for (const NeuronId n : shown) {
+    for (std::size_t i = 0; i < drawing.neurons.size(); ++i) {
+        const NeuronId n = drawing.neurons[i];
         const int colour = colour_of_[n];
         const QColor fill(QString::fromLatin1(colour >= 0 ? assembly_colour(static_cast<std::size_t>(colour))
                                               : colour == kUnreportedClique ? kUnreportedCliqueColour
@@ -140,14 +188,14 @@ void GraphView::paintEvent(QPaintEvent* /*event*/) {
         const bool ring = ringed != nullptr && std::binary_search(ringed->begin(), ringed->end(), n);
         painter.setPen(ring ? QPen(Qt::black, 2.5) : QPen(fill.darker(130), 1));
         painter.setBrush(fill);
-        painter.drawEllipse(place(n), ring ? kRadius + 1.5 : kRadius, ring ? kRadius + 1.5 : kRadius);
+        painter.drawEllipse(drawing.at[i], ring ? kRingRadius : kRadius, ring ? kRingRadius : kRadius);
     }
-    if (shown.size() <= kMostLabels) {
-        painter.setPen(palette().color(QPalette::Text));
-        QFont font = painter.font();
-        font.setPointSizeF(font.pointSizeF() * 0.8);
-        painter.setFont(font);
-        for (const NeuronId n : shown) painter.drawText(place(n) + QPointF(kRadius + 1, -kRadius), QString::fromStdString(trains.label(n)));
+    painter.setPen(palette().color(QPalette::Text));
+    painter.setFont(label_font());
+    const double ascent = QFontMetricsF(painter.font(), this).ascent();
+    for (std::size_t i = 0; i < drawing.neurons.size(); ++i) {
+        if (!drawing.labels[i]) continue;
+        painter.drawText(QPointF(drawing.labels[i]->left(), drawing.labels[i]->top() + ascent), QString::fromStdString(trains.label(drawing.neurons[i])));
     }
 }
 

@@ -2,9 +2,11 @@
 
 #include "pipeline_run.hpp"
 
+#include <QRectF>
 #include <QWidget>
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace spikeminer::gui {
@@ -12,7 +14,10 @@ namespace spikeminer::gui {
 /// One window's co-firing graph: the neurons of its edges where the run's layout puts them
 /// (the same place in every window), edges as wide as their weight (-log10 of the corrected
 /// p), each neuron of a clique in its assembly's colour (grey for a clique of no reported
-/// assembly) or each in its component's, the selected assembly's members ringed.
+/// assembly) or each in its component's, the selected assembly's members ringed. The layout
+/// fills the view (figures::fit_layout); a neuron's label is drawn where it covers no other
+/// label and no neuron (figures::place_labels: the selected assembly's members first, then
+/// the neurons of most edges), so that a crowded graph shows fewer labels, never a pile.
 class GraphView : public QWidget {
     Q_OBJECT
 
@@ -37,13 +42,26 @@ public:
     /// The connected components of 2 or more neurons drawn now.
     [[nodiscard]] std::size_t component_count() const { return components_; }
 
-    [[nodiscard]] QSize sizeHint() const override { return {520, 480}; }
-    [[nodiscard]] QSize minimumSizeHint() const override { return {200, 200}; }
+    /// The labels drawn at the view's size now: each neuron's, and the box its text fills.
+    [[nodiscard]] std::vector<std::pair<NeuronId, QRectF>> label_boxes() const;
+
+    [[nodiscard]] QSize sizeHint() const override { return {860, 480}; }
+    /// Room for a readable graph: the window's splitter and dock cannot squash it to a strip.
+    [[nodiscard]] QSize minimumSizeHint() const override { return {420, 300}; }
 
 protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
+    /// The window's neurons where they are drawn at the view's size, and their labels' boxes.
+    struct Drawing {
+        std::vector<NeuronId> neurons;  // those of the window's edges, ascending
+        std::vector<QPointF> at;
+        std::vector<std::optional<QRectF>> labels;  // none: left out
+    };
+    [[nodiscard]] Drawing lay_out() const;
+    [[nodiscard]] QFont label_font() const;
+
     RunPtr run_;
     std::size_t window_ = 0;
     std::vector<pipeline::WindowEdge> edges_;

@@ -7,6 +7,7 @@
 #include "episodes_panel.hpp"
 #include "graph_view.hpp"
 #include "mining_dialog.hpp"
+#include "picture_size.hpp"
 #include "pipeline_panel.hpp"
 #include "raster_view.hpp"
 #include "run_dialog.hpp"
@@ -25,6 +26,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFile>
+#include <QGuiApplication>
 #include <QListWidget>
 #include <QMenu>
 #include <QLabel>
@@ -32,12 +34,26 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QStatusBar>
 
 #include <algorithm>
 
 namespace spikeminer::gui {
 namespace {
+
+// The window at first: room for the raster above and, below it, a co-firing graph of at
+// least 700 x 400 pixels with the assemblies' timeline and table beside it.
+constexpr QSize kFirstSize{1440, 900};
+
+// kFirstSize, within 95% of the screen's available area (room for the window's frame).
+// The offscreen platform's screen (pictures, tests) is a nominal 800 x 600: its windows
+// take kFirstSize.
+QSize first_size(const QWidget& window) {
+    const QScreen* screen = window.screen();
+    if (screen == nullptr || QGuiApplication::platformName() == QStringLiteral("offscreen")) return kFirstSize;
+    return kFirstSize.boundedTo(screen->availableGeometry().size() * 0.95);
+}
 
 // Loads (reads or simulates) what `source` names, as `spikeminer run` would.
 LoadedRecording load(const QString& name, const pipeline::RunConfig& source, Progress& progress) {
@@ -72,14 +88,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     assemblies_list_ = new QListWidget(this);
     assemblies_list_->setObjectName(QStringLiteral("assemblies"));
     add_dock(tr("Assemblies"), QStringLiteral("assemblies"), assemblies_list_);
-    resizeDocks({summary_dock}, {420}, Qt::Horizontal);
     pipeline_panel_ = new PipelinePanel(this);
     auto* through_time = new QDockWidget(tr("Through time"), this);
     through_time->setObjectName(QStringLiteral("through time"));
     through_time->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     through_time->setWidget(pipeline_panel_);
     addDockWidget(Qt::BottomDockWidgetArea, through_time);
-    resizeDocks({through_time}, {360}, Qt::Vertical);
     connect(pipeline_panel_, &PipelinePanel::window_changed, raster_, &RasterView::set_highlight);
     connect(pipeline_panel_, &PipelinePanel::assembly_selected, this, &MainWindow::show_activations);
 
@@ -94,7 +108,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     create_menus();
     create_status_bar();
-    resize(1200, 800);
+    // The right column runs the window's full height (its three docks need it) and the
+    // through-time dock sits below the raster, whose windows it steps through. Once the
+    // window has its size: the right column 340 pixels wide, the through-time dock (the
+    // graph) most of the height below the menus.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    resize(first_size(*this));
+    resizeDocks({summary_dock}, {340}, Qt::Horizontal);
+    resizeDocks({through_time}, {height() * 5 / 9}, Qt::Vertical);
 }
 
 void MainWindow::set_busy(bool busy) {
@@ -270,8 +291,13 @@ void MainWindow::on_run(const RunPtr& run) {
     QMetaObject::invokeMethod(this, [this] { emit run_shown(); }, Qt::QueuedConnection);
 }
 
-QString MainWindow::save_picture(const QString& path, const QString& view) {
-    if (!path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
+QString MainWindow::save_picture(const QString& path, const QString& view, std::optional<QSize> size) {
+    const bool figure = view == QStringLiteral("raster") || view == QStringLiteral("graph") || view == QStringLiteral("timeline");
+    if (size && !figure) return tr("The %1 is saved as on screen; a size is for the raster, the graph and the timeline.").arg(view);
+    if (size && !valid_picture_size(*size)) {
+        return tr("A picture is %1 to %2 pixels wide and high, not %3x%4.").arg(kSmallestPicture).arg(kLargestPicture).arg(size->width()).arg(size->height());
+    }
+    if (!size && !path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
         QWidget* shown = view == QStringLiteral("raster")     ? static_cast<QWidget*>(raster_)
                          : view == QStringLiteral("graph")    ? static_cast<QWidget*>(pipeline_panel_->graph())
                          : view == QStringLiteral("timeline") ? static_cast<QWidget*>(findChild<AssemblyTimeline*>())
@@ -279,24 +305,31 @@ QString MainWindow::save_picture(const QString& path, const QString& view) {
                                                               : static_cast<QWidget*>(this);
         return shown->grab().save(path, "PNG") ? QString() : tr("Could not write %1.").arg(path);
     }
+    if (!figure) return tr("The %1 is saved as PNG only.").arg(view);
+    // A chosen size in pixels is a figure laid out at a kPngPixelsPerPoint-th of it in points.
+    std::optional<figures::Size> points;
+    if (size) points = figures::Size{size->width() / figures::kPngPixelsPerPoint, size->height() / figures::kPngPixelsPerPoint};
     try {
         const std::string file = QFile::encodeName(path).toStdString();
+        std::vector<std::vector<NeuronId>> members;  // the raster figure draws from them
+        figures::Figure drawn;
         if (view == QStringLiteral("raster")) {
             if (shown_ == nullptr) return tr("No recording is shown.");
-            std::vector<std::vector<NeuronId>> members;
             if (run_ != nullptr) {
                 for (const pipeline::Assembly& a : run_->result.assemblies) members.push_back(a.members);
             }
             const auto [start_s, end_s] = raster_->visible_span();
             const TimeBase& tb = shown_->time_base();
-            figures::write_figure(file, figures::raster_figure(*shown_, members, {tb.from_seconds(start_s), tb.from_seconds(end_s)}));
-        } else if (view == QStringLiteral("graph") || view == QStringLiteral("timeline")) {
-            if (run_ == nullptr) return tr("Run the pipeline first.");
-            figures::write_figure(file, view == QStringLiteral("graph")
-                                            ? pipeline::graph_figure(run_->trains(), run_->result, pipeline_panel_->window(), run_->layout)
-                                            : pipeline::timeline_figure(run_->trains(), run_->result));
+            drawn = figures::raster_figure(*shown_, members, {tb.from_seconds(start_s), tb.from_seconds(end_s)}, {}, points);
         } else {
-            return tr("The %1 is saved as PNG only.").arg(view);
+            if (run_ == nullptr) return tr("Run the pipeline first.");
+            drawn = view == QStringLiteral("graph") ? pipeline::graph_figure(run_->trains(), run_->result, pipeline_panel_->window(), run_->layout, points)
+                                                    : pipeline::timeline_figure(run_->trains(), run_->result, points);
+        }
+        if (size) {
+            figures::write_picture(file, drawn);
+        } else {
+            figures::write_figure(file, drawn);
         }
     } catch (const Error& e) {
         return QString::fromStdString(e.what());

@@ -8,9 +8,11 @@
 #include "spikeminer/mining/mine.hpp"
 
 #include <QMainWindow>
+#include <QSize>
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QAction;
 class QLabel;
@@ -53,11 +55,13 @@ public slots:
     /// Writes the run shown into the new folder `dir` as `spikeminer run` does (tables,
     /// results.h5, figures) on the worker thread.
     void export_results(const QString& dir);
-    /// Saves a picture of `view` (raster, graph, timeline, panel or window) into `path`: as
-    /// drawn on screen for .png; for .svg (raster, graph and timeline, in a build with
-    /// figures) as `spikeminer run` draws its figures: the raster's visible span, the window
-    /// shown. Returns what went wrong, or an empty string.
-    QString save_picture(const QString& path, const QString& view);
+    /// Saves a picture of `view` (raster, graph, timeline, panel or window) into `path`.
+    /// With `size` (pixels; raster, graph and timeline only, in a build with figures) it is
+    /// the view's figure as `spikeminer run` draws it (the raster's visible span, the window
+    /// shown) laid out to fill that size: a PNG of exactly that many pixels, or an SVG of
+    /// that size in px. Without, a .png is the view as on screen and an .svg the figure at
+    /// its own size. Returns what went wrong, or an empty string.
+    QString save_picture(const QString& path, const QString& view, std::optional<QSize> size = std::nullopt);
     /// `spikeminer demo` in the window: simulates the demo scenario, then runs the pipeline
     /// with the demo's settings.
     void run_demo();

@@ -5,8 +5,11 @@
 #include "background_task.hpp"
 #include "device_dialog.hpp"
 #include "graph_view.hpp"
+#include "picture_size.hpp"
 #include "pipeline_panel.hpp"
 #include "raster_view.hpp"
+
+#include "spikeminer/app/figures/figure.hpp"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -39,22 +42,31 @@ void MainWindow::create_menus() {
     export_action_->setStatusTip(tr("Write the run's tables, results.h5 and figures (SVG and PNG) into a new folder"));
     export_action_->setEnabled(false);
     QMenu* picture = picture_menu_ = file->addMenu(tr("Save &picture"));
-    const auto add_picture = [this, picture](const QString& text, const QString& view, bool svg) {
-        picture->addAction(text, this, [this, view, svg] {
-            const QString filters = svg ? tr("PNG images (*.png);;SVG drawings (*.svg)") : tr("PNG images (*.png)");
+    // The raster, the graph and the timeline are drawn as figures at a size the user
+    // chooses (in a build with figures; else as on screen); the panel and the window as on screen.
+    const auto add_picture = [this, picture](const QString& text, const QString& view, const QString& name, bool figure) {
+        picture->addAction(text, this, [this, view, name, figure] {
+            const QString filters = figure ? tr("PNG images (*.png);;SVG drawings (*.svg)") : tr("PNG images (*.png)");
             const QString path = QFileDialog::getSaveFileName(this, tr("Save picture"), QDir(settings::last_dir()).filePath(view + QStringLiteral(".png")),
                                                               filters);
             if (path.isEmpty()) return;
             settings::remember_dir(path);
-            const QString error = save_picture(path, view);
+            std::optional<QSize> size;
+            if (figure && figures::figures_available()) {
+                PictureSizeDialog dialog(name, settings::picture_size(view), this);
+                if (dialog.exec() != QDialog::Accepted) return;
+                size = dialog.picture_size();
+                settings::set_picture_size(view, *size);
+            }
+            const QString error = save_picture(path, view, size);
             if (!error.isEmpty()) QMessageBox::warning(this, tr("Save picture"), error);
         });
     };
-    add_picture(tr("&Raster…"), QStringLiteral("raster"), true);
-    add_picture(tr("Co-firing &graph…"), QStringLiteral("graph"), true);
-    add_picture(tr("Assemblies' &timeline…"), QStringLiteral("timeline"), true);
-    add_picture(tr("&Through time panel…"), QStringLiteral("panel"), false);
-    add_picture(tr("&Window…"), QStringLiteral("window"), false);
+    add_picture(tr("&Raster…"), QStringLiteral("raster"), tr("raster"), true);
+    add_picture(tr("Co-firing &graph…"), QStringLiteral("graph"), tr("co-firing graph"), true);
+    add_picture(tr("Assemblies' &timeline…"), QStringLiteral("timeline"), tr("assemblies' timeline"), true);
+    add_picture(tr("&Through time panel…"), QStringLiteral("panel"), {}, false);
+    add_picture(tr("&Window…"), QStringLiteral("window"), {}, false);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

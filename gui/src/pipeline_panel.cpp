@@ -60,8 +60,13 @@ PipelinePanel::PipelinePanel(QWidget* parent) : QWidget(parent) {
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(graph_);
     split->addWidget(right);
-    split->setStretchFactor(0, 1);
+    // The graph takes two thirds of the width, at first (the splitter keeps these sizes'
+    // proportion when it gets its width) and as the panel grows: its labels need the room
+    // more than the timeline and the table do; neither side collapses to nothing.
+    split->setChildrenCollapsible(false);
+    split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 1);
+    split->setSizes({2000, 1000});
 
     auto* colouring = new QComboBox(this);
     colouring->setObjectName(QStringLiteral("colour by"));

@@ -34,18 +34,9 @@ using namespace spikeminer;
 namespace {
 
 using test::action_named;
+using test::run_in_window;
+using test::small_run;
 using test::wait_for_work;
-
-// The demo scenario for 60 s (six of its assemblies active), in windows of 20 s every 5 s.
-pipeline::RunConfig small_run() {
-    pipeline::RunConfig config;
-    config.simulate = "demo";
-    config.duration_s = 60;
-    config.window_s = 20;
-    config.step_s = 5;
-    config.backend = "cpu";
-    return config;
-}
 
 // A CSV table: its header's names, then rows of fields.
 struct Table {
@@ -72,16 +63,6 @@ void run_cli(const pipeline::RunConfig& config, const std::string& out) {
     REQUIRE(cli.waitForFinished(-1));
     INFO(cli.readAllStandardError().toStdString());
     REQUIRE(cli.exitCode() == 0);
-}
-
-// The window with `config`'s simulation loaded and the pipeline run on it.
-void run_in_window(gui::MainWindow& window, const pipeline::RunConfig& config) {
-    QSignalSpy shown(&window, &gui::MainWindow::run_shown);
-    window.simulate(config);
-    wait_for_work(window);
-    window.run_pipeline(config);
-    wait_for_work(window);
-    REQUIRE(shown.wait());  // run_shown comes once the task has ended
 }
 
 }  // namespace

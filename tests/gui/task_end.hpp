@@ -2,15 +2,16 @@
 // Waiting for a BackgroundTask in tests: the event loop runs until the task has ended
 // (succeeded, failed or cancelled) however long the work takes on a slow or sanitized
 // build. The guard only stops a hang from blocking the suite; it is no time limit on the
-// work, so no test depends on the machine's speed. Also: a window's work, its actions.
+// work, so no test depends on the machine's speed. Also: a window's work, its actions, a
+// small pipeline run in it.
 #include "catch.hpp"
 
 #include "background_task.hpp"
 #include "main_window.hpp"
 
 #include <QAction>
-
 #include <QEventLoop>
+#include <QSignalSpy>
 #include <QTimer>
 
 namespace spikeminer::test {
@@ -42,6 +43,27 @@ inline QAction* action_named(const QWidget& window, const QString& text) {
         if (action->text() == text) return action;
     }
     return nullptr;
+}
+
+/// The demo scenario for 60 s (six of its assemblies active), in windows of 20 s every 5 s.
+inline pipeline::RunConfig small_run() {
+    pipeline::RunConfig config;
+    config.simulate = "demo";
+    config.duration_s = 60;
+    config.window_s = 20;
+    config.step_s = 5;
+    config.backend = "cpu";
+    return config;
+}
+
+/// The window with `config`'s simulation loaded and the pipeline run on it.
+inline void run_in_window(gui::MainWindow& window, const pipeline::RunConfig& config) {
+    QSignalSpy shown(&window, &gui::MainWindow::run_shown);
+    window.simulate(config);
+    wait_for_work(window);
+    window.run_pipeline(config);
+    wait_for_work(window);
+    REQUIRE(shown.wait());  // run_shown comes once the task has ended
 }
 
 }  // namespace spikeminer::test

@@ -16,8 +16,6 @@
 namespace spikeminer::figures {
 namespace {
 
-constexpr double kPngPixelsPerPoint = 2;
-
 struct SurfaceDeleter {
     void operator()(cairo_surface_t* s) const { cairo_surface_destroy(s); }
 };
@@ -81,6 +79,13 @@ public:
         cairo_show_text(cr_, text.c_str());
     }
 
+    double text_width(const std::string& text, double size) override {
+        cairo_set_font_size(cr_, size);
+        cairo_text_extents_t extents;
+        cairo_text_extents(cr_, text.c_str(), &extents);
+        return extents.x_advance;
+    }
+
     // Strokes the pending lines.
     void flush() {
         if (!stroke_) return;
@@ -109,16 +114,20 @@ void draw(cairo_surface_t* surface, const Figure& figure, double scale, const st
     check(cairo_status(cr.get()), path);
 }
 
-}  // namespace
-
-void write_figure(const std::string& path, const Figure& figure) {
+// Writes `figure` to `path`: a PNG at kPngPixelsPerPoint pixels a point; an SVG in points
+// or (`svg_in_pixels`) as the PNG's drawing, its size in px.
+void write(const std::string& path, const Figure& figure, bool svg_in_pixels) {
     check_figure_path(path);
     if (!(figure.width > 0) || !(figure.height > 0)) throw Error(path + ": the figure has no size");
     io::write_atomically(path, [&](std::ostream& out) {
         if (path.ends_with(".svg")) {
-            const Surface surface(cairo_svg_surface_create_for_stream(to_stream, &out, figure.width, figure.height));
+            const double scale = svg_in_pixels ? kPngPixelsPerPoint : 1;
+            const Surface surface(cairo_svg_surface_create_for_stream(to_stream, &out, figure.width * scale, figure.height * scale));
             check(cairo_surface_status(surface.get()), path);
-            draw(surface.get(), figure, 1, path);
+#if CAIRO_VERSION >= CAIRO_VERSION_ENCODE(1, 16, 0)  // before 1.16 the size is always in points
+            if (svg_in_pixels) cairo_svg_surface_set_document_unit(surface.get(), CAIRO_SVG_UNIT_PX);
+#endif
+            draw(surface.get(), figure, scale, path);
             cairo_surface_finish(surface.get());
             check(cairo_surface_status(surface.get()), path);
             return;
@@ -130,5 +139,11 @@ void write_figure(const std::string& path, const Figure& figure) {
         check(cairo_surface_write_to_png_stream(surface.get(), to_stream, &out), path);
     });
 }
+
+}  // namespace
+
+void write_figure(const std::string& path, const Figure& figure) { write(path, figure, false); }
+
+void write_picture(const std::string& path, const Figure& figure) { write(path, figure, true); }
 
 }  // namespace spikeminer::figures

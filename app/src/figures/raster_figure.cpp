@@ -10,12 +10,15 @@
 namespace spikeminer::figures {
 namespace {
 
-constexpr double kLeft = 70;   // room for the labels
-constexpr double kTop = 40;    // room for the title
-constexpr double kWidth = 900;
-constexpr double kRow = 6;          // a row's height, down to what fits in kRows
-constexpr double kRows = 3000;      // the rows' height at most, so that a PNG stays drawable
-constexpr double kLabelledRow = 4;  // members' labels only in rows this high
+constexpr double kLeft = 70;          // room for the labels
+constexpr double kTop = 40;           // room for the title
+constexpr double kRight = 10;
+constexpr double kBottom = 30;        // room for the time axis
+constexpr double kWidth = 900;        // the spikes' width at the figure's own size
+constexpr double kRow = 6;            // a row's height at its own size, down to what fits in kRows
+constexpr double kRows = 3000;        // the rows' height at most, so that a PNG stays drawable
+constexpr double kLabelledRow = 4;    // members' labels only in rows this high
+constexpr double kLargestLabel = 10;  // points; a label is as high as its row up to this
 
 std::string seconds_text(double s) {
     char text[32];
@@ -26,7 +29,7 @@ std::string seconds_text(double s) {
 }  // namespace
 
 Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<NeuronId>> assemblies, TimeSpan excerpt,
-                     std::span<const mining::Occurrence> occurrences) {
+                     std::span<const mining::Occurrence> occurrences, std::optional<Size> size) {
     if (excerpt.length() <= 0) throw UsageError("the figure's time excerpt is empty");
     // Rows: assembly members first, in assembly order; then everyone else.
     const std::size_t n = trains.num_neurons();
@@ -42,11 +45,20 @@ Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<Neur
     }
     std::vector<std::size_t> row_of(n);
     for (std::size_t row = 0; row < rows.size(); ++row) row_of[rows[row]] = row;
-    const double row_height = std::min(kRow, kRows / static_cast<double>(std::max<std::size_t>(rows.size(), 1)));
+    const double row_count = static_cast<double>(std::max<std::size_t>(rows.size(), 1));
     Figure figure;
-    figure.width = kLeft + kWidth + 10;
-    figure.height = kTop + row_height * static_cast<double>(rows.size()) + 30;
-    figure.draw = [&trains, assemblies, excerpt, occurrences, row_height, group = std::move(group), rows = std::move(rows),
+    double row_height = std::min(kRow, kRows / row_count);
+    if (size) {  // the rows share the height, the spikes the width
+        figure.width = size->width;
+        figure.height = size->height;
+        row_height = std::max(0.0, size->height - kTop - kBottom) / row_count;
+    } else {
+        figure.width = kLeft + kWidth + kRight;
+        figure.height = kTop + row_height * static_cast<double>(rows.size()) + kBottom;
+    }
+    const double width = std::max(1.0, figure.width - kLeft - kRight);
+    const double label_size = std::min(row_height, kLargestLabel);
+    figure.draw = [&trains, assemblies, excerpt, occurrences, row_height, width, label_size, group = std::move(group), rows = std::move(rows),
                    row_of = std::move(row_of)](Canvas& canvas) {
         const TimeBase& time_base = trains.time_base();
         const Colour black{0, 0, 0};
@@ -56,12 +68,12 @@ Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<Neur
                       occurrences.empty() ? "" : "; black: the top episodes' occurrences");
         canvas.text({kLeft, 18}, title, 13, black, Anchor::Start);
         const auto times = trains.times();
-        const auto x_of = [&](Tick t) { return kLeft + kWidth * static_cast<double>(t - excerpt.start) / static_cast<double>(excerpt.length()); };
+        const auto x_of = [&](Tick t) { return kLeft + width * static_cast<double>(t - excerpt.start) / static_cast<double>(excerpt.length()); };
         for (std::size_t row = 0; row < rows.size(); ++row) {
             const NeuronId v = rows[row];
             const double y = kTop + row_height * static_cast<double>(row);
             const Colour colour = Colour::hex(group[v] == -1 ? kOtherNeuronColour : assembly_colour(static_cast<std::size_t>(group[v])));
-            if (group[v] != -1 && row_height >= kLabelledRow) canvas.text({kLeft - 4, y + row_height - 1}, trains.label(v), 6, black, Anchor::End);
+            if (group[v] != -1 && row_height >= kLabelledRow) canvas.text({kLeft - 4, y + row_height - 1}, trains.label(v), label_size, black, Anchor::End);
             for (const std::uint32_t at : trains.spikes_of(v)) {
                 const Tick t = times[at];
                 if (t < excerpt.start || t >= excerpt.end) continue;
@@ -80,9 +92,9 @@ Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<Neur
             }
         }
         const double axis = kTop + row_height * static_cast<double>(rows.size()) + 4;
-        canvas.line({kLeft, axis}, {kLeft + kWidth, axis}, black, 1);
+        canvas.line({kLeft, axis}, {kLeft + width, axis}, black, 1);
         canvas.text({kLeft, axis + 14}, seconds_text(time_base.to_seconds(excerpt.start)), 10, black, Anchor::Start);
-        canvas.text({kLeft + kWidth, axis + 14}, seconds_text(time_base.to_seconds(excerpt.end)), 10, black, Anchor::End);
+        canvas.text({kLeft + width, axis + 14}, seconds_text(time_base.to_seconds(excerpt.end)), 10, black, Anchor::End);
     };
     return figure;
 }

@@ -2,6 +2,7 @@
 #include "spikeminer/app/pipeline/run_figures.hpp"
 
 #include "spikeminer/app/assembly_palette.hpp"
+#include "spikeminer/app/figures/graph_drawing.hpp"
 #include "spikeminer/app/figures/graph_layout.hpp"
 #include "spikeminer/app/pipeline/window_edges.hpp"
 
@@ -56,44 +57,61 @@ std::vector<std::optional<figures::Point>> neuron_layout(const SpikeTrains& trai
     return layout;
 }
 
-figures::Figure timeline_figure(const SpikeTrains& trains, const PipelineResult& result) {
-    constexpr double kLeft = 110, kTop = 40, kWidth = 860, kRow = 16;
-    constexpr std::size_t kMostRows = 200;  // the first assemblies to appear, so that a PNG stays drawable
-    const std::size_t shown = std::min(result.assemblies.size(), kMostRows);
+figures::Figure timeline_figure(const SpikeTrains& trains, const PipelineResult& result, std::optional<figures::Size> size) {
+    constexpr double kLeft = 110, kTop = 40, kRight = 20, kBottom = 40;
+    constexpr double kWidth = 860, kRow = 16;        // at the figure's own size
+    constexpr double kThinnest = 4, kTallest = 40;  // a row's height at a chosen size
+    constexpr double kLabelled = 8;                 // rows this high have their labels
+    constexpr std::size_t kMostRows = 200;          // the first assemblies to appear, so that a PNG stays drawable
+    std::size_t shown = std::min(result.assemblies.size(), kMostRows);
+    double row = kRow;
     figures::Figure figure;
-    figure.width = kLeft + kWidth + 20;
-    figure.height = kTop + kRow * static_cast<double>(shown) + 40;
-    figure.draw = [&trains, &result, shown](Canvas& canvas) {
+    if (size) {  // the rows share the height, the first that fit
+        const double room = std::max(0.0, size->height - kTop - kBottom);
+        shown = std::min(shown, static_cast<std::size_t>(room / kThinnest));
+        if (shown > 0) row = std::min(kTallest, room / static_cast<double>(shown));
+        figure.width = size->width;
+        figure.height = size->height;
+    } else {
+        figure.width = kLeft + kWidth + kRight;
+        figure.height = kTop + kRow * static_cast<double>(shown) + kBottom;
+    }
+    const double width = std::max(1.0, figure.width - kLeft - kRight);
+    figure.draw = [&trains, &result, shown, row, width](Canvas& canvas) {
         const TimeBase& tb = trains.time_base();
         const Tick from = result.windows.empty() ? 0 : result.windows.front().span.start;
         const Tick to = result.windows.empty() ? 1 : std::max(result.windows.back().span.end, from + 1);
-        const auto x = [&](Tick t) { return kLeft + kWidth * static_cast<double>(t - from) / static_cast<double>(to - from); };
+        const auto x = [&](Tick t) { return kLeft + width * static_cast<double>(t - from) / static_cast<double>(to - from); };
         const std::string count = shown < result.assemblies.size()
                                       ? "the first " + std::to_string(shown) + " of " + std::to_string(result.assemblies.size()) + " assemblies"
                                       : std::to_string(shown) + " assemblies";
         canvas.text({10, 18}, count + " through time (bars: active periods; ticks: activations)", 13, kBlack, Anchor::Start);
+        const double unit = row / kRow;  // the row's parts as at the figure's own size
         for (std::size_t a = 0; a < shown; ++a) {
             const Assembly& assembly = result.assemblies[a];
-            const double y = kTop + kRow * static_cast<double>(a);
-            canvas.text({kLeft - 6, y + 10}, "assembly " + std::to_string(assembly.track.id) + " (" + std::to_string(assembly.members.size()) + ")", 10,
-                        kBlack, Anchor::End);
+            const double y = kTop + row * static_cast<double>(a);
+            if (row >= kLabelled) {
+                canvas.text({kLeft - 6, y + 10 * unit}, "assembly " + std::to_string(assembly.track.id) + " (" + std::to_string(assembly.members.size()) + ")",
+                            std::min(10.0, 10 * unit), kBlack, Anchor::End);
+            }
             for (const TimeSpan& period : assembly.active) {
                 const double x0 = x(period.start);
-                canvas.rect({x0, y + 2}, std::max(1.0, x(period.end) - x0), 8, Colour::hex(assembly_colour(a), 0.6));
+                canvas.rect({x0, y + 2 * unit}, std::max(1.0, x(period.end) - x0), 8 * unit, Colour::hex(assembly_colour(a), 0.6));
             }
-            for (const Tick t : assembly.activations) canvas.line({x(t), y + 10}, {x(t), y + 14}, Colour::hex(assembly_colour(a)), 0.6);
+            for (const Tick t : assembly.activations) canvas.line({x(t), y + 10 * unit}, {x(t), y + 14 * unit}, Colour::hex(assembly_colour(a)), 0.6);
         }
-        const double axis = kTop + kRow * static_cast<double>(shown) + 6;
-        canvas.line({kLeft, axis}, {kLeft + kWidth, axis}, kBlack, 1);
+        const double axis = kTop + row * static_cast<double>(shown) + 6;
+        canvas.line({kLeft, axis}, {kLeft + width, axis}, kBlack, 1);
         canvas.text({kLeft, axis + 14}, format("%.1f s", tb.to_seconds(from)), 10, kBlack, Anchor::Start);
-        canvas.text({kLeft + kWidth, axis + 14}, format("%.1f s", tb.to_seconds(to)), 10, kBlack, Anchor::End);
+        canvas.text({kLeft + width, axis + 14}, format("%.1f s", tb.to_seconds(to)), 10, kBlack, Anchor::End);
     };
     return figure;
 }
 
 figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& result, std::optional<std::size_t> window,
-                             std::span<const std::optional<figures::Point>> layout) {
-    constexpr double kSize = 700, kMargin = 30, kTop = 40;
+                             std::span<const std::optional<figures::Point>> layout, std::optional<figures::Size> size) {
+    constexpr double kSize = 700, kMargin = 30, kTop = 40;  // the figure's own size: a square below the titles
+    constexpr double kRadius = 4, kLabelSize = 7;
     std::size_t shown = 0;  // the window asked for, else the busiest
     if (window && *window < result.windows.size()) {
         shown = *window;
@@ -118,10 +136,17 @@ figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& re
     std::vector<int> group = first_assembly_of(trains.num_neurons(), cliques);
     std::vector<std::pair<NeuronId, NeuronId>> pairs;
     for (const WindowEdge& e : edges) pairs.emplace_back(e.a, e.b);
-    bool at_electrodes = false;
-    const std::vector<std::optional<figures::Point>> own = layout.empty() ? neuron_layout(trains, pairs, &at_electrodes)
-                                                                           : std::vector<std::optional<figures::Point>>{};
+    const std::vector<std::optional<figures::Point>> own = layout.empty() ? neuron_layout(trains, pairs) : std::vector<std::optional<figures::Point>>{};
     if (layout.empty()) layout = own;
+    const bool at_electrodes = !trains.neuron_table().positions.empty();
+
+    figures::Figure figure;
+    figure.width = size ? size->width : kSize;
+    figure.height = size ? size->height : kSize + kTop;
+    // The layout fills the room below the titles (one fit for the whole layout: the same
+    // neuron in the same place in every window's figure).
+    const figures::LayoutFit fit = figures::fit_layout(
+        layout, {kMargin, kTop + kMargin, std::max(1.0, figure.width - 2 * kMargin), std::max(1.0, figure.height - kTop - 2 * kMargin)}, at_electrodes);
     // The drawn neurons (those of the window's edges), numbered 0.., at their places.
     std::map<NeuronId, std::uint32_t> index;
     for (const WindowEdge& e : edges) index.emplace(e.a, 0), index.emplace(e.b, 0);
@@ -130,11 +155,18 @@ figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& re
     for (auto& [neuron, i] : index) {
         i = static_cast<std::uint32_t>(neurons.size());
         neurons.push_back(neuron);
-        const figures::Point p = neuron < layout.size() && layout[neuron] ? *layout[neuron] : figures::Point{0.5, 0.5};
-        at.push_back({kMargin + p.x * (kSize - 2 * kMargin), kTop + kMargin + p.y * (kSize - 2 * kMargin)});
+        at.push_back(fit(neuron < layout.size() && layout[neuron] ? *layout[neuron] : figures::Point{0.5, 0.5}));
     }
     std::vector<std::pair<std::uint32_t, std::uint32_t>> local;
-    for (const WindowEdge& e : edges) local.emplace_back(index[e.a], index[e.b]);
+    std::vector<std::size_t> degree(neurons.size(), 0);
+    for (const WindowEdge& e : edges) {
+        local.emplace_back(index[e.a], index[e.b]);
+        ++degree[index[e.a]], ++degree[index[e.b]];
+    }
+    // Labels for the neurons of most edges first, where they fit.
+    std::vector<std::size_t> label_order(neurons.size());
+    for (std::size_t i = 0; i < label_order.size(); ++i) label_order[i] = i;
+    std::stable_sort(label_order.begin(), label_order.end(), [&degree](std::size_t a, std::size_t b) { return degree[a] > degree[b]; });
 
     std::string title = "no windows";
     if (!result.windows.empty()) {
@@ -143,21 +175,26 @@ figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& re
                 format("%.1f s): ", tb.to_seconds(result.windows[shown].span.end)) + std::to_string(edges.size()) +
                 " edges";
     }
-    figures::Figure figure;
-    figure.width = kSize;
-    figure.height = kSize + kTop;
     std::string subtitle = std::string("cliques in their assemblies' colours; ") +
-                           (trains.neuron_table().positions.empty() ? "laid out by Graphviz (neato)" : "neurons at their electrodes");
-    figure.draw = [&trains, title = std::move(title), subtitle = std::move(subtitle), group = std::move(group), clique_colour = std::move(clique_colour), neurons = std::move(neurons),
-                   local = std::move(local), at = std::move(at)](Canvas& canvas) {
+                           (at_electrodes ? "neurons at their electrodes" : "laid out by Graphviz (neato)") +
+                           "; labels where they fit, the neurons of most edges first";
+    figure.draw = [&trains, title = std::move(title), subtitle = std::move(subtitle), group = std::move(group), clique_colour = std::move(clique_colour),
+                   neurons = std::move(neurons), local = std::move(local), at = std::move(at), label_order = std::move(label_order),
+                   bounds = figures::Box{0, kTop, figure.width, figure.height - kTop}](Canvas& canvas) {
         canvas.text({10, 18}, title, 13, kBlack, Anchor::Start);
         canvas.text({10, 34}, subtitle, 10, kBlack, Anchor::Start);
         const Colour edge{0.55, 0.55, 0.55, 0.7};
         for (const auto& [a, b] : local) canvas.line(at[a], at[b], edge, 0.5);
+        std::vector<figures::LabelWish> wishes;
         for (std::size_t i = 0; i < neurons.size(); ++i) {
             const int g = group[neurons[i]];
-            canvas.circle(at[i], 4, g == -1 ? Colour::hex(kOtherNeuronColour) : clique_colour[static_cast<std::size_t>(g)]);
-            canvas.text({at[i].x + 5, at[i].y - 5}, trains.label(neurons[i]), 7, kBlack, Anchor::Start);
+            canvas.circle(at[i], kRadius, g == -1 ? Colour::hex(kOtherNeuronColour) : clique_colour[static_cast<std::size_t>(g)]);
+            wishes.push_back({at[i], canvas.text_width(trains.label(neurons[i]), kLabelSize), kLabelSize});
+        }
+        const std::vector<std::optional<figures::Box>> labels = figures::place_labels(wishes, label_order, kRadius + 1, bounds);
+        for (std::size_t i = 0; i < neurons.size(); ++i) {
+            // A box one em high: the baseline at 0.8 of it leaves the descenders room.
+            if (labels[i]) canvas.text({labels[i]->left, labels[i]->top + 0.8 * kLabelSize}, trains.label(neurons[i]), kLabelSize, kBlack, Anchor::Start);
         }
     };
     return figure;

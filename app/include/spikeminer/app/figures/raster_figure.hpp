@@ -4,6 +4,7 @@
 #include "spikeminer/core/spike_trains.hpp"
 #include "spikeminer/mining/count.hpp"
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -14,8 +15,10 @@ namespace spikeminer::figures {
 /// other neurons below in grey. A neuron in several assemblies is drawn with the first.
 /// Each of `occurrences` (episodes' occurrences: spike indices) wholly inside the excerpt
 /// is a black line through its spikes. The figure draws from `trains`, `assemblies` and
-/// `occurrences`, which must outlive it; throws UsageError for an empty excerpt.
+/// `occurrences`, which must outlive it; throws UsageError for an empty excerpt. At `size`
+/// (points) the rows share its height and the spikes its width; else the rows are 6 points
+/// high (less where they would pass 3,000) and the spikes 900 points wide.
 Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<NeuronId>> assemblies, TimeSpan excerpt,
-                     std::span<const mining::Occurrence> occurrences = {});
+                     std::span<const mining::Occurrence> occurrences = {}, std::optional<Size> size = std::nullopt);
 
 }  // namespace spikeminer::figures

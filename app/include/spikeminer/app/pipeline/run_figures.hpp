@@ -14,8 +14,11 @@
 namespace spikeminer::pipeline {
 
 /// One row per assembly (in its colour), a bar over each run of consecutive windows where
-/// it is active and a tick at each activation, the recording's time along the bottom.
-figures::Figure timeline_figure(const SpikeTrains& trains, const PipelineResult& result);
+/// it is active and a tick at each activation, the recording's time along the bottom. At
+/// `size` (points) the rows share its height (as many as fit, at most 40 points each; the
+/// labels on rows of 8 or more) and the time axis its width; else 16 points a row, the
+/// first 200 assemblies.
+figures::Figure timeline_figure(const SpikeTrains& trains, const PipelineResult& result, std::optional<figures::Size> size = std::nullopt);
 
 /// Where each neuron of `edges` sits in [0, 1] x [0, 1] (none for the others): at its
 /// electrode when the recording places neurons (`at_electrodes` set), else Graphviz's
@@ -28,8 +31,11 @@ std::vector<std::optional<figures::Point>> neuron_layout(const SpikeTrains& trai
 /// The co-firing graph of window `window` (none, or past the last: the window with the
 /// most edges), at `layout`'s places (empty: neuron_layout of the window's own edges): the
 /// window's cliques in their assemblies' colours (grey for cliques of no reported
-/// assembly), the other neurons of its edges in light grey, each neuron labelled.
+/// assembly), the other neurons of its edges in light grey, each neuron labelled where its
+/// label covers no other label and no neuron (figures::place_labels; the neurons of most
+/// edges first). The layout fills the figure below its titles (figures::fit_layout): 700
+/// points square, or `size` (points).
 figures::Figure graph_figure(const SpikeTrains& trains, const PipelineResult& result, std::optional<std::size_t> window = std::nullopt,
-                             std::span<const std::optional<figures::Point>> layout = {});
+                             std::span<const std::optional<figures::Point>> layout = {}, std::optional<figures::Size> size = std::nullopt);
 
 }  // namespace spikeminer::pipeline
