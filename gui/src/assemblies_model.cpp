@@ -37,6 +37,15 @@ QVariant AssembliesModel::data(const QModelIndex& index, int role) const {
         case Size: return static_cast<qulonglong>(a.members.size());
         case From: return display ? QVariant(QString::number(tb.to_seconds(a.span.start), 'f', 2)) : QVariant(tb.to_seconds(a.span.start));
         case To: return display ? QVariant(QString::number(tb.to_seconds(a.span.end), 'f', 2)) : QVariant(tb.to_seconds(a.span.end));
+        case Active: {  // its active periods; sorted by the time active in all
+            QStringList periods;
+            double total = 0;
+            for (const TimeSpan& p : a.active) {
+                periods << QStringLiteral("%1–%2").arg(tb.to_seconds(p.start), 0, 'f', 1).arg(tb.to_seconds(p.end), 0, 'f', 1);
+                total += tb.to_seconds(p.end) - tb.to_seconds(p.start);
+            }
+            return display ? QVariant(periods.join(QStringLiteral(", "))) : QVariant(total);
+        }
         case Windows: return static_cast<qulonglong>(a.track.windows.size());
         case Activations: return static_cast<qulonglong>(a.activations.size());
         case PAdjusted:
@@ -58,6 +67,7 @@ QVariant AssembliesModel::headerData(int section, Qt::Orientation orientation, i
         case Size: return tr("size");
         case From: return tr("from (s)");
         case To: return tr("to (s)");
+        case Active: return tr("active (s)");
         case Windows: return tr("windows");
         case Activations: return tr("activations");
         case PAdjusted: return tr("p (adjusted)");

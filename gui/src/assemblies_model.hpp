@@ -15,7 +15,7 @@ class AssembliesModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { Id, Size, From, To, Windows, Activations, PAdjusted, Members, Columns };
+    enum Column { Id, Size, From, To, Active, Windows, Activations, PAdjusted, Members, Columns };
 
     explicit AssembliesModel(QObject* parent = nullptr);
 

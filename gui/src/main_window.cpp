@@ -276,6 +276,22 @@ void MainWindow::on_run(const RunPtr& run) {
     for (const pipeline::Assembly& a : run->result.assemblies) members.push_back(a.members);
     raster_->set_assemblies(members);
     assemblies_list_->clear();
+    const TimeBase& tb = run->trains().time_base();
+    for (std::size_t a = 0; a < run->result.assemblies.size(); ++a) {
+        const pipeline::Assembly& assembly = run->result.assemblies[a];
+        QStringList labels, periods;
+        for (const NeuronId n : assembly.members) labels << QString::fromStdString(run->trains().label(n));
+        for (const TimeSpan& p : assembly.active) {
+            periods << QStringLiteral("%1–%2 s").arg(tb.to_seconds(p.start), 0, 'f', 1).arg(tb.to_seconds(p.end), 0, 'f', 1);
+        }
+        auto* item = new QListWidgetItem(tr("%1: %2 neurons: %3; active %4; %5 activations")
+                                             .arg(assembly.track.id)
+                                             .arg(labels.size())
+                                             .arg(labels.join(QLatin1Char(' ')), periods.join(QStringLiteral(", ")))
+                                             .arg(assembly.activations.size()),
+                                         assemblies_list_);
+        item->setForeground(QColor(QString::fromLatin1(assembly_colour(a))));
+    }
     QString found = tr("%1 windows, %2 assemblies through time, %3 frequent episodes")
                         .arg(run->result.windows.size())
                         .arg(run->result.assemblies.size())

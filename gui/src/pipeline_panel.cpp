@@ -54,9 +54,13 @@ PipelinePanel::PipelinePanel(QWidget* parent) : QWidget(parent) {
     table_->horizontalHeader()->setStretchLastSection(true);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &PipelinePanel::on_table_selection);
 
+    // The timeline and the table share the right column evenly: every assembly's activity
+    // through time in view beside its row.
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(timeline_scroll);
     right->addWidget(table_);
+    right->setChildrenCollapsible(false);
+    right->setSizes({1000, 1000});
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(graph_);
     split->addWidget(right);

@@ -21,6 +21,7 @@
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QImage>
+#include <QListWidget>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSlider>
@@ -104,6 +105,14 @@ TEST_CASE("pipeline in the window: the views show what spikeminer run writes", "
         CHECK(model.index(row, gui::AssembliesModel::Windows).data().toString() == assemblies.at(r, "windows"));
         CHECK(model.index(row, gui::AssembliesModel::Activations).data().toString() == assemblies.at(r, "activations"));
         CHECK(model.index(row, gui::AssembliesModel::Members).data().toString() == assemblies.at(r, "members"));
+        // The active periods as the CSV gives them ("12.5-80.1 150-210.4"), to the table's 0.1 s.
+        const QStringList csv_periods = assemblies.at(r, "active_s").split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        const QStringList shown = model.index(row, gui::AssembliesModel::Active).data().toString().split(QStringLiteral(", "), Qt::SkipEmptyParts);
+        REQUIRE(shown.size() == csv_periods.size());
+        for (int p = 0; p < shown.size(); ++p) {
+            const QStringList from_to = csv_periods[p].split(QLatin1Char('-'));
+            CHECK(shown[p] == QStringLiteral("%1–%2").arg(from_to[0].toDouble(), 0, 'f', 1).arg(from_to[1].toDouble(), 0, 'f', 1));
+        }
         CHECK(model.index(row, gui::AssembliesModel::From).data(Qt::UserRole).toDouble() ==
               Approx(assemblies.at(r, "start_s").toDouble()).margin(1e-5));
     }
@@ -118,6 +127,14 @@ TEST_CASE("pipeline in the window: the assemblies model is a well-behaved table"
     run_in_window(window, small_run());
     REQUIRE(model->rowCount() > 0);
     CHECK(model->columnCount() == gui::AssembliesModel::Columns);
+    // The Assemblies dock lists the run's assemblies with their members and activity.
+    auto* list = window.findChild<QListWidget*>(QStringLiteral("assemblies"));
+    REQUIRE(list != nullptr);
+    REQUIRE(list->count() == model->rowCount());
+    const QString first = list->item(0)->text();
+    CHECK(first.startsWith(model->index(0, gui::AssembliesModel::Id).data().toString() + QStringLiteral(": ") +
+                           model->index(0, gui::AssembliesModel::Size).data().toString() + QStringLiteral(" neurons: ")));
+    CHECK(first.contains(QStringLiteral("; active ")));
     // Sizes sort as numbers, not text.
     auto* table = window.pipeline_panel()->findChild<QTableView*>(QStringLiteral("assemblies table"));
     table->sortByColumn(gui::AssembliesModel::Size, Qt::DescendingOrder);
