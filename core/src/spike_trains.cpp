@@ -4,6 +4,7 @@
 #include "spikeminer/core/in_quotes.hpp"
 
 #include "parallel_sort.hpp"
+#include "spike_stream_scans.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -50,56 +51,49 @@ void check_table(const NeuronTable& neurons) {
 
 SpikeTrains SpikeTrains::from_spikes(std::vector<Spike> spikes, NeuronTable neurons, TimeBase time_base,
                                      DuplicatePolicy duplicates) {
+    return from_columns(detail::split_columns(spikes), std::move(neurons), time_base, duplicates);
+}
+
+SpikeTrains SpikeTrains::from_columns(SpikeColumns columns, NeuronTable neurons, TimeBase time_base,
+                                      DuplicatePolicy duplicates) {
     check_table(neurons);
-    if (spikes.size() >= UINT32_MAX) {
-        throw Error(std::to_string(spikes.size()) + " spikes: at most 2^32 - 1 spikes fit in one recording");
+    const std::size_t count = columns.times.size();
+    if (columns.neurons.size() != count) {
+        throw Error(std::to_string(count) + " spike times but " + std::to_string(columns.neurons.size()) + " neurons of spikes");
+    }
+    if (count >= UINT32_MAX) {
+        throw Error(std::to_string(count) + " spikes: at most 2^32 - 1 spikes fit in one recording");
     }
     const std::size_t num_neurons = neurons.labels.size();
-    for (const Spike& spike : spikes) {
-        if (spike.neuron >= num_neurons) {
-            throw Error("spike of neuron index " + std::to_string(spike.neuron) + ", but only " +
-                        std::to_string(num_neurons) + " neurons are declared");
+    if (const std::size_t bad = detail::first_invalid_spike(columns, num_neurons, kMaxRecordingTick); bad < count) {
+        const NeuronId neuron = columns.neurons[bad];
+        if (neuron >= num_neurons) {
+            throw Error("spike of neuron index " + std::to_string(neuron) + ", but only " + std::to_string(num_neurons) +
+                        " neurons are declared");
         }
-        if (spike.time > kMaxRecordingTick || spike.time < -kMaxRecordingTick) {
-            check_tick(spike.time, "a spike of neuron " + in_quotes(neurons.labels[spike.neuron]));
-        }
+        check_tick(columns.times[bad], "a spike of neuron " + in_quotes(neurons.labels[neuron]));
     }
 
     SpikeTrains trains;
     trains.time_base_ = time_base;
     trains.neurons_ = std::move(neurons);
-    if (!std::is_sorted(spikes.begin(), spikes.end(), spike_less)) {
+    if (!detail::in_stream_order(columns)) {
+        std::vector<Spike> spikes = detail::zip_columns(columns);
+        columns = {};
         detail::parallel_sort(spikes, spike_less);
+        columns = detail::split_columns(spikes);
         trains.sorted_on_load_ = true;
     }
-    std::size_t adjacent_equal = 0;
-    for (std::size_t i = 1; i < spikes.size(); ++i) adjacent_equal += same_spike(spikes[i - 1], spikes[i]) ? 1 : 0;
-    trains.duplicates_ = adjacent_equal;
-    if (duplicates == DuplicatePolicy::Merge && adjacent_equal > 0) {
+    trains.duplicates_ = detail::adjacent_duplicates(columns);
+    if (duplicates == DuplicatePolicy::Merge && trains.duplicates_ > 0) {
+        std::vector<Spike> spikes = detail::zip_columns(columns);
+        columns = {};
         spikes.erase(std::unique(spikes.begin(), spikes.end(), same_spike), spikes.end());
+        columns = detail::split_columns(spikes);
     }
-
-    const std::size_t count = spikes.size();
-    trains.times_.resize(count);
-    trains.neuron_of_.resize(count);
-    for (std::size_t i = 0; i < count; ++i) {
-        trains.times_[i] = spikes[i].time;
-        trains.neuron_of_[i] = spikes[i].neuron;
-    }
-    spikes.clear();
-    spikes.shrink_to_fit();
-
-    // Counting sort of stream positions by neuron; positions stay ascending within a neuron.
-    trains.neuron_offsets_.assign(num_neurons + 1, 0);
-    for (NeuronId n : trains.neuron_of_) ++trains.neuron_offsets_[n + 1];
-    for (std::size_t n = 0; n < num_neurons; ++n) trains.neuron_offsets_[n + 1] += trains.neuron_offsets_[n];
-    trains.spike_index_.resize(count);
-    std::vector<std::uint64_t> cursor(trains.neuron_offsets_.begin(), trains.neuron_offsets_.end() - 1);
-    for (std::size_t i = 0; i < count; ++i) {
-        trains.spike_index_[cursor[trains.neuron_of_[i]]++] = static_cast<std::uint32_t>(i);
-    }
-
-    if (count > 0) trains.span_ = TimeSpan{trains.times_.front(), trains.times_.back() + 1};
+    trains.stream_ = std::move(columns);
+    detail::index_by_neuron(trains.stream_.neurons, num_neurons, trains.neuron_offsets_, trains.spike_index_);
+    if (!trains.stream_.times.empty()) trains.span_ = TimeSpan{trains.stream_.times.front(), trains.stream_.times.back() + 1};
     return trains;
 }
 

@@ -98,3 +98,63 @@ TEST_CASE("labels are found by name") {
     CHECK(trains.find_label("n2") == 2);
     CHECK_THROWS_WITH(trains.find_label("x"), test::contains("'x'"));
 }
+
+TEST_CASE("large inputs, built on all cores, equal a sort and a per-neuron scan by hand") {
+    // Large enough for the parallel passes (blocks of the stream per thread).
+    std::mt19937 random(23);
+    std::uniform_int_distribution<Tick> time(0, 40'000);
+    std::uniform_int_distribution<NeuronId> neuron(0, 299);
+    std::vector<Tick> times(400'000);
+    std::vector<NeuronId> neurons(times.size());
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        times[i] = time(random);
+        neurons[i] = neuron(random);
+    }
+    std::vector<std::pair<Tick, NeuronId>> expected;
+    for (std::size_t i = 0; i < times.size(); ++i) expected.emplace_back(times[i], neurons[i]);
+    std::sort(expected.begin(), expected.end());
+    std::size_t equal_neighbours = 0;
+    for (std::size_t i = 1; i < expected.size(); ++i) equal_neighbours += expected[i] == expected[i - 1] ? 1 : 0;
+    REQUIRE(equal_neighbours > 0);  // the draw holds duplicates
+
+    const auto trains = SpikeTrains::from_columns(SpikeColumns::own(times, neurons), table_of(300), TimeBase{});
+    CHECK(trains.was_sorted_on_load());
+    REQUIRE(trains.num_spikes() == expected.size());
+    bool same_stream = true;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        same_stream = same_stream && trains.times()[i] == expected[i].first && trains.neurons()[i] == expected[i].second;
+    }
+    CHECK(same_stream);
+    CHECK(trains.duplicates() == equal_neighbours);
+    for (NeuronId n = 0; n < 300; ++n) {
+        std::vector<std::uint32_t> positions;
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            if (expected[i].second == n) positions.push_back(static_cast<std::uint32_t>(i));
+        }
+        const auto got = trains.spikes_of(n);
+        CHECK(std::vector<std::uint32_t>(got.begin(), got.end()) == positions);
+    }
+
+    // Already in order: borrowed as they are, not copied.
+    std::vector<Tick> sorted_times;
+    std::vector<NeuronId> sorted_neurons;
+    for (const auto& [t, n] : expected) {
+        sorted_times.push_back(t);
+        sorted_neurons.push_back(n);
+    }
+    const auto borrowed = SpikeColumns::own(sorted_times, sorted_neurons);
+    const auto kept = SpikeTrains::from_columns(borrowed, table_of(300), TimeBase{});
+    CHECK_FALSE(kept.was_sorted_on_load());
+    CHECK(kept.times().data() == borrowed.times.data());
+    const auto merged = SpikeTrains::from_columns(borrowed, table_of(300), TimeBase{}, DuplicatePolicy::Merge);
+    CHECK(merged.num_spikes() == expected.size() - equal_neighbours);
+
+    // The first bad spike is the one named, wherever the threads meet it.
+    sorted_neurons[300'000] = 300;
+    sorted_neurons[350'000] = 301;
+    CHECK_THROWS_WITH(SpikeTrains::from_columns(SpikeColumns::own(sorted_times, sorted_neurons), table_of(300), TimeBase{}),
+                      test::contains("neuron index 300,"));
+    CHECK_THROWS_WITH(SpikeTrains::from_columns(SpikeColumns::own(std::vector<Tick>{1, 2}, std::vector<NeuronId>{0}), table_of(1),
+                                                TimeBase{}),
+                      test::contains("2 spike times but 1"));
+}

@@ -123,6 +123,8 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
     if (progress != nullptr) progress->begin("reading " + path, lines.file_size());
 
     Recording recording;
+    std::vector<Tick> ticks;
+    std::vector<NeuronId> ids;
     LabelIndexer labels;
     std::array<std::string_view, kMaxColumns> fields{};
     std::optional<Columns> columns;
@@ -170,7 +172,8 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
             id = labels.intern(canonical.empty() ? unit : std::string_view(canonical));
             raw_ids.emplace(std::string(unit), id);
         }
-        recording.spikes.push_back(Spike{to_tick(*time_base, seconds, where), id});
+        ticks.push_back(to_tick(*time_base, seconds, where));
+        ids.push_back(id);
         if (progress != nullptr && (lines.line_number() & 0xFFFF) == 0) progress->update(lines.bytes_consumed());
     }
     if (labels.size() == 0) {
@@ -179,7 +182,8 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
     if (!time_base) time_base = TimeBase{};
 
     auto [final_labels, remap] = labels.finish();
-    for (Spike& spike : recording.spikes) spike.neuron = remap[spike.neuron];
+    for (NeuronId& id : ids) id = remap[id];
+    recording.spikes = SpikeColumns::own(std::move(ticks), std::move(ids));
     recording.neurons.labels = std::move(final_labels);
     recording.time_base = *time_base;
     if (progress != nullptr) progress->finish();

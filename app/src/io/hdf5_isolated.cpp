@@ -9,9 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <omp.h>
+
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 
 namespace spikeminer::io::detail {
 namespace {
@@ -34,7 +38,8 @@ void save(Writer& out, const Recording& r) {
     out.values(r.neurons.positions);
     out.value(static_cast<std::uint64_t>(r.neurons.observed.size()));
     for (const auto& spans : r.neurons.observed) out.values(spans);
-    out.values(r.spikes);
+    out.column(r.spikes.times);
+    out.column(r.spikes.neurons);
     out.value(r.truth.has_value());
     if (!r.truth) return;
     const simulator::GroundTruth& t = *r.truth;
@@ -74,7 +79,8 @@ Recording load(Reader& in) {
     r.neurons.positions = in.values<Position>();
     r.neurons.observed.resize(in.count(sizeof(std::uint64_t)));
     for (auto& spans : r.neurons.observed) spans = in.values<TimeSpan>();
-    r.spikes = in.values<Spike>();
+    const auto times = in.column<Tick>();
+    r.spikes = SpikeColumns{times, in.column<NeuronId>(), in.mapping()};
     if (!in.value<bool>()) return r;
     simulator::GroundTruth& t = r.truth.emplace();
     t.chains.resize(in.count(sizeof(std::uint64_t)));
@@ -97,6 +103,25 @@ Recording load(Reader& in) {
 }
 
 }  // namespace
+
+void write_at_in_parallel(int fd, const void* data, std::size_t size, std::size_t offset) {
+    constexpr std::size_t kSlice = std::size_t{32} << 20;
+    const std::size_t slices = std::max<std::size_t>(1, std::min<std::size_t>(size / kSlice, std::clamp(omp_get_max_threads(), 1, 64)));
+    std::atomic<bool> failed{false};
+    const auto write_slice = [&](std::size_t s) {
+        const std::size_t first = size * s / slices, last = size * (s + 1) / slices;
+        for (std::size_t at = first; at < last && !failed;) {
+            const ssize_t done = pwrite(fd, static_cast<const char*>(data) + at, last - at, static_cast<off_t>(offset + at));
+            if (done <= 0) failed = true;
+            else at += static_cast<std::size_t>(done);
+        }
+    };
+    std::vector<std::thread> threads;  // not OpenMP: this runs in the forked reading process
+    for (std::size_t s = 1; s < slices; ++s) threads.emplace_back(write_slice, s);
+    write_slice(0);
+    for (std::thread& t : threads) t.join();
+    if (failed) throw Error("cannot hand the recording back from the reading process");
+}
 
 }  // namespace spikeminer::io::detail
 
@@ -149,12 +174,10 @@ void run_isolated(const std::string& path, const std::function<void(Writer&)>& p
     const auto size = static_cast<std::size_t>(status.st_size);
     void* mapped = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (mapped == MAP_FAILED) throw Error(path + ": what the reading process handed back cannot be mapped");
-    struct Unmapper {
-        void* at;
-        std::size_t size;
-        ~Unmapper() { munmap(at, size); }
-    } unmapper{mapped, size};
-    Reader in(static_cast<const char*>(mapped), size);
+    // Kept mapped for as long as a column read from it is in use (the spike trains'
+    // stream); the file itself goes with the mapping.
+    const std::shared_ptr<const void> mapping(mapped, [size](const void* at) { munmap(const_cast<void*>(at), size); });
+    Reader in(static_cast<const char*>(mapped), size, mapping);
     if (in.value<char>() == 'E') throw Error(in.text());
     consume(in);
 }

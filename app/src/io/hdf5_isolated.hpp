@@ -9,11 +9,21 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
+#include <span>
 #include <type_traits>
 #include <string>
 #include <vector>
 
 namespace spikeminer::io::detail {
+
+/// Where a column starts in the handed-back file: aligned for any element type, so that
+/// the parent can use it where it is mapped.
+inline constexpr std::size_t kColumnAlignment = 64;
+
+/// Writes `size` bytes at `offset` of the file `fd`, in slices on several threads for a
+/// large array. Throws Error when the file takes less.
+void write_at_in_parallel(int fd, const void* data, std::size_t size, std::size_t offset);
 
 /// The child's side of run_isolated: values appended to a file, through a buffer (flush()
 /// at the end).
@@ -48,6 +58,19 @@ public:
         value(static_cast<std::uint64_t>(v.size()));
         for (const std::string& s : v) text(s);
     }
+    /// A large array, as values() but aligned (Reader::column maps it) and written by
+    /// several threads.
+    template <typename T>
+    void column(std::span<const T> v) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        value(static_cast<std::uint64_t>(v.size()));
+        static const char zeros[kColumnAlignment] = {};
+        bytes(zeros, (kColumnAlignment - (written_ + used_) % kColumnAlignment) % kColumnAlignment);
+        flush();
+        write_at_in_parallel(fd_, v.data(), v.size_bytes(), written_);
+        written_ += v.size_bytes();
+        if (lseek(fd_, static_cast<off_t>(written_), SEEK_SET) < 0) throw Error("cannot hand the recording back from the reading process");
+    }
     void flush() {
         write_all(buffer_.data(), used_);
         used_ = 0;
@@ -55,29 +78,33 @@ public:
     /// Drops what was written so far (a reader's error replaces its partial result).
     void restart() {
         used_ = 0;
+        written_ = 0;
         if (ftruncate(fd_, 0) != 0 || lseek(fd_, 0, SEEK_SET) != 0) throw Error("cannot hand an error back from the reading process");
     }
 
 private:
     static constexpr std::size_t kBuffer = std::size_t{1} << 20;
-    void write_all(const char* data, std::size_t size) const {
+    void write_all(const char* data, std::size_t size) {
         while (size > 0) {
             const ssize_t done = ::write(fd_, data, size);
             if (done <= 0) throw Error("cannot hand the recording back from the reading process");
             data += done;
             size -= static_cast<std::size_t>(done);
+            written_ += static_cast<std::size_t>(done);
         }
     }
     int fd_;
     std::vector<char> buffer_ = std::vector<char>(kBuffer);
     std::size_t used_ = 0;
+    std::size_t written_ = 0;  // bytes in the file
 };
 
 /// This process's side: the same values read back from the mapped file, every count
-/// checked against what is left.
+/// checked against what is left. `mapping` keeps the file mapped (columns point into it).
 class Reader {
 public:
-    Reader(const char* data, std::size_t size) : at_(data), end_(data + size) {}
+    Reader(const char* data, std::size_t size, std::shared_ptr<const void> mapping = {})
+        : at_(data), end_(data + size), mapping_(std::move(mapping)) {}
     void bytes(void* to, std::size_t size) {
         if (size == 0) return;
         if (size > static_cast<std::size_t>(end_ - at_)) throw Error("the reading process handed back a short recording");
@@ -107,6 +134,23 @@ public:
         return v;
     }
 
+    /// A column (Writer::column) where it lies in the mapped file, not copied; mapping()
+    /// keeps it there.
+    template <typename T>
+    std::span<const T> column() {
+        const auto n = value<std::uint64_t>();
+        const auto misalignment = reinterpret_cast<std::uintptr_t>(at_) % kColumnAlignment;
+        const std::size_t pad = misalignment == 0 ? 0 : kColumnAlignment - misalignment;
+        if (pad > static_cast<std::size_t>(end_ - at_) || n > static_cast<std::size_t>(end_ - at_ - pad) / sizeof(T)) {
+            throw Error("the reading process handed back a short recording");
+        }
+        at_ += pad;
+        const std::span<const T> v(reinterpret_cast<const T*>(at_), n);
+        at_ += n * sizeof(T);
+        return v;
+    }
+    [[nodiscard]] const std::shared_ptr<const void>& mapping() const { return mapping_; }
+
     /// The next count of elements of `element_bytes` each, checked against what is left.
     std::size_t count(std::size_t element_bytes) {
         const auto n = value<std::uint64_t>();
@@ -117,6 +161,7 @@ public:
 private:
     const char* at_;
     const char* end_;
+    std::shared_ptr<const void> mapping_;
 };
 
 

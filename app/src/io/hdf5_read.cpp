@@ -1,11 +1,14 @@
 #include "hdf5_read.hpp"
 
+#include "hdf5_chunks.hpp"
+
 #include "machine_memory.hpp"
 
 #include "spikeminer/app/io/input_file.hpp"
 #include "spikeminer/core/error.hpp"
 
 #include <sstream>
+#include <utility>
 
 namespace spikeminer::io::detail {
 namespace {
@@ -61,10 +64,11 @@ hssize_t attribute_elements(const H5Handle& attribute) {
 
 }  // namespace
 
-template <typename T>
-void H5Reader::read_all(const H5Handle& dataset, hid_t memory_type, std::vector<T>& values,
+template <typename Vector>
+void H5Reader::read_all(const H5Handle& dataset, hid_t memory_type, Vector& values,
                         const std::string& path) const {
-    if (!values.empty() && H5Dread(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
+    if (values.empty() || read_chunks_in_parallel(dataset.get(), memory_type, values.data(), values.size(), where(path))) return;
+    if (H5Dread(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
         throw Error(where(path) + " cannot be read (damaged or truncated file?)");
     }
 }
@@ -167,6 +171,38 @@ std::vector<std::int64_t> H5Reader::read_integers(const std::string& path) const
     std::vector<std::int64_t> values(dims[0]);
     read_all(dataset, H5T_NATIVE_INT64, values, path);
     return values;
+}
+
+// The integer dataset at `path` in uninitialised storage: read as it is when it is stored as
+// `native`, else through read_integers, each value checked to fit T.
+template <typename T>
+UninitializedVector<T> H5Reader::read_column(const std::string& path, hid_t native) const {
+    std::vector<hsize_t> dims;
+    const H5Handle dataset = open_numeric(path, true, 1, dims);
+    const H5Handle type(H5Dget_type(dataset.get()), H5Tclose);
+    UninitializedVector<T> values;
+    if (H5Tequal(type.get(), native) > 0) {
+        values.resize(dims[0]);
+        read_all(dataset, native, values, path);
+        return values;
+    }
+    const std::vector<std::int64_t> wide = read_integers(path);
+    values.resize(wide.size());
+    for (std::size_t i = 0; i < wide.size(); ++i) {
+        if (!std::in_range<T>(wide[i])) {
+            throw Error(where(path) + " element " + std::to_string(i) + " is " + std::to_string(wide[i]) + ", not an index");
+        }
+        values[i] = static_cast<T>(wide[i]);
+    }
+    return values;
+}
+
+UninitializedVector<std::int64_t> H5Reader::read_integer_column(const std::string& path) const {
+    return read_column<std::int64_t>(path, H5T_NATIVE_INT64);
+}
+
+UninitializedVector<std::uint32_t> H5Reader::read_indexes(const std::string& path) const {
+    return read_column<std::uint32_t>(path, H5T_NATIVE_UINT32);
 }
 
 std::vector<double> H5Reader::read_pairs(const std::string& path) const {

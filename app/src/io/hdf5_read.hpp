@@ -3,6 +3,7 @@
 #include "hdf5_handle.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/uninitialized.hpp"
 
 #include <cstdint>
 #include <map>
@@ -35,6 +36,12 @@ public:
     [[nodiscard]] std::vector<double> read_numbers(const std::string& path) const;
     /// A 1-D integer dataset as int64 (any integer storage, signed or not).
     [[nodiscard]] std::vector<std::int64_t> read_integers(const std::string& path) const;
+    /// A 1-D integer dataset as int64 in uninitialised storage filled on all cores where
+    /// it is stored as int64 (hdf5_chunks.hpp): a recording's spike times.
+    [[nodiscard]] UninitializedVector<std::int64_t> read_integer_column(const std::string& path) const;
+    /// A 1-D integer dataset of indexes (0 to 2^32 - 1), such as each spike's neuron, as
+    /// read_integer_column reads.
+    [[nodiscard]] UninitializedVector<std::uint32_t> read_indexes(const std::string& path) const;
     /// A 2-D numeric dataset of shape (rows, 2) as pairs, row-major.
     [[nodiscard]] std::vector<double> read_pairs(const std::string& path) const;
     /// A 2-D numeric dataset of `rows` rows as doubles, row-major; `columns` gets its width.
@@ -64,8 +71,10 @@ public:
 private:
     H5Handle open_dataset(const std::string& path) const;
     /// Reads the whole dataset into `values` (already sized), converting to `memory_type`.
+    template <typename Vector>
+    void read_all(const H5Handle& dataset, hid_t memory_type, Vector& values, const std::string& path) const;
     template <typename T>
-    void read_all(const H5Handle& dataset, hid_t memory_type, std::vector<T>& values, const std::string& path) const;
+    UninitializedVector<T> read_column(const std::string& path, hid_t native) const;
     H5Handle open_numeric(const std::string& path, bool integers_only, int rank, std::vector<hsize_t>& dims) const;
 
     std::string name_;

@@ -44,7 +44,7 @@ SpikeRecording read_any(const std::string& path, const ReadOptions& options, boo
     if (options.progress != nullptr) options.progress->begin("sorting spikes", 0);
     SpikeTrains trains;
     try {  // the checks every source shares (neuron indexes, the range of times), named by file
-        trains = SpikeTrains::from_spikes(std::move(recording.spikes), std::move(recording.neurons), recording.time_base,
+        trains = SpikeTrains::from_columns(std::move(recording.spikes), std::move(recording.neurons), recording.time_base,
                                           options.duplicates);
         if (recording.span) {
             // A stated span never hides spikes: it grows to cover every spike.

@@ -24,7 +24,8 @@ void spikes_from_ragged(Recording& recording, const std::vector<double>& times, 
                     (previous > total ? " (the index points past the data)" : " (spikes belong to no unit)"));
     }
     if (progress != nullptr) progress->begin("converting spike times", times.size());
-    recording.spikes.reserve(times.size());
+    UninitializedVector<Tick> ticks(times.size());
+    UninitializedVector<NeuronId> neurons(times.size());
     std::size_t start = 0;
     bool out_of_order = false;
     for (std::size_t n = 0; n < ends.size(); ++n) {
@@ -33,11 +34,13 @@ void spikes_from_ragged(Recording& recording, const std::vector<double>& times, 
             out_of_order = out_of_order || (i > start && times[i] < times[i - 1]);
             const Tick tick = to_tick(recording.time_base, times[i],
                                       [&] { return times_where + " element " + std::to_string(i); });
-            recording.spikes.push_back(Spike{tick, ids[n]});
+            ticks[i] = tick;
+            neurons[i] = ids[n];
         }
         start = end;
         if (progress != nullptr) progress->update(end);
     }
+    recording.spikes = SpikeColumns::own(std::move(ticks), std::move(neurons));
     recording.neuron_out_of_order = out_of_order;
     if (progress != nullptr) progress->finish();
 }

@@ -16,7 +16,7 @@ namespace spikeminer::io::detail {
 /// What a format reader hands back before the spike trains are built.
 struct Recording {
     SpikeFormat format = SpikeFormat::Csv;  ///< what it was read as
-    std::vector<Spike> spikes;
+    SpikeColumns spikes;  ///< the spikes in the file's order
     NeuronTable neurons;
     TimeBase time_base;
     std::optional<TimeSpan> span;

@@ -18,6 +18,7 @@
 
 #include "spikeminer/core/error.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -62,20 +63,18 @@ Recording read_spikeminer_h5(const std::string& path, Progress* progress, bool w
     }
 
     if (progress != nullptr) progress->begin("reading " + path, 2);
-    const auto times = file.read_integers("/spikes/times");
-    const auto neurons = file.read_integers("/spikes/neurons");
+    UninitializedVector<Tick> times = file.read_integer_column("/spikes/times");
+    UninitializedVector<NeuronId> neurons = file.read_indexes("/spikes/neurons");
     if (times.size() != neurons.size()) {
         throw Error(path + ": /spikes/times has " + std::to_string(times.size()) + " values but /spikes/neurons has " +
                     std::to_string(neurons.size()));
     }
-    recording.spikes.reserve(times.size());
-    for (std::size_t i = 0; i < times.size(); ++i) {
-        if (neurons[i] < 0 || static_cast<std::size_t>(neurons[i]) >= num_neurons) {
-            throw Error(file.where("/spikes/neurons") + " element " + std::to_string(i) + " is " +
-                        std::to_string(neurons[i]) + ", but there are " + std::to_string(num_neurons) + " neurons");
-        }
-        recording.spikes.push_back(Spike{times[i], static_cast<NeuronId>(neurons[i])});
+    const auto beyond = std::find_if(neurons.begin(), neurons.end(), [&](NeuronId n) { return n >= num_neurons; });
+    if (beyond != neurons.end()) {
+        throw Error(file.where("/spikes/neurons") + " element " + std::to_string(beyond - neurons.begin()) + " is " +
+                    std::to_string(*beyond) + ", but there are " + std::to_string(num_neurons) + " neurons");
     }
+    recording.spikes = SpikeColumns::own(std::move(times), std::move(neurons));
     if (progress != nullptr) progress->update(1);
 
     if (file.exists("/neurons/observed_intervals")) {

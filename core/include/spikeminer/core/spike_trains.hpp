@@ -1,9 +1,11 @@
 #pragma once
 
 #include "spikeminer/core/time_base.hpp"
+#include "spikeminer/core/uninitialized.hpp"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -41,6 +43,25 @@ struct Position {
     bool operator==(const Position&) const = default;
 };
 
+/// The merged stream's two columns, spike by spike: owned (own()) or borrowed from memory
+/// that `keeper` keeps alive, such as a file the reading process mapped. Immutable.
+struct SpikeColumns {
+    std::span<const Tick> times;
+    std::span<const NeuronId> neurons;
+    std::shared_ptr<const void> keeper;
+
+    /// Columns that own their vectors (moved in; sizes must match, as from_columns checks).
+    template <typename Times, typename Neurons>
+    static SpikeColumns own(Times times, Neurons neurons) {
+        struct Owned {
+            Times times;
+            Neurons neurons;
+        };
+        auto owned = std::make_shared<const Owned>(Owned{std::move(times), std::move(neurons)});
+        return SpikeColumns{owned->times, owned->neurons, owned};
+    }
+};
+
 struct NeuronTable {
     /// Label of each neuron as the file names it ("3", "unit_12"); size N.
     std::vector<std::string> labels;
@@ -66,17 +87,23 @@ public:
     /// Throws Error when a neuron index is out of range of the table.
     static SpikeTrains from_spikes(std::vector<Spike> spikes, NeuronTable neurons, TimeBase time_base,
                                    DuplicatePolicy duplicates = DuplicatePolicy::Keep);
+    /// Builds from the stream's columns. Columns already in (time, neuron) order (as a
+    /// spikeminer HDF5 file stores them) are kept as they are, borrowed memory included;
+    /// others are sorted into owned ones. The checks and the per-neuron index run on all
+    /// cores. Throws Error as from_spikes does, and when the columns differ in length.
+    static SpikeTrains from_columns(SpikeColumns columns, NeuronTable neurons, TimeBase time_base,
+                                    DuplicatePolicy duplicates = DuplicatePolicy::Keep);
 
     /// Number of neurons N (including neurons that never fire).
     [[nodiscard]] std::size_t num_neurons() const { return neurons_.labels.size(); }
     /// Number of spikes in the stream.
-    [[nodiscard]] std::size_t num_spikes() const { return times_.size(); }
+    [[nodiscard]] std::size_t num_spikes() const { return stream_.times.size(); }
     [[nodiscard]] const TimeBase& time_base() const { return time_base_; }
 
     /// Spike times of the merged stream, sorted by (time, neuron).
-    [[nodiscard]] std::span<const Tick> times() const { return times_; }
+    [[nodiscard]] std::span<const Tick> times() const { return stream_.times; }
     /// Neuron of each spike of the merged stream.
-    [[nodiscard]] std::span<const NeuronId> neurons() const { return neuron_of_; }
+    [[nodiscard]] std::span<const NeuronId> neurons() const { return stream_.neurons; }
 
     /// Positions in the stream of neuron n's spikes, ascending (so times ascend too).
     [[nodiscard]] std::span<const std::uint32_t> spikes_of(NeuronId n) const;
@@ -111,10 +138,9 @@ public:
 private:
     TimeBase time_base_;
     NeuronTable neurons_;
-    std::vector<Tick> times_;
-    std::vector<NeuronId> neuron_of_;
+    SpikeColumns stream_;
     std::vector<std::uint64_t> neuron_offsets_;  // N + 1 offsets into spike_index_
-    std::vector<std::uint32_t> spike_index_;     // stream positions grouped by neuron
+    UninitializedVector<std::uint32_t> spike_index_;  // stream positions grouped by neuron
     TimeSpan span_;
     std::size_t duplicates_ = 0;
     bool sorted_on_load_ = false;

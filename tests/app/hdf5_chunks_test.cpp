@@ -1,0 +1,85 @@
+// Large HDF5 datasets are read chunk by chunk and inflated on all cores (hdf5_chunks.hpp):
+// what comes back must be what was written, across many chunks and a partial last one,
+// and a chunk that does not inflate must be refused, naming the file and the dataset.
+#include "app_test_helpers.hpp"
+#include "catch.hpp"
+#include "test_paths.hpp"
+
+#include "spikeminer/app/io/read_spikes.hpp"
+#include "spikeminer/app/io/write_spikes.hpp"
+#include "spikeminer/core/error.hpp"
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace spikeminer;
+
+namespace {
+
+// 700,000 spikes of 50 neurons: two whole chunks of the writers' 2^18 values and a part.
+SpikeTrains many_spikes() {
+    std::mt19937 random(5);
+    std::uniform_int_distribution<Tick> gap(0, 900);
+    std::uniform_int_distribution<NeuronId> neuron(0, 49);
+    std::vector<Spike> spikes;
+    Tick t = -3'000'000;
+    for (int i = 0; i < 700'000; ++i) spikes.push_back(Spike{t += gap(random), neuron(random)});
+    NeuronTable table;
+    for (int n = 0; n < 50; ++n) table.labels.push_back(std::to_string(n));
+    return SpikeTrains::from_spikes(std::move(spikes), std::move(table), TimeBase{});
+}
+
+// Where the file stores chunk `index` of `dataset`, and its size.
+std::pair<haddr_t, hsize_t> chunk_place(const std::string& path, const std::string& dataset, hsize_t index) {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t data = H5Dopen2(file, dataset.c_str(), H5P_DEFAULT);
+    hsize_t offset = 0;
+    unsigned mask = 0;
+    haddr_t address = 0;
+    hsize_t size = 0;
+    const hid_t space = H5Dget_space(data);
+    const herr_t found = H5Dget_chunk_info(data, space, index, &offset, &mask, &address, &size);
+    H5Sclose(space);
+    H5Dclose(data);
+    H5Fclose(file);
+    REQUIRE(found >= 0);
+    return {address, size};
+}
+
+}  // namespace
+
+TEST_CASE("many chunks read on all cores give back every spike, in the HDF5 formats", "[hdf5][chunks]") {
+    const SpikeTrains original = many_spikes();
+    const test::TempDir dir;
+    for (const auto& [suffix, format] : {std::pair{".h5", io::SpikeFormat::Spikeminer}, std::pair{".nwb", io::SpikeFormat::Nwb},
+                                         std::pair{".waverepo.h5", io::SpikeFormat::Waverepo}}) {
+        CAPTURE(suffix);
+        const std::string path = dir.file(std::string("many") + suffix);
+        io::write_spikes(path, original, format);
+        const SpikeTrains back = io::read_spikes(path);
+        REQUIRE(back.num_spikes() == original.num_spikes());
+        CHECK(std::equal(back.times().begin(), back.times().end(), original.times().begin()));
+        CHECK(std::equal(back.neurons().begin(), back.neurons().end(), original.neurons().begin()));
+        for (NeuronId n = 0; n < 50; ++n) CHECK(back.spike_count(n) == original.spike_count(n));
+    }
+}
+
+TEST_CASE("a chunk that does not inflate is refused, naming the file and the dataset", "[hdf5][chunks]") {
+    const test::TempDir dir;
+    const std::string path = dir.file("damaged.h5");
+    io::write_spikes(path, many_spikes(), io::SpikeFormat::Spikeminer);
+    const auto [address, size] = chunk_place(path, "/spikes/times", 1);
+    REQUIRE(size > 64);
+    {
+        std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+        file.seekp(static_cast<std::streamoff>(address + size / 2));
+        const std::string noise(32, '\x5a');
+        file.write(noise.data(), static_cast<std::streamsize>(noise.size()));
+    }
+    CHECK_THROWS_WITH(io::read_spikes(path), test::contains(path) && test::contains("/spikes/times") && test::contains("chunk 1"));
+}
