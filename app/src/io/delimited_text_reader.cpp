@@ -1,54 +1,26 @@
 // Reader for spike tables in text: CSV with a header (`unit,time_s`) and two-column
 // whitespace files (`id time_s`), plain or gzip-compressed.
 #include "recording.hpp"
-#include "text_lines.hpp"
+#include "spike_table_rows.hpp"
+#include "text_blocks.hpp"
 
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/core/label_indexer.hpp"
 #include "spikeminer/core/in_quotes.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <cstring>
 #include <unordered_map>
 
 namespace spikeminer::io::detail {
 namespace {
 
-constexpr std::size_t kMaxColumns = 64;
 constexpr std::string_view kTickTag = "ticks_per_second=";
-constexpr std::string_view kNeuronTag = "# neuron: ";
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '"')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '"')) s.remove_suffix(1);
-    return s;
-}
-
-// Splits on the delimiter (',' for CSV) or on runs of blanks (' ' for text).
-std::size_t split(std::string_view line, char delimiter, std::array<std::string_view, kMaxColumns>& fields) {
-    std::size_t count = 0;
-    if (delimiter == ',') {
-        std::size_t start = 0;
-        while (count < kMaxColumns) {
-            const auto comma = line.find(',', start);
-            fields[count++] = trim(line.substr(start, comma == std::string_view::npos ? comma : comma - start));
-            if (comma == std::string_view::npos) break;
-            start = comma + 1;
-        }
-        return count;
-    }
-    std::size_t i = 0;
-    while (count < kMaxColumns) {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-        if (i == line.size()) break;
-        const std::size_t start = i;
-        while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-        fields[count++] = line.substr(start, i - start);
-    }
-    return count;
-}
 
 std::string lower(std::string_view s) {
     std::string out(s);
@@ -72,12 +44,6 @@ constexpr std::array kUnitNames{"unit", "units", "unit_id", "neuron", "neuron_id
                                 "cell", "cell_id", "channel"};
 constexpr std::array kTimeNames{"time_s", "time", "times", "t", "spike_time", "spike_times", "timestamp",
                                 "seconds"};
-
-struct Columns {
-    std::size_t unit = 0;
-    std::size_t time = 1;
-    std::size_t needed = 2;
-};
 
 Columns columns_from_header(const std::array<std::string_view, kMaxColumns>& fields, std::size_t count,
                             const std::string& where) {
@@ -114,73 +80,140 @@ std::optional<std::int64_t> tick_from_comment(std::string_view line) {
     return value;
 }
 
+// Unit tokens joined across blocks in the file's order: the ids LabelIndexer gives, found
+// once per token ("7.0" and "7" are one unit).
+class UnitIds {
+public:
+    explicit UnitIds(LabelIndexer& labels) : labels_(labels) {}
+    NeuronId of(std::string_view token) {
+        if (const auto known = ids_.find(token); known != ids_.end()) return known->second;
+        const std::string canonical = canonical_integer_label(token);
+        const NeuronId id = labels_.intern(canonical.empty() ? token : std::string_view(canonical));
+        ids_.emplace(std::string(token), id);
+        return id;
+    }
+
+private:
+    LabelIndexer& labels_;
+    std::unordered_map<std::string, NeuronId, TokenHash, std::equal_to<>> ids_;
+};
+
+std::string block_failure(const std::string& path, const TextBlocks::Block& block, std::uint64_t lines) {
+    switch (block.failure) {
+        case TextBlocks::Block::Failure::LongLine:
+            return path + " line " + std::to_string(lines + 1) + ": longer than " + std::to_string(TextBlocks::kLongestLineMiB) +
+                   " MiB: not a table of spikes or edges";
+        case TextBlocks::Block::Failure::Truncated:
+            return path + ": the gzip stream ends early (truncated file) after line " + std::to_string(lines);
+        default:
+            return path + ": cannot be read: " + block.message;
+    }
+}
+
 }  // namespace
 
 Recording read_delimited_text(const std::string& path, char delimiter, std::optional<TimeBase> time_base,
                               Progress* progress) {
-    TextLines lines(path);
-    if (lines.file_size() == 0) throw Error(path + ": the file is empty");
-    if (progress != nullptr) progress->begin("reading " + path, lines.file_size());
+    TextBlocks blocks(path);
+    if (blocks.file_size() == 0) throw Error(path + ": the file is empty");
+    if (progress != nullptr) progress->begin("reading " + path, blocks.file_size());
 
-    Recording recording;
-    std::vector<Tick> ticks;
-    std::vector<NeuronId> ids;
+    // The header, the comments before it and the tick they may state, line by line up to
+    // the first row of spikes.
     LabelIndexer labels;
     std::array<std::string_view, kMaxColumns> fields{};
     std::optional<Columns> columns;
-    std::unordered_map<std::string, NeuronId, TokenHash, std::equal_to<>> raw_ids;  // unit token -> id
-    std::string_view line;
-    const auto where = [&] { return path + " line " + std::to_string(lines.line_number()); };
-
-    while (lines.next(line)) {
-        if (line.empty() || line.find_first_not_of(" \t") == std::string_view::npos) continue;
-        if (line.front() == '#' || line.front() == '%') {
-            // The writer's comments carry the tick and the neurons in order (silent ones too).
-            if (!columns && !time_base) {
-                if (const auto tick = tick_from_comment(line)) time_base = TimeBase{*tick};
+    std::uint64_t lines = 0;
+    TextBlocks::Block block;
+    std::string_view rest;  // what is left of `block` to parse as rows
+    bool more = true;
+    while (!columns && (more = blocks.next(block))) {
+        if (block.failure != TextBlocks::Block::Failure::None) throw Error(block_failure(path, block, lines));
+        rest = std::string_view(block.text.data(), block.text.size());
+        if (lines == 0 && rest.starts_with("\xEF\xBB\xBF")) rest.remove_prefix(3);  // UTF-8 byte-order mark
+        std::string_view line;
+        for (std::string_view at = rest; !columns && next_line(at, line); rest = at) {
+            if (std::memchr(line.data(), '\0', line.size()) != nullptr) {
+                throw Error(path + " line " + std::to_string(lines + 1) + ": holds a NUL byte: binary data, not text");
             }
-            if (line.starts_with(kNeuronTag)) labels.intern(line.substr(kNeuronTag.size()));
-            continue;
-        }
-        const std::size_t count = split(line, delimiter, fields);
-        if (!columns) {
-            if (!time_base) time_base = TimeBase{};
-            if (count >= 2 && is_number(fields[1])) {  // a header names the time column
-                columns = Columns{};
-            } else {
-                columns = columns_from_header(fields, count, where());
+            if (line.empty() || line.find_first_not_of(" \t") == std::string_view::npos) {
+                ++lines;
                 continue;
             }
+            if (line.front() == '#' || line.front() == '%') {
+                // The writer's comments carry the tick and the neurons in order (silent ones too).
+                if (!time_base) {
+                    if (const auto tick = tick_from_comment(line)) time_base = TimeBase{*tick};
+                }
+                if (line.starts_with(kNeuronTag)) labels.intern(line.substr(kNeuronTag.size()));
+                ++lines;
+                continue;
+            }
+            if (!time_base) time_base = TimeBase{};
+            const std::size_t count = split(line, delimiter, fields);
+            if (count >= 2 && is_number(fields[1])) {
+                columns = Columns{};  // no header: this line is the first row
+                break;
+            }
+            ++lines;
+            columns = columns_from_header(fields, count, path + " line " + std::to_string(lines));
+            rest = at;
         }
-        if (count < columns->needed) {
-            throw Error(where() + ": expected " + std::to_string(columns->needed) + " columns, found " +
-                        std::to_string(count) + " (" + in_quotes(line) + ")");
+    }
+    if (!time_base) time_base = TimeBase{};
+
+    // The rows, a batch of blocks at a time parsed side by side (while the next batch is
+    // read), joined in the file's order.
+    UninitializedVector<Tick> ticks;
+    UninitializedVector<NeuronId> ids;
+    UnitIds unit_ids(labels);
+    const auto batch_size = static_cast<std::size_t>(std::max(omp_get_max_threads(), 1));
+    std::vector<UninitializedVector<char>> batch;
+    std::optional<TextBlocks::Block> stop;  // a failure after the batch
+    if (columns && !rest.empty()) batch.emplace_back(rest.begin(), rest.end());
+    while (more || !batch.empty()) {
+        while (more && batch.size() < batch_size) {
+            if (!(more = blocks.next(block))) break;
+            if (block.failure != TextBlocks::Block::Failure::None) {
+                stop = std::move(block);
+                more = false;
+                break;
+            }
+            batch.push_back(std::move(block.text));
         }
-        const std::string_view unit = fields[columns->unit];
-        const std::string_view time_text = fields[columns->time];
-        if (unit.empty()) throw Error(where() + ": the unit field is empty");
-        double seconds = 0;
-        const auto [end, ec] = std::from_chars(time_text.data(), time_text.data() + time_text.size(), seconds);
-        if (ec != std::errc{} || end != time_text.data() + time_text.size()) {
-            throw Error(where() + ": time " + in_quotes(time_text) + " is not a number");
+        std::vector<ParsedRows> parsed(batch.size());
+#pragma omp parallel for schedule(dynamic, 1)
+        for (std::size_t b = 0; b < batch.size(); ++b) {
+            parsed[b] = parse_rows(std::string_view(batch[b].data(), batch[b].size()), delimiter, *columns, *time_base);
         }
-        NeuronId id = 0;
-        if (const auto known = raw_ids.find(unit); known != raw_ids.end()) {
-            id = known->second;
-        } else {  // first time this token is seen: canonicalize once ("7.0" and "7" are one unit)
-            const std::string canonical = canonical_integer_label(unit);
-            id = labels.intern(canonical.empty() ? unit : std::string_view(canonical));
-            raw_ids.emplace(std::string(unit), id);
+        std::vector<std::size_t> starts{ticks.size()};
+        std::vector<std::vector<NeuronId>> to_id(parsed.size());
+        for (std::size_t b = 0; b < parsed.size(); ++b) {
+            const ParsedRows& rows = parsed[b];
+            for (const ParsedRows::Label& label : rows.labels) {
+                if (label.from_comment) labels.intern(label.text);
+                else to_id[b].push_back(unit_ids.of(label.text));
+            }
+            if (rows.bad_line != 0) throw Error(path + " line " + std::to_string(lines + rows.bad_line) + rows.failure);
+            lines += rows.lines;
+            starts.push_back(starts.back() + rows.ticks.size());
         }
-        ticks.push_back(to_tick(*time_base, seconds, where));
-        ids.push_back(id);
-        if (progress != nullptr && (lines.line_number() & 0xFFFF) == 0) progress->update(lines.bytes_consumed());
+        ticks.resize(starts.back());
+        ids.resize(starts.back());
+#pragma omp parallel for schedule(dynamic, 1)
+        for (std::size_t b = 0; b < parsed.size(); ++b) {
+            std::copy(parsed[b].ticks.begin(), parsed[b].ticks.end(), ticks.begin() + static_cast<std::ptrdiff_t>(starts[b]));
+            for (std::size_t i = 0; i < parsed[b].units.size(); ++i) ids[starts[b] + i] = to_id[b][parsed[b].units[i]];
+        }
+        batch.clear();
+        if (stop) throw Error(block_failure(path, *stop, lines));
+        if (progress != nullptr) progress->update(blocks.bytes_consumed());
     }
     if (labels.size() == 0) {
         throw Error(path + (columns ? ": holds a header but no spikes" : ": holds no spikes (only comments or blank lines)"));
     }
-    if (!time_base) time_base = TimeBase{};
 
+    Recording recording;
     auto [final_labels, remap] = labels.finish();
     for (NeuronId& id : ids) id = remap[id];
     recording.spikes = SpikeColumns::own(std::move(ticks), std::move(ids));
