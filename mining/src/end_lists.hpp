@@ -30,9 +30,11 @@
 #include "host_device.hpp"
 
 #include "spikeminer/core/spike_trains.hpp"
+#include "spikeminer/mining/chance.hpp"
 #include "spikeminer/mining/episode.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -62,6 +64,14 @@ struct PrefixGroup {
 /// the layout both stores extend in (all extensions of a prefix at once).
 std::vector<std::uint32_t> prefix_order(std::span<const Extension> extensions, std::vector<PrefixGroup>& groups);
 
+/// One candidate of the test against chance: the ends of list `prefix` (a stored list's id,
+/// or Extension::seed(neuron)) against the spikes of `neuron` at `gap`.
+struct LagQuery {
+    std::uint32_t prefix;
+    NeuronId neuron;
+    Interval gap;
+};
+
 /// End lists held where they are computed (host memory or the device), numbered from 0.
 class ListStore {
 public:
@@ -82,6 +92,15 @@ public:
     /// host store's) or of `scratch`, filled from the device.
     [[nodiscard]] virtual std::vector<std::span<const Tick>> ends(std::span<const std::uint32_t> ids,
                                                                  std::vector<std::vector<Tick>>& scratch) const = 0;
+    /// The test's lag counts (count_lags, lag_counts.hpp) of each query, counted where the
+    /// lists are (a device store's on its device), or nullopt when the store leaves them to
+    /// the caller, who counts from ends().
+    [[nodiscard]] virtual std::optional<std::vector<LagCounts>> lag_counts_here(std::span<const LagQuery> queries,
+                                                                               const Interval& baseline) const {
+        (void)queries;
+        (void)baseline;
+        return std::nullopt;
+    }
 };
 
 /// The first index in [from, n) whose time is after `value` (or n), by galloping from

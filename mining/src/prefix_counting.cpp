@@ -7,6 +7,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace spikeminer::mining::detail {
@@ -80,11 +81,15 @@ std::vector<LagCounts> PrefixCounting::lag_counts(std::span<const Episode> episo
     store_prefixes(episodes);
     // The episodes by prefix: a stored list's id, or a one-node prefix as a seed.
     std::vector<std::pair<std::uint32_t, std::size_t>> by_prefix;
+    std::vector<LagQuery> queries;
     by_prefix.reserve(episodes.size());
     for (std::size_t i = 0; i < episodes.size(); ++i) {
         const Episode& e = episodes[i];
         by_prefix.emplace_back(e.size() == 2 ? Extension::seed(e.neurons.front()) : stored_.at(drop_last(e)), i);
+        queries.push_back(LagQuery{by_prefix.back().first, e.neurons.back(), e.gaps.back()});
     }
+    // Where the store counts them itself (on its device), nothing is read back.
+    if (std::optional<std::vector<LagCounts>> here = store_->lag_counts_here(queries, baseline)) return std::move(*here);
     std::sort(by_prefix.begin(), by_prefix.end());
     const auto length = [&](std::uint32_t prefix) {
         return (prefix & Extension::kSeed) != 0 ? times_.of(prefix & ~Extension::kSeed).size() : store_->length(prefix);
@@ -137,14 +142,17 @@ std::vector<std::uint64_t> PrefixCounting::count(std::span<const Episode> episod
     std::vector<std::uint64_t> counts(episodes.size(), 0);
     std::vector<Episode> longer;
     std::vector<std::size_t> where;
+    std::vector<std::size_t> singles;
     for (std::size_t i = 0; i < episodes.size(); ++i) {
         if (episodes[i].size() == 1) {
-            counts[i] = one_node_count(times_.of(episodes[i].neurons.front()));
+            singles.push_back(i);
         } else {
             longer.push_back(episodes[i]);
             where.push_back(i);
         }
     }
+#pragma omp parallel for schedule(dynamic, 4)
+    for (std::size_t k = 0; k < singles.size(); ++k) counts[singles[k]] = one_node_count(times_.of(episodes[singles[k]].neurons.front()));
     std::map<Episode, std::uint32_t> kept;
     const std::vector<std::uint64_t> longer_counts = extend(longer, keep_at_least, kept);
     for (std::size_t i = 0; i < where.size(); ++i) counts[where[i]] = longer_counts[i];

@@ -1,5 +1,5 @@
-// The test against chance on the GPU: the lag counts read from the device's end lists
-// equal the host's, and mining with the test finds the CPU's episodes, counts and
+// The test against chance on the GPU: the lag counts counted on the device from its end
+// lists (runs of 256 ends a thread, summed) equal the host's, and mining with the test finds the CPU's episodes, counts and
 // p-values on one device, on device 0 standing in for two, through a GPU counter that
 // keeps no lists, and under a budget small enough to chunk every call.
 #include "catch.hpp"
@@ -50,7 +50,7 @@ void check_same(const mining::MiningResult& got, const mining::MiningResult& wan
 
 }  // namespace
 
-TEST_CASE("GPU lag counts from the device's end lists equal the host's", "[gpu][mining][chance]") {
+TEST_CASE("GPU lag counts counted on the device equal the host's", "[gpu][mining][chance]") {
     const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{41}));
     const SpikeTrains trains = test::random_stream(seed, 5, 3000, 20000, seed % 2 == 0);
     const std::vector<Episode> episodes = test::random_episodes(seed, 5, 40);

@@ -30,8 +30,8 @@ DeviceBuffer<T> upload(const T* host, std::size_t n, const char* what, cudaStrea
     return filled(allocate_or_oom<T>(n, what), host, n, stream);
 }
 
-template <typename T>
-DeviceBuffer<T> upload(const std::vector<T>& host, const char* what, cudaStream_t stream = nullptr) {
+template <typename T, typename Allocator>
+DeviceBuffer<T> upload(const std::vector<T, Allocator>& host, const char* what, cudaStream_t stream = nullptr) {
     return upload(host.data(), host.size(), what, stream);
 }
 

@@ -5,6 +5,7 @@
 #include "device_arena.hpp"
 #include "device_calls.cuh"
 #include "extend_kernels.cuh"
+#include "lag_count_kernels.cuh"
 
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/transform_iterator.h>
@@ -161,6 +162,40 @@ public:
             views.emplace_back(scratch[i]);
         }
         return views;
+    }
+
+    [[nodiscard]] std::optional<std::vector<LagCounts>> lag_counts_here(std::span<const LagQuery> queries,
+                                                                       const Interval& baseline) const override {
+        std::vector<LagCounts> counts(queries.size());
+        if (queries.empty()) return counts;
+        const auto spikes_of = [&](NeuronId n) {
+            return std::pair{spikes_.by_neuron + times_.offsets[n], times_.offsets[n + 1] - times_.offsets[n]};
+        };
+        std::vector<DeviceLagQuery> table;
+        table.reserve(queries.size());
+        std::uint64_t runs = 0;
+        for (const LagQuery& query : queries) {
+            std::pair<const Tick*, std::uint64_t> ends;
+            if ((query.prefix & Extension::kSeed) != 0) {
+                ends = spikes_of(query.prefix & ~Extension::kSeed);
+            } else {
+                const Location& at = lists_.at(query.prefix);
+                ends = {(at.fresh ? fresh_ : kept_).ends.get() + at.offset, at.length};
+            }
+            const auto [spikes, spikes_length] = spikes_of(query.neuron);
+            table.push_back(DeviceLagQuery{ends.first, ends.second, spikes, spikes_length, query.gap.lo, query.gap.hi, runs});
+            runs += (ends.second + kLagRun - 1) / kLagRun;
+        }
+        if (runs == 0) return counts;
+        const auto d_table = upload(table, "chance test plan");
+        auto d_counts = allocate_or_oom<unsigned long long>(3 * queries.size(), "chance test counts");
+        SPIKEMINER_CUDA_CHECK(cudaMemset(d_counts.get(), 0, 3 * queries.size() * sizeof(unsigned long long)));
+        lag_counts_kernel<<<blocks_for(runs, kBlock), kBlock>>>(d_table.get(), static_cast<std::uint32_t>(table.size()), runs,
+                                                              baseline.lo, baseline.hi, d_counts.get());
+        check_launch();
+        const std::vector<unsigned long long> sums = download(d_counts.get(), 3 * queries.size());
+        for (std::size_t q = 0; q < queries.size(); ++q) counts[q] = LagCounts{sums[3 * q], sums[3 * q + 1], sums[3 * q + 2]};
+        return counts;
     }
 
 private:
