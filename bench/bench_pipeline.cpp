@@ -178,9 +178,9 @@ int main(int argc, char** argv) {
             }
             files.insert(files.begin(), path);
         }
-        std::printf("| input | backend | threads | read s | episodes s | co-firing s | graph updates s | components and PageRank s | "
+        std::printf("| input | backend | threads | read s | episodes s | members s | co-firing s | graph updates s | components and PageRank s | "
                     "cliques s | tracking s | total s | windows | assemblies | peak MiB | same |\n");
-        std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (const std::string& file : files) {
             pipeline::RunConfig config;
             config.input = file;
@@ -192,14 +192,15 @@ int main(int argc, char** argv) {
                 std::map<std::string, double> stage;
                 for (const auto& s : r.result.stages) stage[s.stage] = s.seconds;
                 const std::string differs = results.empty() ? "" : difference(results.front(), r.result);
-                std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %zu | %zu | %.0f | %s |\n",
+                std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %zu | %zu | %.0f | %s |\n",
                             std::filesystem::path(file).filename().string().c_str(), backend.c_str(), team == 0 ? "-" : std::to_string(team).c_str(),
-                            cell(r.read_s, "%.2f").c_str(), cell(stage["episodes"], "%.2f").c_str(), cell(stage["co-firing"], "%.2f").c_str(),
+                            cell(r.read_s, "%.2f").c_str(), cell(stage["episodes"], "%.2f").c_str(),
+                            cell(stage["assemblies' members"], "%.2f").c_str(), cell(stage["co-firing"], "%.2f").c_str(),
                             cell(stage["graph updates"], "%.3f").c_str(), cell(stage["components and PageRank"], "%.3f").c_str(),
                             cell(stage["cliques"], "%.3f").c_str(), cell(stage["tracking and activations"], "%.3f").c_str(),
                             cell(r.total_s, "%.2f").c_str(), r.result.windows.size(), r.result.assemblies.size(), peak_mib(),
                             differs.empty() ? "yes" : ("NO: " + differs).c_str());
-                std::printf("|   episodes (%s) | %s |||||||||||||\n", backend.c_str(), levels(r.result.episodes).c_str());
+                std::printf("|   episodes (%s) | %s ||||||||||||||\n", backend.c_str(), levels(r.result.episodes).c_str());
                 std::fflush(stdout);
                 differ = differ || !differs.empty();
                 results.push_back(r.result);
@@ -229,7 +230,7 @@ int main(int argc, char** argv) {
             if (!results.empty() && results.front().recovery) {
                 const pipeline::Recovery& r = *results.front().recovery;
                 std::printf("|   recovery | chains recall %.2f, precision %.2f; assemblies recall %.2f (%zu of %zu stretches), precision %.2f (%zu "
-                            "of %zu); span error %.1f s |||||||||||||\n",
+                            "of %zu); span error %.1f s ||||||||||||||\n",
                             r.chain_recall(), r.chain_precision(), r.assembly_recall(), r.assembly_periods_found, r.assembly_periods,
                             r.assembly_precision(), r.assemblies_true, r.assemblies_tracked, r.span_error_s);
             }

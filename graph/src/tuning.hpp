@@ -45,12 +45,9 @@ inline constexpr std::size_t kGraphSlots = 4096;
 /// map from segments to windows.
 inline constexpr std::size_t kSearchWindowsUpTo = 4096;
 
-/// Below this many vertices, or this many edges, the CPU clique search (threads left to
-/// choose) runs on one thread: the whole graph is one chunk of work, and a team would only
-/// wait for it. A co-firing window's graph (all the recording's neurons, a few hundred
-/// edges among them) is searched in a fraction of the time a team takes to start and join
-/// on a busy host.
+/// Below this many vertices (or kOneThreadBelowEdges edges, cliques.hpp), the CPU clique
+/// search (threads left to choose) runs on one thread: the whole graph is one chunk of
+/// work, and a team would only wait for it.
 inline constexpr unsigned kSmallGraph = 256;
-inline constexpr std::size_t kSmallGraphEdges = 4096;
 
 }  // namespace spikeminer::graph::tuning

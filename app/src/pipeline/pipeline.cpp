@@ -136,7 +136,7 @@ std::vector<std::vector<NeuronId>> cliques_of(const app::WindowGraph& graph, con
     graph::CliqueOptions options;
     options.min_size = config.min_size;
     options.backend = parse_backend(config.backend);
-    options.threads = config.threads;
+    options.threads = graph.num_edges() < graph::kOneThreadBelowEdges ? 1 : config.threads;
     std::vector<std::vector<NeuronId>> cliques;
     const graph::CliqueSummary summary =
         graph.maximal_cliques(options, [&](std::span<const graph::Vertex> c) { cliques.emplace_back(c.begin(), c.end()); });

@@ -306,7 +306,7 @@ CliqueSummary enumerate_on_cpu(const Graph& graph, const DegeneracyOrder& order,
                                const CliqueBatchSink& sink) {
     const Vertex n = graph.num_vertices();
     // An explicit thread count is always honoured.
-    const bool small = n < tuning::kSmallGraph || graph.num_edges() < tuning::kSmallGraphEdges;
+    const bool small = n < tuning::kSmallGraph || graph.num_edges() < kOneThreadBelowEdges;
     const int workers = options.threads != 0 ? static_cast<int>(options.threads) : small ? 1 : omp_get_max_threads();
     CliqueSummary summary;
     std::mutex summary_mutex;

@@ -44,10 +44,16 @@ struct GpuCliqueOptions {
     std::size_t memory_budget = 0;  ///< bytes per device for the search (0: 80% of the free memory)
 };
 
+/// Below this many edges the CPU search runs on one thread when it chooses (threads 0): the
+/// whole graph is one chunk of work, searched before a team of threads would start and join
+/// (by far, on a busy host). A co-firing window's graph (every neuron, a few hundred edges)
+/// is one; the pipeline searches those on one thread whatever its thread count.
+inline constexpr std::size_t kOneThreadBelowEdges = 4096;
+
 struct CliqueOptions {
     std::size_t min_size = 1;   ///< report only maximal cliques of at least this size (pruned in the search)
     std::uint64_t limit = 0;    ///< stop after this many cliques (0: all)
-    unsigned threads = 0;       ///< CPU threads, 0: all
+    unsigned threads = 0;       ///< CPU threads, 0: all (one below kOneThreadBelowEdges edges)
     /// Auto takes the GPU when there is one and the graph has at least kGpuEdges edges
     /// (below that the CPU finishes in a millisecond or two, sooner than a GPU starts),
     /// to count or to list in batches; cliques one at a time (a CliqueSink, called under
