@@ -3,6 +3,7 @@
 // and a chunk that does not inflate must be refused, naming the file and the dataset.
 #include "app_test_helpers.hpp"
 #include "catch.hpp"
+#include "hdf5_fixtures.hpp"
 #include "test_paths.hpp"
 
 #include "spikeminer/app/io/read_spikes.hpp"
@@ -82,4 +83,37 @@ TEST_CASE("a chunk that does not inflate is refused, naming the file and the dat
         file.write(noise.data(), static_cast<std::streamsize>(noise.size()));
     }
     CHECK_THROWS_WITH(io::read_spikes(path), test::contains(path) && test::contains("/spikes/times") && test::contains("chunk 1"));
+}
+
+TEST_CASE("chunks filtered in any order or left raw at the edge read as the library reads them", "[hdf5][chunks]") {
+    // 100,003 times in chunks of 4,096: the last chunk partial. Layouts other writers may
+    // make: deflate before shuffle, deflate twice, shuffle alone, and the edge chunk left
+    // unfiltered (H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS).
+    std::vector<std::int64_t> times(100'003);
+    for (std::size_t i = 0; i < times.size(); ++i) times[i] = static_cast<std::int64_t>(i * 37 + (i % 7));
+    struct Layout {
+        const char* name;
+        std::vector<H5Z_filter_t> filters;
+        bool raw_partial_chunk;
+    };
+    const std::vector<Layout> layouts{{"deflate then shuffle", {H5Z_FILTER_DEFLATE, H5Z_FILTER_SHUFFLE}, false},
+                                      {"deflate twice", {H5Z_FILTER_DEFLATE, H5Z_FILTER_DEFLATE}, false},
+                                      {"shuffle, raw edge", {H5Z_FILTER_SHUFFLE}, true},
+                                      {"shuffle and deflate, raw edge", {H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE}, true},
+                                      {"deflate, raw edge", {H5Z_FILTER_DEFLATE}, true}};
+    const test::TempDir dir;
+    for (const Layout& layout : layouts) {
+        CAPTURE(layout.name);
+        const std::string path = dir.file("layout.h5");
+        {
+            test::H5Fixture file(path);
+            test::spikeminer_root(file);
+            file.strings("/neurons/labels", {"a"});
+            file.filtered_int64s("/spikes/times", times, 4096, layout.filters, layout.raw_partial_chunk);
+            file.uint32s("/spikes/neurons", std::vector<std::uint32_t>(times.size(), 0));
+        }
+        const SpikeTrains back = io::read_spikes(path);
+        REQUIRE(back.num_spikes() == times.size());
+        CHECK(std::equal(back.times().begin(), back.times().end(), times.begin()));
+    }
 }

@@ -114,6 +114,23 @@ void H5Fixture::claimed(const std::string& path, hid_t file_type, const std::vec
     H5Dclose(checked(dataset, "claimed dataset " + path));
 }
 
+void H5Fixture::filtered_int64s(const std::string& path, const std::vector<std::int64_t>& values, hsize_t chunk,
+                                const std::vector<H5Z_filter_t>& filters, bool raw_partial_chunk) {
+    const hsize_t dims[1] = {values.size()};
+    const hid_t space = checked(H5Screate_simple(1, dims, nullptr), "filtered space");
+    const hid_t properties = checked(H5Pcreate(H5P_DATASET_CREATE), "dataset properties");
+    check(H5Pset_chunk(properties, 1, &chunk), "chunk");
+    for (const H5Z_filter_t filter : filters) check(filter == H5Z_FILTER_SHUFFLE ? H5Pset_shuffle(properties) : H5Pset_deflate(properties, 1), "filter");
+    if (raw_partial_chunk) check(H5Pset_chunk_opts(properties, H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS), "chunk options");
+    const hid_t dataset = H5Dcreate2(file_, path.c_str(), H5T_STD_I64LE, space, link_properties_, properties, H5P_DEFAULT);
+    H5Pclose(properties);
+    H5Sclose(space);
+    checked(dataset, "filtered dataset " + path);
+    const herr_t status = H5Dwrite(dataset, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+    H5Dclose(dataset);
+    check(status, "write " + path);
+}
+
 void H5Fixture::int_attribute(const std::string& object, const std::string& name, std::int64_t value) {
     const hid_t space = checked(H5Screate(H5S_SCALAR), "scalar space");
     const hid_t attribute = H5Acreate_by_name(file_, object.c_str(), name.c_str(), H5T_STD_I64LE, space,

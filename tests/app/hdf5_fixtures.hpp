@@ -35,6 +35,12 @@ public:
     /// claims the size, the file stays tiny.
     void claimed(const std::string& path, hid_t file_type, const std::vector<hsize_t>& dims);
 
+    /// int64 values in chunks of `chunk`, through `filters` (H5Z_FILTER_SHUFFLE,
+    /// H5Z_FILTER_DEFLATE) in that order; with `raw_partial_chunk`, the last partial chunk
+    /// is stored unfiltered (H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS).
+    void filtered_int64s(const std::string& path, const std::vector<std::int64_t>& values, hsize_t chunk,
+                         const std::vector<H5Z_filter_t>& filters, bool raw_partial_chunk = false);
+
     void int_attribute(const std::string& object, const std::string& name, std::int64_t value);
     void string_attribute(const std::string& object, const std::string& name, const std::string& value);
 

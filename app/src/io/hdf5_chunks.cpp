@@ -3,6 +3,7 @@
 #include "hdf5_handle.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/uninitialized.hpp"
 
 #include <zlib.h>
 
@@ -13,6 +14,9 @@
 #include <cstdint>
 #include <cstring>
 #include <mutex>
+#include <new>
+#include <optional>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -27,21 +31,24 @@ void unshuffle(const unsigned char* in, unsigned char* out, std::size_t element_
     }
 }
 
-// The dataset's filters in the order they were applied when writing, or empty with
-// `supported` false when one is neither shuffle nor deflate.
-std::vector<H5Z_filter_t> filter_pipeline(hid_t properties, bool& supported) {
+// The dataset's filters in the order they were applied when writing, or nullopt unless
+// they are one of the pipelines undone here: none, shuffle, deflate, or shuffle then deflate.
+std::optional<std::vector<H5Z_filter_t>> filter_pipeline(hid_t properties) {
     std::vector<H5Z_filter_t> filters;
-    supported = true;
     const int count = H5Pget_nfilters(properties);
     for (int i = 0; i < count; ++i) {
         unsigned flags = 0;
         std::size_t values = 0;
-        const H5Z_filter_t id = H5Pget_filter2(properties, static_cast<unsigned>(i), &flags, &values, nullptr, 0, nullptr, nullptr);
-        if (id != H5Z_FILTER_SHUFFLE && id != H5Z_FILTER_DEFLATE) supported = false;
-        filters.push_back(id);
+        filters.push_back(H5Pget_filter2(properties, static_cast<unsigned>(i), &flags, &values, nullptr, 0, nullptr, nullptr));
     }
+    const std::vector<std::vector<H5Z_filter_t>> known{
+        {}, {H5Z_FILTER_SHUFFLE}, {H5Z_FILTER_DEFLATE}, {H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE}};
+    if (std::find(known.begin(), known.end(), filters) == known.end()) return std::nullopt;
     return filters;
 }
+
+// Chunks larger than this are left to H5Dread: each thread holds two of them.
+constexpr std::size_t kMostChunkBytes = std::size_t{64} << 20;
 
 }  // namespace
 
@@ -53,13 +60,17 @@ bool read_chunks_in_parallel(hid_t dataset, hid_t memory_type, void* out, std::s
     const H5Handle properties(H5Dget_create_plist(dataset), H5Pclose);
     hsize_t chunk = 0;
     if (H5Pget_layout(properties.get()) != H5D_CHUNKED || H5Pget_chunk(properties.get(), 1, &chunk) != 1 || chunk == 0) return false;
-    bool supported = false;
-    const std::vector<H5Z_filter_t> filters = filter_pipeline(properties.get(), supported);
-    if (!supported) return false;
+    const std::optional<std::vector<H5Z_filter_t>> pipeline = filter_pipeline(properties.get());
+    if (!pipeline) return false;
+    const std::vector<H5Z_filter_t>& filters = *pipeline;
+    // An edge chunk stored unfiltered carries no mark of it: such datasets go to H5Dread.
+    unsigned options = 0;
+    if (H5Pget_chunk_opts(properties.get(), &options) < 0 || (options & H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS) != 0) return false;
 
     // The stored chunks, one after another, read on this thread (the library is not
     // thread-safe). A chunk never written leaves the dataset to H5Dread and its fill value.
     const std::size_t element_bytes = H5Tget_size(type.get());
+    if (chunk * element_bytes > kMostChunkBytes) return false;
     const std::size_t chunks = (elements + chunk - 1) / chunk;
     std::vector<std::size_t> starts(chunks + 1, 0);
     for (std::size_t c = 0; c < chunks; ++c) {
@@ -81,8 +92,13 @@ bool read_chunks_in_parallel(hid_t dataset, hid_t memory_type, void* out, std::s
     std::atomic<std::size_t> next{0};
     std::mutex failure_lock;
     std::string failure;
+    const auto fail = [&](std::string why) {
+        const std::lock_guard lock(failure_lock);
+        if (failure.empty()) failure = std::move(why);
+        next = chunks;
+    };
     const auto work = [&] {
-        std::vector<unsigned char> a(chunk_bytes), b(chunk_bytes);
+        UninitializedVector<unsigned char> a, b;  // a chunk's bytes between two steps, made when needed
         for (std::size_t c = next++; c < chunks; c = next++) {
             const unsigned char* data = stored.data() + starts[c];
             std::size_t size = starts[c + 1] - starts[c];
@@ -94,22 +110,20 @@ bool read_chunks_in_parallel(hid_t dataset, hid_t memory_type, void* out, std::s
             for (std::size_t f = filters.size(); f-- > 0;) {
                 if ((skipped[c] >> f) & 1U) continue;
                 // The last step of a whole chunk writes where the values go; others, to a buffer.
+                if (a.empty()) {
+                    a.resize(chunk_bytes);
+                    b.resize(chunk_bytes);
+                }
                 unsigned char* to = --steps == 0 && count == chunk ? destination : data == a.data() ? b.data() : a.data();
                 if (filters[f] == H5Z_FILTER_DEFLATE) {
                     uLongf inflated = chunk_bytes;
                     if (uncompress(to, &inflated, data, static_cast<uLong>(size)) != Z_OK || inflated != chunk_bytes) {
-                        const std::lock_guard lock(failure_lock);
-                        failure = where + ": chunk " + std::to_string(c) + " does not inflate to its size (damaged file?)";
-                        next = chunks;
-                        return;
+                        return fail(where + ": chunk " + std::to_string(c) + " does not inflate to its size (damaged file?)");
                     }
                 } else {
                     if (size != chunk_bytes) {
-                        const std::lock_guard lock(failure_lock);
-                        failure = where + ": chunk " + std::to_string(c) + " holds " + std::to_string(size) + " bytes, not " +
-                                  std::to_string(chunk_bytes) + " (damaged file?)";
-                        next = chunks;
-                        return;
+                        return fail(where + ": chunk " + std::to_string(c) + " holds " + std::to_string(size) + " bytes, not " +
+                                    std::to_string(chunk_bytes) + " (damaged file?)");
                     }
                     unshuffle(data, to, element_bytes, chunk);
                 }
@@ -118,18 +132,25 @@ bool read_chunks_in_parallel(hid_t dataset, hid_t memory_type, void* out, std::s
             }
             if (data == destination) continue;
             if (size < count * element_bytes) {
-                const std::lock_guard lock(failure_lock);
-                failure = where + ": chunk " + std::to_string(c) + " is shorter than its elements (damaged file?)";
-                next = chunks;
-                return;
+                return fail(where + ": chunk " + std::to_string(c) + " is shorter than its elements (damaged file?)");
             }
             std::memcpy(destination, data, count * element_bytes);
         }
     };
     const auto threads = static_cast<std::size_t>(std::clamp(omp_get_max_threads(), 1, 256));
+    const auto guarded = [&] {
+        try {
+            work();
+        } catch (const std::bad_alloc&) {
+            fail(where + ": no memory for its chunks");
+        }
+    };
     std::vector<std::thread> workers;
-    for (std::size_t t = 1; t < std::min(threads, chunks); ++t) workers.emplace_back(work);
-    work();
+    try {
+        for (std::size_t t = 1; t < std::min(threads, chunks); ++t) workers.emplace_back(guarded);
+    } catch (const std::system_error&) {  // fewer threads than asked: those started do the work
+    }
+    guarded();
     for (std::thread& worker : workers) worker.join();
     if (!failure.empty()) throw Error(failure);
     return true;
