@@ -51,7 +51,9 @@ void check_table(const NeuronTable& neurons) {
 
 SpikeTrains SpikeTrains::from_spikes(std::vector<Spike> spikes, NeuronTable neurons, TimeBase time_base,
                                      DuplicatePolicy duplicates) {
-    return from_columns(detail::split_columns(spikes), std::move(neurons), time_base, duplicates);
+    SpikeColumns columns = detail::split_columns(spikes);
+    spikes = std::vector<Spike>();  // gone before the columns are sorted: at most two copies at once
+    return from_columns(std::move(columns), std::move(neurons), time_base, duplicates);
 }
 
 SpikeTrains SpikeTrains::from_columns(SpikeColumns columns, NeuronTable neurons, TimeBase time_base,
