@@ -12,6 +12,7 @@
 #include <chrono>
 #include <csignal>
 #include <thread>
+#include <vector>
 
 // Defined only in sanitizer builds.
 extern "C" void __sanitizer_set_death_callback(void (*callback)()) __attribute__((weak));
@@ -43,8 +44,44 @@ bool wait_a_while(int pidfd, pid_t child, int& raw) {
 
 }  // namespace
 
+#if defined(__SANITIZE_ADDRESS__)
+// GCC 12's AddressSanitizer does not hold its own locks across fork(): a child forked while
+// another thread allocates (the GUI's event loop beside its reading thread) can wait on one
+// forever at its first allocation. In sanitizer builds the child allocates at once and says
+// so through a pipe; one that does not within 2 s is ended and started again.
+namespace {
+pid_t fork_that_allocates() {
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        int ready[2];
+        if (pipe(ready) != 0) return fork();
+        const pid_t child = fork();
+        if (child == 0) {
+            close(ready[0]);
+            std::vector<char> large(std::size_t{1} << 20), small(64);
+            const char byte = large[0] + small[0];
+            if (::write(ready[1], &byte, 1) != 1) _exit(1);
+            close(ready[1]);
+            return 0;
+        }
+        close(ready[1]);
+        pollfd answer{ready[0], POLLIN, 0};
+        const bool answered = child > 0 && poll(&answer, 1, 2000) == 1;
+        close(ready[0]);
+        if (child < 0 || answered) return child;
+        kill(child, SIGKILL);
+        waitpid(child, nullptr, 0);
+    }
+    return -1;
+}
+}  // namespace
+#endif
+
 ChildEnd run_in_child(const std::function<void()>& work, const Progress* progress) {
+#if defined(__SANITIZE_ADDRESS__)
+    const pid_t child = fork_that_allocates();
+#else
     const pid_t child = fork();
+#endif
     if (child < 0) return {};
     if (child == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);

@@ -167,7 +167,10 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
     UninitializedVector<Tick> ticks;
     UninitializedVector<NeuronId> ids;
     UnitIds unit_ids(labels);
-    const auto batch_size = static_cast<std::size_t>(std::max(omp_get_max_threads(), 1));
+    // On a machine of a few cores one is left to the thread that reads and inflates.
+    const int cores = std::max(omp_get_max_threads(), 1);
+    const int parsers = cores > 4 ? cores : std::max(cores - 1, 1);
+    const auto batch_size = static_cast<std::size_t>(parsers);
     std::vector<UninitializedVector<char>> batch;
     std::optional<TextBlocks::Block> stop;  // a failure after the batch
     if (columns && !rest.empty()) batch.emplace_back(rest.begin(), rest.end());
@@ -182,7 +185,7 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
             batch.push_back(std::move(block.text));
         }
         std::vector<ParsedRows> parsed(batch.size());
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(parsers)
         for (std::size_t b = 0; b < batch.size(); ++b) {
             parsed[b] = parse_rows(std::string_view(batch[b].data(), batch[b].size()), delimiter, *columns, *time_base);
         }
