@@ -5,6 +5,7 @@
 #include "activations.hpp"
 #include "assemblies.hpp"
 #include "device_windows.hpp"
+#include "window_readings.hpp"
 
 #include "spikeminer/app/pipeline/time_scales.hpp"
 #include "spikeminer/app/window_graph.hpp"
@@ -25,12 +26,7 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-// A joined pair of a window's graph, a < b, weighted by its best test.
-struct WeightedPair {
-    NeuronId a = 0;
-    NeuronId b = 0;
-    float weight = 0;
-};
+using graph::UndirectedEdge;
 
 // -log10 of the corrected p-value, at most 300 (0 when the test is off).
 float strength(const mining::CofiringEdge& e) {
@@ -38,105 +34,69 @@ float strength(const mining::CofiringEdge& e) {
     return static_cast<float>(std::min(300.0, -std::log10(std::max(e.p_adjusted, 1e-300))));
 }
 
-std::vector<WeightedPair> weighted_pairs(const mining::CofiringWindow& window) {
-    std::vector<WeightedPair> pairs;
+// The window's joined pairs, a < b, each weighted by its strongest test.
+std::vector<UndirectedEdge> weighted_pairs(const mining::CofiringWindow& window) {
+    std::vector<UndirectedEdge> pairs;
     for (const mining::CofiringEdge& e : window.edges) {
         const auto [a, b] = std::minmax(e.a, e.b);
         pairs.push_back({a, b, strength(e)});
     }
-    std::sort(pairs.begin(), pairs.end(), [](const WeightedPair& x, const WeightedPair& y) {
+    std::sort(pairs.begin(), pairs.end(), [](const UndirectedEdge& x, const UndirectedEdge& y) {
         return std::tuple(x.a, x.b, -x.weight) < std::tuple(y.a, y.b, -y.weight);
     });
     // The strongest test of each pair (first after the sort).
-    pairs.erase(std::unique(pairs.begin(), pairs.end(), [](const WeightedPair& x, const WeightedPair& y) { return x.a == y.a && x.b == y.b; }),
+    pairs.erase(std::unique(pairs.begin(), pairs.end(), [](const UndirectedEdge& x, const UndirectedEdge& y) { return x.a == y.a && x.b == y.b; }),
                 pairs.end());
     return pairs;
 }
 
 // The batches (both directions of each pair: the graph is undirected) and the changes that
 // move the graph from `before` to `after`.
-void diff(const std::vector<WeightedPair>& before, const std::vector<WeightedPair>& after, WindowSummary& summary,
+void diff(const std::vector<UndirectedEdge>& before, const std::vector<UndirectedEdge>& after, WindowSummary& summary,
           app::WindowBatches& batches, std::vector<EdgeChange>& changes) {
     batches = {};
     const auto window = static_cast<std::uint32_t>(summary.index);
-    const auto insert = [&](const WeightedPair& p) {
-        batches.insert.push_back({p.a, p.b, p.weight});
-        batches.insert.push_back({p.b, p.a, p.weight});
-        changes.push_back({window, p.a, p.b, EdgeChange::Kind::Inserted, p.weight});
-        ++summary.inserted;
-    };
-    const auto erase = [&](const WeightedPair& p) {
-        batches.erase.push_back({p.a, p.b});
-        batches.erase.push_back({p.b, p.a});
-        changes.push_back({window, p.a, p.b, EdgeChange::Kind::Erased, 0.0F});
-        ++summary.erased;
-    };
-    std::size_t i = 0;
-    std::size_t j = 0;
-    while (i < before.size() || j < after.size()) {
-        const bool take_before = j == after.size() || (i < before.size() && std::pair(before[i].a, before[i].b) < std::pair(after[j].a, after[j].b));
-        const bool take_after = i == before.size() || (j < after.size() && std::pair(after[j].a, after[j].b) < std::pair(before[i].a, before[i].b));
-        if (take_before) {
-            erase(before[i++]);
-        } else if (take_after) {
-            insert(after[j++]);
-        } else {
-            if (before[i].weight != after[j].weight) {
-                const WeightedPair& p = after[j];
-                batches.update.push_back({p.a, p.b, p.weight});
-                batches.update.push_back({p.b, p.a, p.weight});
-                changes.push_back({window, p.a, p.b, EdgeChange::Kind::Updated, p.weight});
-                ++summary.updated;
-            }
-            ++i;
-            ++j;
-        }
-    }
+    graph::edge_changes(
+        before, after,
+        [&](const UndirectedEdge& p) {
+            batches.erase.push_back({p.a, p.b});
+            batches.erase.push_back({p.b, p.a});
+            changes.push_back({window, p.a, p.b, EdgeChange::Kind::Erased, 0.0F});
+            ++summary.erased;
+        },
+        [&](const UndirectedEdge& p) {
+            batches.insert.push_back({p.a, p.b, p.weight});
+            batches.insert.push_back({p.b, p.a, p.weight});
+            changes.push_back({window, p.a, p.b, EdgeChange::Kind::Inserted, p.weight});
+            ++summary.inserted;
+        },
+        [&](const UndirectedEdge& p) {
+            batches.update.push_back({p.a, p.b, p.weight});
+            batches.update.push_back({p.b, p.a, p.weight});
+            changes.push_back({window, p.a, p.b, EdgeChange::Kind::Updated, p.weight});
+            ++summary.updated;
+        });
 }
 
-// The neuron of highest PageRank; of those within a millionth of the highest, the lowest
-// id. Members of a clique tie exactly, and the backends add their shares in different
-// orders (the GPU's atomics in any order), so the last bits alone must not choose.
-NeuronId most_central(const std::vector<double>& rank) {
-    const double highest = *std::max_element(rank.begin(), rank.end());
-    const auto first = std::find_if(rank.begin(), rank.end(), [&](double r) { return r >= highest * (1 - 1e-6); });
-    return static_cast<NeuronId>(first - rank.begin());
-}
-
-// What a window's graph gives: components of two or more neurons, the largest, the neuron
-// of highest PageRank (with analytics).
-struct GraphReading {
-    std::size_t components = 0;
-    std::size_t largest_component = 0;
-    std::optional<NeuronId> most_central;
-    double analytics_s = 0;
-};
-
-GraphReading read_graph(const app::WindowGraph& graph, bool analytics) {
-    GraphReading out;
+// What a large window's graph gives (with analytics), read where the dynamic graph holds it.
+graph::SmallGraphReading read_graph(const app::WindowGraph& graph, bool analytics, double& analytics_s) {
+    graph::SmallGraphReading out;
     if (analytics) {
         const auto start = Clock::now();
-        const std::vector<graph::Vertex> label = graph.components();
-        std::vector<std::size_t> size(label.size(), 0);
-        for (const graph::Vertex l : label) ++size[l];
-        for (const std::size_t s : size) {
-            if (s < 2) continue;
-            ++out.components;
-            out.largest_component = std::max(out.largest_component, s);
-        }
-        if (graph.num_edges() != 0) out.most_central = most_central(graph.pagerank().rank);
-        out.analytics_s = seconds_since(start);
+        graph::count_components(graph.components(), out);
+        if (graph.num_edges() != 0) out.most_central = graph::most_central(graph.pagerank().rank);
+        analytics_s += seconds_since(start);
     }
     return out;
 }
 
-// The maximal cliques of at least `min_size` of the window's graph, read where the dynamic
-// graph holds it.
+// The maximal cliques of at least `min_size` of a large window's graph, read where the
+// dynamic graph holds it.
 std::vector<std::vector<NeuronId>> cliques_of(const app::WindowGraph& graph, const RunConfig& config, std::string& note) {
     graph::CliqueOptions options;
     options.min_size = config.min_size;
     options.backend = parse_backend(config.backend);
-    options.threads = graph.num_edges() < graph::kOneThreadBelowEdges ? 1 : config.threads;
+    options.threads = config.threads;
     std::vector<std::vector<NeuronId>> cliques;
     const graph::CliqueSummary summary =
         graph.maximal_cliques(options, [&](std::span<const graph::Vertex> c) { cliques.emplace_back(c.begin(), c.end()); });
@@ -183,11 +143,6 @@ mining::CofiringOptions cofiring_options(const RunConfig& given, const SpikeTrai
     return options;
 }
 
-// Auto's reason to keep the window graphs on the CPU while they stay small.
-std::string small_graphs() {
-    return "window graphs under " + std::to_string(app::kGpuWindowEdges) + " edges, which the CPU keeps faster";
-}
-
 PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress* progress, const WindowFeed& feed) {
     validate(given);
     const SpikeTrains& trains = input.recording.trains;
@@ -232,18 +187,46 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         if (config.devices.size() > 1) result.notes.push_back("co-firing windows counted on " + std::to_string(config.devices.size()) + " devices");
     }
     const WindowFeed& next_window = feed ? feed : from_gpu;
-    // The window graphs' structure: GPMA+ when the GPU is asked for; under auto, the CPU's
-    // PMA while the windows' graphs stay small, and GPMA+ from the first window of
-    // kGpuWindowEdges or more on (when a GPU can be used).
-    const Backend graph_requested = parse_backend(config.backend);
-    BackendChoice graph_choice = choose_backend(graph_requested, graph_requested == Backend::Auto ? small_graphs() : "");
-    bool may_move_to_gpu = graph_requested == Backend::Auto && choose_backend(Backend::Auto).backend == Backend::Cuda;
+    // A window's graph under kGpuWindowEdges edges (every co-firing window of the recordings
+    // measured) is read with the next ones in a batch; a larger one where one dynamic graph
+    // holds it: GPMA+ unless the CPU is asked for, moved by the window's batches when it held
+    // the window before.
+    WindowReader reader(static_cast<graph::Vertex>(trains.num_neurons()), windows.size(), config);
+    BackendChoice graph_choice = choose_backend(parse_backend(config.backend));
     std::optional<app::WindowGraph> dynamic;
     Backend dynamic_on = Backend::Cpu;
-    std::vector<WeightedPair> before;
+    std::optional<std::size_t> dynamic_holds;  // the window whose graph it holds
+    std::vector<UndirectedEdge> before;
     AssemblyTracker tracker({config.jaccard, config.max_gap});
-    double counting_s = 0, graph_s = 0, analytics_s = 0, cliques_s = 0, tracking_s = 0;
+    double counting_s = 0, tracking_s = 0;
+    WindowStageTimes times;
     std::string clique_note;
+    std::vector<WindowSummary> waiting;  // summaries of the windows in `graphs`
+    std::vector<std::vector<UndirectedEdge>> graphs;
+    // A window read: its groups go to the tracker, in window order.
+    const auto finish = [&](WindowSummary& summary, const graph::SmallGraphReading& reading, std::vector<std::vector<NeuronId>> cliques) {
+        const auto began = Clock::now();
+        summary.components = reading.components;
+        summary.largest_component = reading.largest_component;
+        summary.most_central = reading.most_central;
+        summary.cliques = std::move(cliques);
+        // The window groups (candidates of stage 7) of cliques that show no whole-recording
+        // assembly: other groups, and parts of one (as after a split or before a merge).
+        std::vector<std::vector<NeuronId>> other;
+        for (const auto& clique : summary.cliques) {
+            if (!detail::shows_one(whole, clique)) other.push_back(clique);
+        }
+        tracker.add_window(summary.index, other);
+        result.windows.push_back(std::move(summary));
+        tracking_s += seconds_since(began);
+    };
+    const auto read_waiting = [&] {
+        if (graphs.empty()) return;
+        std::vector<WindowReading> readings = reader.read(graphs, times);
+        for (std::size_t i = 0; i < readings.size(); ++i) finish(waiting[i], readings[i].graph, std::move(readings[i].cliques));
+        waiting.clear();
+        graphs.clear();
+    };
     mining::CofiringWindow window;
     for (;;) {
         start = Clock::now();
@@ -252,19 +235,24 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         WindowSummary summary;
         summary.index = window.index;
         summary.span = window.span;
-        std::vector<WeightedPair> after = weighted_pairs(window);
+        std::vector<UndirectedEdge> after = weighted_pairs(window);
         summary.edges = after.size();
         app::WindowBatches batches;
         diff(before, after, summary, batches, result.changes);
-        if (may_move_to_gpu && after.size() >= app::kGpuWindowEdges) {
-            may_move_to_gpu = false;
-            graph_choice = choose_backend(Backend::Auto);
+        if (after.size() < app::kGpuWindowEdges) {
+            waiting.push_back(std::move(summary));
+            graphs.push_back(after);
+            if (graphs.size() == reader.batch()) read_waiting();
+            before = std::move(after);
+            continue;
         }
-        // The window's batches, or, for a new structure (the first window, or the CPU's after
-        // the GPU ran out of memory), the whole window's graph.
+        read_waiting();
+        // The window's batches, or, for a new structure (or one that holds an older window,
+        // or the CPU's after the GPU ran out of memory), the whole window's graph.
         const auto update_and_read = [&](Backend backend) {
             const auto started = Clock::now();
-            if (!dynamic || dynamic_on != backend) {
+            double analytics_s = 0;
+            if (!dynamic || dynamic_on != backend || dynamic_holds != summary.index - 1) {
                 dynamic.emplace(static_cast<graph::Vertex>(trains.num_neurons()), app::GraphStructure::Pma, backend);
                 dynamic_on = backend;
                 app::WindowBatches all;
@@ -275,43 +263,36 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
             } else {
                 dynamic->apply(batches);
             }
-            GraphReading reading = read_graph(*dynamic, config.analytics);
-            graph_s += seconds_since(started) - reading.analytics_s;
+            dynamic_holds = summary.index;
+            graph::SmallGraphReading reading = read_graph(*dynamic, config.analytics, analytics_s);
+            times.graph_s += seconds_since(started) - analytics_s;
+            times.analytics_s += analytics_s;
             return reading;
         };
-        const GraphReading reading =
+        const graph::SmallGraphReading reading =
             run_with_fallback(graph_choice, [&] { return update_and_read(Backend::Cuda); }, [&] { return update_and_read(Backend::Cpu); });
-        analytics_s += reading.analytics_s;
-        summary.components = reading.components;
-        summary.largest_component = reading.largest_component;
-        summary.most_central = reading.most_central;
         start = Clock::now();
-        summary.cliques = cliques_of(*dynamic, config, clique_note);
-        cliques_s += seconds_since(start);
-        start = Clock::now();
-        // The window groups (candidates of stage 7) of cliques that show no whole-recording
-        // assembly: other groups, and parts of one (as after a split or before a merge).
-        std::vector<std::vector<NeuronId>> other;
-        for (const auto& clique : summary.cliques) {
-            if (!detail::shows_one(whole, clique)) other.push_back(clique);
-        }
-        tracker.add_window(summary.index, other);
-        tracking_s += seconds_since(start);
-        result.windows.push_back(std::move(summary));
+        std::vector<std::vector<NeuronId>> cliques = cliques_of(*dynamic, config, clique_note);
+        times.cliques_s += seconds_since(start);
+        finish(summary, reading, std::move(cliques));
         before = std::move(after);
     }
+    read_waiting();
     tracker.finish();
     const BackendChoice counting_backend = on_gpu ? on_gpu->backend() : windows.backend();
     const std::string counted_on = backend_name(counting_backend.backend);
     // The window stages run window by window, together: one peak for them all.
     const std::size_t windows_peak = peak_memory();
+    std::string structure = reader.describe();
+    if (dynamic) structure += "; windows of " + std::to_string(app::kGpuWindowEdges) + " edges or more: " + dynamic->describe();
     result.stages.push_back({"co-firing", counting_s, counted_on, windows_peak});
-    result.stages.push_back({"graph updates", graph_s, dynamic ? dynamic->describe() : "", windows_peak});
-    if (config.analytics) result.stages.push_back({"components and PageRank", analytics_s, dynamic ? dynamic->describe() : "", windows_peak});
-    result.stages.push_back({"cliques", cliques_s, "", windows_peak});
+    result.stages.push_back({"graph updates", times.graph_s, structure, windows_peak});
+    if (config.analytics) result.stages.push_back({"components and PageRank", times.analytics_s, structure, windows_peak});
+    result.stages.push_back({"cliques", times.cliques_s, structure, windows_peak});
     reset_peak_memory();
     if (!counting_backend.note.empty()) result.notes.push_back("co-firing: " + counting_backend.note);
-    if (!graph_choice.note.empty()) result.notes.push_back("window graphs: " + graph_choice.note);
+    if (!reader.choice().note.empty()) result.notes.push_back("window graphs: " + reader.choice().note);
+    if (dynamic && !graph_choice.note.empty()) result.notes.push_back("window graphs of " + std::to_string(app::kGpuWindowEdges) + " edges or more: " + graph_choice.note);
     if (!clique_note.empty()) result.notes.push_back("cliques: " + clique_note);
 
     start = Clock::now();
