@@ -46,8 +46,7 @@ struct GpuCliqueOptions {
 
 /// Below this many edges the CPU search runs on one thread when it chooses (threads 0): the
 /// whole graph is one chunk of work, searched before a team of threads would start and join
-/// (by far, on a busy host). A co-firing window's graph (every neuron, a few hundred edges)
-/// is one; the pipeline searches those on one thread whatever its thread count.
+/// (by far, on a busy host).
 inline constexpr std::size_t kOneThreadBelowEdges = 4096;
 
 struct CliqueOptions {
