@@ -45,22 +45,40 @@ constexpr std::array kUnitNames{"unit", "units", "unit_id", "neuron", "neuron_id
 constexpr std::array kTimeNames{"time_s", "time", "times", "t", "spike_time", "spike_times", "timestamp",
                                 "seconds"};
 
-Columns columns_from_header(const std::array<std::string_view, kMaxColumns>& fields, std::size_t count,
-                            const std::string& where) {
-    constexpr std::size_t none = kMaxColumns;
-    Columns columns{none, none, 0};
-    for (std::size_t i = 0; i < count; ++i) {
+// Column i (from 0) as a person counts it, with its name.
+std::string column_named(const std::vector<std::string_view>& fields, std::size_t i) {
+    return "column " + std::to_string(i + 1) + " " + in_quotes(fields[i]);
+}
+
+// The unit and time columns the header names. Two columns that could each be the unit (or
+// the time) are refused, naming both: the first would be taken silently otherwise. A
+// `channel` beside another unit column is the electrode, not the unit.
+Columns columns_from_header(const std::vector<std::string_view>& fields, const std::string& where) {
+    constexpr std::size_t none = SIZE_MAX;
+    const auto one_of = [](const auto& names, const std::string& name) { return std::find(names.begin(), names.end(), name) != names.end(); };
+    std::vector<std::size_t> units;
+    std::vector<std::size_t> times;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
         const std::string name = lower(fields[i]);
-        if (columns.unit == none && std::find(kUnitNames.begin(), kUnitNames.end(), name) != kUnitNames.end()) {
-            columns.unit = i;
-        } else if (columns.time == none &&
-                   std::find(kTimeNames.begin(), kTimeNames.end(), name) != kTimeNames.end()) {
-            columns.time = i;
+        if (one_of(kUnitNames, name)) {
+            units.push_back(i);
+        } else if (one_of(kTimeNames, name)) {
+            times.push_back(i);
         } else if (name.starts_with("time_") || name.starts_with("t_")) {
-            throw Error(where + ": column " + in_quotes(fields[i]) +
+            throw Error(where + ": " + column_named(fields, i) +
                         " does not hold seconds; spike times must be given in seconds (name the column time_s)");
         }
     }
+    if (std::count_if(units.begin(), units.end(), [&](std::size_t i) { return lower(fields[i]) != "channel"; }) > 0) {
+        std::erase_if(units, [&](std::size_t i) { return lower(fields[i]) == "channel"; });
+    }
+    for (const auto& [found, what] : {std::pair(&units, "the unit"), std::pair(&times, "the spike times")}) {
+        if (found->size() > 1) {
+            throw Error(where + ": " + column_named(fields, (*found)[0]) + " and " + column_named(fields, (*found)[1]) + " could each be " +
+                        what + "; rename or remove one of them");
+        }
+    }
+    Columns columns{units.empty() ? none : units.front(), times.empty() ? none : times.front(), 0};
     if (columns.unit == none || columns.time == none) {
         throw Error(where + ": the header names no " + std::string(columns.unit == none ? "unit" : "time") +
                     " column; expected a header such as 'unit,time_s' (unit column: unit, neuron, id, cluster, "
@@ -121,8 +139,9 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
     // The header, the comments before it and the tick they may state, line by line up to
     // the first row of spikes.
     LabelIndexer labels;
-    std::array<std::string_view, kMaxColumns> fields{};
+    std::vector<std::string_view> fields;
     std::optional<Columns> columns;
+    bool written_here = false;  // the file starts with the writer's line
     std::uint64_t lines = 0;
     TextBlocks::Block block;
     std::string_view rest;  // what is left of `block` to parse as rows
@@ -145,18 +164,19 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
                 if (!time_base) {
                     if (const auto tick = tick_from_comment(line)) time_base = TimeBase{*tick};
                 }
+                written_here = written_here || line.starts_with(kWriterLine);
                 if (line.starts_with(kNeuronTag)) labels.intern(line.substr(kNeuronTag.size()));
                 ++lines;
                 continue;
             }
             if (!time_base) time_base = TimeBase{};
-            const std::size_t count = split(line, delimiter, fields);
-            if (count >= 2 && is_number(fields[1])) {
+            split(line, delimiter, fields);
+            if (fields.size() >= 2 && is_number(fields[1])) {
                 columns = Columns{};  // no header: this line is the first row
                 break;
             }
             ++lines;
-            columns = columns_from_header(fields, count, path + " line " + std::to_string(lines));
+            columns = columns_from_header(fields, path + " line " + std::to_string(lines));
             rest = at;
         }
     }
@@ -212,9 +232,9 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
         if (stop) throw Error(block_failure(path, *stop, lines));
         if (progress != nullptr) progress->update(blocks.bytes_consumed());
     }
-    if (labels.size() == 0) {
-        throw Error(path + (columns ? ": holds a header but no spikes" : ": holds no spikes (only comments or blank lines)"));
-    }
+    // A header and no rows, or the writer's first line alone, is a recording without spikes,
+    // as the writers write one.
+    if (labels.size() == 0 && !columns && !written_here) throw Error(path + ": holds no spikes (only comments or blank lines)");
 
     Recording recording;
     auto [final_labels, remap] = labels.finish();

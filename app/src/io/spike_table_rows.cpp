@@ -20,27 +20,26 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
-std::size_t split(std::string_view line, char delimiter, std::array<std::string_view, kMaxColumns>& fields) {
-    std::size_t count = 0;
+void split(std::string_view line, char delimiter, std::vector<std::string_view>& fields, std::size_t most) {
+    fields.clear();
     if (delimiter == ',') {
         std::size_t start = 0;
-        while (count < kMaxColumns) {
+        while (fields.size() < most) {
             const auto comma = line.find(',', start);
-            fields[count++] = trim(line.substr(start, comma == std::string_view::npos ? comma : comma - start));
+            fields.push_back(trim(line.substr(start, comma == std::string_view::npos ? comma : comma - start)));
             if (comma == std::string_view::npos) break;
             start = comma + 1;
         }
-        return count;
+        return;
     }
     std::size_t i = 0;
-    while (count < kMaxColumns) {
+    while (fields.size() < most) {
         while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
         if (i == line.size()) break;
         const std::size_t start = i;
         while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-        fields[count++] = line.substr(start, i - start);
+        fields.push_back(line.substr(start, i - start));
     }
-    return count;
 }
 
 bool next_line(std::string_view& rest, std::string_view& line) {
@@ -55,7 +54,7 @@ bool next_line(std::string_view& rest, std::string_view& line) {
 ParsedRows parse_rows(std::string_view block, char delimiter, const Columns& columns, const TimeBase& time_base) {
     ParsedRows rows;
     std::unordered_map<std::string_view, NeuronId> numbers;  // unit token -> its number in this block
-    std::array<std::string_view, kMaxColumns> fields{};
+    std::vector<std::string_view> fields;
     std::string_view line;
     const auto fail = [&](std::string failure) {
         rows.bad_line = rows.lines;
@@ -72,9 +71,9 @@ ParsedRows parse_rows(std::string_view block, char delimiter, const Columns& col
             if (line.starts_with(kNeuronTag)) rows.labels.push_back({line.substr(kNeuronTag.size()), true});
             continue;
         }
-        const std::size_t count = split(line, delimiter, fields);
-        if (count < columns.needed) {
-            fail(": expected " + std::to_string(columns.needed) + " columns, found " + std::to_string(count) + " (" + in_quotes(line) + ")");
+        split(line, delimiter, fields, columns.needed);
+        if (fields.size() < columns.needed) {
+            fail(": expected " + std::to_string(columns.needed) + " columns, found " + std::to_string(fields.size()) + " (" + in_quotes(line) + ")");
             break;
         }
         const std::string_view unit = fields[columns.unit];

@@ -5,15 +5,14 @@
 
 #include "spikeminer/core/spike_trains.hpp"
 
-#include <array>
 #include <cstdint>
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace spikeminer::io::detail {
 
-inline constexpr std::size_t kMaxColumns = 64;
 inline constexpr std::string_view kNeuronTag = "# neuron: ";
 
 /// Which fields hold the unit and the time.
@@ -23,8 +22,9 @@ struct Columns {
     std::size_t needed = 2;
 };
 
-/// Splits on the delimiter (',' for CSV) or on runs of blanks (' ' for text).
-std::size_t split(std::string_view line, char delimiter, std::array<std::string_view, kMaxColumns>& fields);
+/// Splits on the delimiter (',' for CSV) or on runs of blanks (' ' for text) into `fields`
+/// (replaced), the first `most` fields at most (a row needs only those up to its columns).
+void split(std::string_view line, char delimiter, std::vector<std::string_view>& fields, std::size_t most = SIZE_MAX);
 
 /// The next line of `rest`, without its "\n" or "\r\n"; false when none is left.
 bool next_line(std::string_view& rest, std::string_view& line);
