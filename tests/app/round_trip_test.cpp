@@ -9,6 +9,7 @@
 #include "spikeminer/core/error.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -310,5 +311,35 @@ TEST_CASE("the spikeminer and waverepo formats keep the electrodes' positions", 
         const SpikeTrains back = io::read_spikes(path);
         CHECK(back.neuron_table().positions == table.positions);
         require_same_spikes(back, original);
+    }
+}
+
+TEST_CASE("what the program writes it reads back: every fixture in every format, empty recordings included", "[round-trip][fixtures]") {
+    struct Fixture {
+        std::string name;
+        SpikeTrains trains;
+    };
+    std::vector<Fixture> fixtures;
+    fixtures.push_back({"songbird_spikes.txt", io::read_spikes(test::data_file("songbird_spikes.txt"))});
+    fixtures.push_back({"A8604-211122.nwb", io::read_spikes(test::data_file("A8604-211122.nwb"))});
+    fixtures.push_back({"sample", sample_trains()});
+    fixtures.push_back({"silent neurons", test::make_trains({"2", "5"}, {})});
+    fixtures.push_back({"no neurons", test::make_trains({}, {})});
+    const test::TempDir dir;
+    for (const Fixture& fixture : fixtures) {
+        for (const Format& format : formats()) {
+            INFO(fixture.name << " as " << format.name);
+            const std::string path = dir.file("fixture" + std::string(format.suffix));
+            std::filesystem::remove(path);
+            io::write_spikes(path, fixture.trains, format.format);
+            SpikeTrains back;
+            REQUIRE_NOTHROW(back = io::read_spikes(path));
+            CHECK(back.num_neurons() == fixture.trains.num_neurons());
+            CHECK(back.num_spikes() == fixture.trains.num_spikes());
+            if (format.keeps_tick) {
+                CHECK(std::equal(back.times().begin(), back.times().end(), fixture.trains.times().begin(), fixture.trains.times().end()));
+            }
+            if (format.keeps_labels) CHECK(test::spike_labels(back) == test::spike_labels(fixture.trains));
+        }
     }
 }

@@ -1,9 +1,12 @@
-// `spikeminer info FILE`: what a recording holds; `--devices`: what GPUs can be used.
+// `spikeminer info FILE`: what a recording holds (or a run's results.h5, read back whole);
+// `--devices`: what GPUs can be used.
 #include "commands.hpp"
 #include "../io/json_text.hpp"
 #include "read_arguments.hpp"
 #include "terminal_progress.hpp"
 
+#include "spikeminer/app/io/spike_format.hpp"
+#include "spikeminer/app/pipeline/results_file.hpp"
 #include "spikeminer/app/recording_summary.hpp"
 #include "spikeminer/core/device_query.hpp"
 #include "spikeminer/core/error.hpp"
@@ -108,6 +111,22 @@ void print_recording(const std::string& file, const SpikeTrains& trains, const R
     }
 }
 
+// A pipeline run's results.h5, read back whole (read_results checks every table).
+nlohmann::json results_json(const std::string& file, const pipeline::SavedRun& saved) {
+    const pipeline::PipelineResult& r = saved.result;
+    return {{"file", file},
+            {"format", "pipeline-results"},
+            {"input", saved.input},
+            {"input_checksum", saved.input_checksum},
+            {"created_by", saved.created_by},
+            {"neurons", saved.labels.size()},
+            {"episodes", r.episodes.episodes.size()},
+            {"windows", r.windows.size()},
+            {"edge_changes", r.changes.size()},
+            {"assemblies", r.assemblies.size()},
+            {"events", r.events.size()}};
+}
+
 void run_info(const InfoArguments& args) {
     if (args.file.empty() && !args.devices) throw UsageError("info: give a FILE, or --devices");
     nlohmann::json json_out;
@@ -126,7 +145,16 @@ void run_info(const InfoArguments& args) {
             if (!test.passed) throw Error("device self-test failed: " + test.detail);
         }
     }
-    if (!args.file.empty()) {
+    if (!args.file.empty() && io::spikeminer_file_kind(args.file) == "pipeline-results") {
+        const nlohmann::json saved = results_json(args.file, pipeline::read_results(args.file));
+        if (args.json) {
+            json_out["results"] = saved;
+        } else {
+            for (const auto& [key, value] : saved.items()) {
+                std::printf("%-15s %s\n", key.c_str(), value.is_string() ? value.get<std::string>().c_str() : value.dump().c_str());
+            }
+        }
+    } else if (!args.file.empty()) {
         TerminalProgress terminal;
         const SpikeTrains trains = io::read_spikes(args.file, args.read.options(&terminal.progress()));
         const RecordingSummary summary = summarize(trains);
@@ -146,7 +174,7 @@ void add_info_command(CLI::App& app) {
     auto args = std::make_shared<InfoArguments>();
     CLI::App* command = app.add_subcommand("info", "Show what a spike file holds (neurons, spikes, span, rates), "
                                                    "and with --devices the CUDA devices this build can use");
-    command->add_option("FILE", args->file, "spike file: CSV, text, NWB, spikeminer HDF5 or waverepo HDF5");
+    command->add_option("FILE", args->file, "spike file: CSV, text, NWB, spikeminer HDF5 or waverepo HDF5; or the results.h5 of a run");
     args->read.add_to(*command);
     command->add_flag("--json", args->json, "print JSON instead of text");
     command->add_flag("--neurons", args->per_neuron, "also list every neuron with its spike count and rate");

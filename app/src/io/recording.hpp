@@ -9,9 +9,14 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace spikeminer::io::detail {
+
+/// The first line of the text and CSV files this program writes (then the tick).
+inline constexpr std::string_view kWriterLine = "# spikeminer spike trains";
+
 
 /// What a format reader hands back before the spike trains are built.
 struct Recording {

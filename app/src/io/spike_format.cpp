@@ -7,6 +7,7 @@
 
 #include "spikeminer/app/io/input_file.hpp"
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/in_quotes.hpp"
 
 #include <hdf5.h>
 
@@ -41,6 +42,19 @@ SpikeFormat parse_spike_format(const std::string& name) {
     throw UsageError("unknown format '" + name + "': choose csv, text, nwb, spikeminer or waverepo");
 }
 
+std::string spikeminer_file_kind(const std::string& path) {
+    if (detail::detect_text_format(path)) return {};
+    std::string kind;
+    detail::run_isolated(
+        path,
+        [&](detail::Writer& out) {
+            const detail::H5Reader file(path);
+            out.text(file.string_attribute("/", "spikeminer_format").value_or(""));
+        },
+        [&](detail::Reader& in) { kind = in.text(); }, nullptr);
+    return kind;
+}
+
 SpikeFormat detect_spike_format(const std::string& path) {
     if (const auto text = detail::detect_text_format(path)) return *text;
     // An HDF5 file: its layout looked up in a child process (hdf5_isolated.hpp).
@@ -55,6 +69,12 @@ namespace detail {
 
 SpikeFormat hdf5_layout(const std::string& path) {
     const H5Reader file(path);
+    // spikeminer's other files, named for what they are.
+    if (const auto kind = file.string_attribute("/", "spikeminer_format"); kind && *kind != "spike-trains") {
+        throw Error(path + (*kind == "pipeline-results" ? ": the results of a spikeminer run, not a recording (`spikeminer info` sums it up)"
+                            : *kind == "mining-results" ? ": episodes written by `spikeminer mine`, not a recording"
+                                                        : ": a spikeminer file of kind " + in_quotes(*kind) + ", not a recording"));
+    }
     if (file.integer_attribute("/", "spikeminer_format_version")) return SpikeFormat::Spikeminer;
     if (file.exists("/units") || file.string_attribute("/", "nwb_version")) return SpikeFormat::Nwb;
     if (file.exists("/spikes") && file.exists("/sCount")) return SpikeFormat::Waverepo;
@@ -74,14 +94,15 @@ std::optional<SpikeFormat> detect_text_format(const std::string& path) {
     std::string_view line;
     bool declares_neurons = false;
     while (lines.next(line)) {
-        declares_neurons = declares_neurons || line.starts_with("# neuron: ");
+        // The writer's comments: its neuron list, or its first line (a recording of no neurons).
+        declares_neurons = declares_neurons || line.starts_with("# neuron: ") || line.starts_with(kWriterLine);
         if (line.empty() || line.front() == '#' || line.front() == '%') continue;
         if (line.find('\0') != std::string_view::npos) {
             throw Error(path + ": binary data of no known format (not HDF5, CSV or text)");
         }
         return line.find(',') != std::string_view::npos ? SpikeFormat::Csv : SpikeFormat::Text;
     }
-    // Only comments: a spikeminer text file of neurons that never fired reads either way.
+    // Only comments: a spikeminer text file of no spikes reads either way.
     if (declares_neurons) return SpikeFormat::Text;
     throw Error(path + ": holds no spikes (only comments or blank lines)");
 }

@@ -1,6 +1,7 @@
 // Writer for the text formats: CSV (`unit,time_s` header) and two-column whitespace text.
 // Times are written as exact decimals of the tick, so that reading the file back gives
 // the same ticks; comment lines carry the tick and the neurons that never fired.
+#include "recording.hpp"
 #include "writers.hpp"
 
 #include "spikeminer/app/io/atomic_output.hpp"
@@ -75,7 +76,7 @@ void write_delimited_text(const std::string& path, const std::string& name, cons
                           char delimiter, bool compress) {
     TextSink sink(path, name, compress);
     const std::int64_t ticks_per_second = trains.time_base().ticks_per_second;
-    std::string out = "# spikeminer spike trains; tick " + trains.time_base().describe() +
+    std::string out = std::string(kWriterLine) + "; tick " + trains.time_base().describe() +
                       "; ticks_per_second=" + std::to_string(ticks_per_second) + "\n";
     // The neuron list keeps what the table alone cannot: neurons that never fire, and the
     // order of named (non-numeric) labels, which readers otherwise take from first spikes.

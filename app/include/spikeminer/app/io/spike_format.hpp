@@ -24,6 +24,11 @@ SpikeFormat parse_spike_format(const std::string& name);
 /// Throws Error naming the file when it is missing, empty or of no known layout.
 SpikeFormat detect_spike_format(const std::string& path);
 
+/// The kind a spikeminer HDF5 file states at its root (attribute spikeminer_format:
+/// "spike-trains", "pipeline-results", "mining-results"); empty for any other file. Read in
+/// a child process, as every HDF5 file is.
+std::string spikeminer_file_kind(const std::string& path);
+
 /// The format an output path asks for by its extension (.csv, .csv.gz, .txt, .h5, .nwb);
 /// nullopt when the extension says nothing.
 std::optional<SpikeFormat> format_from_extension(const std::string& path);
