@@ -1,8 +1,11 @@
 #include "spikeminer/app/sliding_window.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/in_quotes.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace spikeminer::app {
 SlidingWindow::SlidingWindow(std::span<const io::StreamEdge> stream, std::size_t size)
@@ -31,6 +34,10 @@ void SlidingWindow::collect(WindowBatches& out) {
         if (it == tally_.end()) {
             if (before) out.erase.push_back({src, dst});
         } else {
+            if (std::fabs(it->second.weight) > std::numeric_limits<float>::max()) {
+                throw Error("edge (" + std::to_string(src) + ", " + std::to_string(dst) + ")'s weights in the window sum to " +
+                            shown(it->second.weight) + ", beyond a 32-bit float's range (3.4e38), in which the graph keeps its weights");
+            }
             (before ? out.update : out.insert).push_back({src, dst, static_cast<float>(it->second.weight)});
         }
     }

@@ -59,7 +59,7 @@ TEST_CASE("edge stream: refusals name the file and the line", "[edge-stream]") {
     refused("1 2 one 5\n", "line 1: weight 'one'");
     refused("1 2 nan 5\n", "not a finite number");
     refused("1 2 1 later\n", "time 'later'");
-    refused("1 2 -3 5\n", "line 1: negative weight -3");
+    refused("1 2 -3 5\n", "line 1: negative weight '-3'");
     refused("a 2 1 5\n", "vertex id 'a'");
     refused("# nothing\n", "holds no edges");
     options.vertices = 4;

@@ -272,6 +272,15 @@ TEST_CASE("waverepo whose sCount does not match the spikes", "[hdf5][waverepo][b
         REQUIRE_THROWS_WITH(io::read_spikes(path),
                             contains(path) && contains("/sCount") && contains("element 1") && contains("negative"));
     }
+    SECTION("counts whose sum passes 2^63 - 1") {
+        {
+            H5Fixture file(path);
+            file.doubles("/spikes", {0.1, 0.2, 0.3});
+            file.int64s("/sCount", {1, std::numeric_limits<std::int64_t>::max(), 2});
+        }
+        REQUIRE_THROWS_WITH(io::read_spikes(path),
+                            contains(path) && contains("/sCount") && contains("element 1") && contains("2^63 - 1") && !contains("monotone"));
+    }
     SECTION("a NaN spike") {
         {
             H5Fixture file(path);

@@ -183,12 +183,13 @@ void add_cliques_command(CLI::App& app) {
     command->add_option("--backend", args->backend, "auto, cpu or gpu (auto: the GPU for counts and histograms of graphs of " +
                                                 std::to_string(graph::kGpuEdges) + " edges or more)");
     command->add_option("--threads", args->threads, "CPU threads (default: all)");
-    command->add_option("--limit", args->limit, "stop after this many cliques");
+    command->add_option("--limit", args->limit, "stop after this many cliques (default 0: no limit)");
     command->add_option("--level", args->level, "GPU work items: l2 (one per edge, the default) or l1 (one per vertex)");
     command->add_option("--induced", args->induced, "GPU subgraph bitsets: ip (candidates only), ipx (with excluded), auto");
     command->add_flag("--no-worker-list", args->no_worker_list, "GPU: no handing of branches to idle workers");
     command->add_option("--devices", args->devices, "GPU devices to share the work over, e.g. 0,1")->delimiter(',')->allow_extra_args(false);
-    command->add_option("--lanes", args->lanes, "GPU lanes per worker: 4, 8, 16 or 32 (default: from the degeneracy)");
+    command->add_option("--lanes", args->lanes, "GPU lanes per worker: 4, 8, 16 or 32 (default: from the degeneracy)")
+        ->check(CLI::IsMember({0U, 4U, 8U, 16U, 32U}));
     command->callback([args] { run_cliques(*args); });
 }
 

@@ -213,7 +213,8 @@ void add_dyngraph_command(CLI::App& app) {
         ->required();
     command->add_option("--columns", args->columns, "what each field is, e.g. src,dst,weight,time (_ skips one)");
     command->add_flag("--signed-weights", args->signed_weights, "allow negative weights");
-    command->add_option("--vertices", args->vertices, "declared vertex count (default: largest id + 1)");
+    command->add_option("--vertices", args->vertices, "declared vertex count (default: largest id + 1)")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{0xfffffffe}, "at most 4294967294 vertices"));
     command->add_option("--window", args->window, "edges in the window (default: half the stream)");
     command->add_option("--batch", args->batch, "stream edges a slide drops and takes (default 1024)");
     command->add_option("--steps", args->max_steps, "stop after this many slides");

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace spikeminer::io {
@@ -72,8 +73,12 @@ EdgeStream read_edge_stream(const std::string& path, const EdgeStreamOptions& op
         if (c.weight >= 0) {
             const double w = parse_number(fields[static_cast<std::size_t>(c.weight)], where, "weight");
             if (w < 0 && !options.signed_weights) {
-                throw Error(where + ": negative weight " + std::string(fields[static_cast<std::size_t>(c.weight)]) +
+                throw Error(where + ": negative weight " + in_quotes(fields[static_cast<std::size_t>(c.weight)]) +
                             " (allow them with --signed-weights)");
+            }
+            if (std::fabs(w) > std::numeric_limits<float>::max()) {
+                throw Error(where + ": weight " + in_quotes(fields[static_cast<std::size_t>(c.weight)]) +
+                            " is beyond a 32-bit float's range (3.4e38), in which the graph keeps its weights");
             }
             edge.weight = static_cast<float>(w);
         }

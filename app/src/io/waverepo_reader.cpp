@@ -21,7 +21,10 @@ Recording read_waverepo(const std::string& path, const TimeBase& time_base, Prog
             throw Error(file.where("/sCount") + " element " + std::to_string(n) + " is negative (" +
                         std::to_string(counts[n]) + ")");
         }
-        total += counts[n];
+        if (__builtin_add_overflow(total, counts[n], &total)) {
+            throw Error(file.where("/sCount") + ": the spike counts up to element " + std::to_string(n) +
+                        " add up to more than 2^63 - 1: not the counts of a recording");
+        }
         ends[n] = total;
     }
     Recording recording;
