@@ -21,4 +21,10 @@ std::string in_quotes(std::string_view text) {
     return out + "'";
 }
 
+std::string shown(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.10g", value);
+    return text;
+}
+
 }  // namespace spikeminer

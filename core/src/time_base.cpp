@@ -1,6 +1,7 @@
 #include "spikeminer/core/time_base.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/in_quotes.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -53,7 +54,7 @@ Tick TimeBase::from_seconds(double seconds) const {
     Int128 ticks = 0;
     if (shift >= 0) {
         if (shift > 62 || product > (static_cast<Int128>(kMaxTick) >> shift)) {
-            throw Error("time " + std::to_string(seconds) + " s is beyond the range of 2^62 ticks");
+            throw Error("time " + shown(seconds) + " s is beyond the range of 2^62 ticks");
         }
         ticks = product << shift;
     } else if (-shift < 126) {
@@ -62,7 +63,7 @@ Tick TimeBase::from_seconds(double seconds) const {
         const Int128 remainder = product - (quotient << k);
         ticks = quotient + (remainder >= (static_cast<Int128>(1) << (k - 1)) ? 1 : 0);  // half away from zero
     }
-    if (ticks > kMaxTick) throw Error("time " + std::to_string(seconds) + " s is beyond the range of 2^62 ticks");
+    if (ticks > kMaxTick) throw Error("time " + shown(seconds) + " s is beyond the range of 2^62 ticks");
     const auto magnitude = static_cast<Tick>(ticks);
     return seconds < 0 ? -magnitude : magnitude;
 }

@@ -1,6 +1,7 @@
 #include "spikeminer/mining/episode.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/in_quotes.hpp"
 
 #include <cstdint>
 #include <string_view>
@@ -14,10 +15,16 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-Interval make_interval(std::string_view lo, std::string_view hi, const TimeBase& time_base, const std::string& unit,
-                       const std::string& context) {
-    const Interval interval{parse_ticks(std::string(trim(lo)), unit, time_base),
-                            parse_ticks(std::string(trim(hi)), unit, time_base)};
+// The interval (lo, hi], written as `written`; a bound that is no number is refused naming
+// the interval as written.
+Interval make_interval(std::string_view lo, std::string_view hi, std::string_view written, const TimeBase& time_base,
+                       const std::string& unit, const std::string& context) {
+    Interval interval;
+    try {
+        interval = {parse_ticks(std::string(trim(lo)), unit, time_base), parse_ticks(std::string(trim(hi)), unit, time_base)};
+    } catch (const UsageError& e) {
+        throw UsageError(context + ": " + in_quotes(written) + " is not lo-hi with 0 <= lo < hi: " + e.what());
+    }
     if (interval.lo >= interval.hi) {
         throw UsageError(context + ": the interval (" + std::string(trim(lo)) + ", " + std::string(trim(hi)) +
                          "] is empty: lo must be below hi");
@@ -68,7 +75,7 @@ Episode parse_episode(const std::string& text, const SpikeTrains& trains, const 
         if (close == std::string_view::npos || comma == std::string_view::npos || comma > close) {
             throw UsageError(context + ": expected an interval written -(lo,hi]->");
         }
-        episode.gaps.push_back(make_interval(rest.substr(0, comma), rest.substr(comma + 1, close - comma - 1),
+        episode.gaps.push_back(make_interval(rest.substr(0, comma), rest.substr(comma + 1, close - comma - 1), rest.substr(0, close + 1),
                                              trains.time_base(), unit, context));
         rest.remove_prefix(close + 3);
     }
@@ -84,7 +91,7 @@ std::vector<Interval> parse_intervals(const std::string& text, const TimeBase& t
         const std::string_view item = rest.substr(0, comma);
         const auto dash = item.find('-');
         if (dash == std::string_view::npos) throw UsageError(context + ": each interval is written lo-hi, e.g. 0-5");
-        intervals.push_back(make_interval(item.substr(0, dash), item.substr(dash + 1), time_base, unit, context));
+        intervals.push_back(make_interval(item.substr(0, dash), item.substr(dash + 1), item, time_base, unit, context));
         if (comma == std::string_view::npos) break;
         rest.remove_prefix(comma + 1);
     }

@@ -1,6 +1,7 @@
 #include "spikeminer/simulator/network_config.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/in_quotes.hpp"
 
 #include <cmath>
 #include <numeric>
@@ -8,12 +9,6 @@
 namespace spikeminer::simulator {
 namespace {
 
-std::string number(double value) {
-    std::string text = std::to_string(value);
-    while (text.size() > 1 && text.back() == '0') text.pop_back();
-    if (!text.empty() && text.back() == '.') text.pop_back();
-    return text;
-}
 
 // Chain c of `length` neurons starting at `first`: delays cycle through 2..7 steps so that
 // embedded episodes fall in both the (0,5] and (5,10] ms intervals at a 1 ms step.
@@ -47,7 +42,7 @@ void check_delay(const DelayRange& delay, std::int64_t steps, const std::string&
 }
 
 void check_probability(double p, const std::string& what) {
-    if (!(p > 0.0 && p < 1.0)) throw UsageError(what + ": probability " + number(p) + " must lie in (0, 1)");
+    if (!(p > 0.0 && p < 1.0)) throw UsageError(what + ": probability " + shown(p) + " must lie in (0, 1)");
 }
 
 }  // namespace
@@ -158,7 +153,7 @@ void validate(const NetworkConfig& config) {
     if (config.ticks_per_second <= 0) throw UsageError("tick: ticks per second must be positive");
     const double step_ticks = config.step_s * static_cast<double>(config.ticks_per_second);
     if (std::fabs(step_ticks - std::round(step_ticks)) > 1e-9 * step_ticks || std::round(step_ticks) < 1.0) {
-        throw UsageError("step: " + number(config.step_s) + " s is not a whole number of ticks");
+        throw UsageError("step: " + shown(config.step_s) + " s is not a whole number of ticks");
     }
     if (!(config.duration_s > 0.0) || !std::isfinite(config.duration_s)) {
         throw UsageError("duration: must be a positive time");
@@ -169,8 +164,8 @@ void validate(const NetworkConfig& config) {
     for (const double rate : config.rest_rates) resting += rate;
     constexpr double kMostSpikes = 4294967295.0;  // SpikeTrains holds at most 2^32 - 1
     if (resting * config.duration_s >= kMostSpikes) {
-        throw UsageError("duration: " + number(config.duration_s) + " s of " + std::to_string(config.neurons) +
-                         " neurons at their resting rates gives about " + number(resting * config.duration_s) +
+        throw UsageError("duration: " + shown(config.duration_s) + " s of " + std::to_string(config.neurons) +
+                         " neurons at their resting rates gives about " + shown(resting * config.duration_s) +
                          " spikes, more than the 4,294,967,295 a recording holds: simulate a shorter time");
     }
     const auto steps = static_cast<std::int64_t>(std::llround(config.duration_s / config.step_s));
@@ -182,9 +177,9 @@ void validate(const NetworkConfig& config) {
                          std::to_string(config.neurons) + " neurons");
     }
     const auto check_rate = [&](double rate, const std::string& what) {
-        if (!(rate > 0.0) || !std::isfinite(rate)) throw UsageError(what + ": rate " + number(rate) + " Hz must be positive");
+        if (!(rate > 0.0) || !std::isfinite(rate)) throw UsageError(what + ": rate " + shown(rate) + " Hz must be positive");
         if (rate >= lambda_max) {
-            throw UsageError(what + ": rate " + number(rate) + " Hz must be below the maximum rate " + number(lambda_max) +
+            throw UsageError(what + ": rate " + shown(rate) + " Hz must be below the maximum rate " + shown(lambda_max) +
                              " Hz");
         }
     };
@@ -193,7 +188,7 @@ void validate(const NetworkConfig& config) {
     if (!(config.slope > 0.0)) throw UsageError("slope: must be positive");
     if (config.refractory_s < 0.0) throw UsageError("refractory: must not be negative");
     if (config.background_density < 0.0 || config.background_density > 1.0) {
-        throw UsageError("background density: " + number(config.background_density) + " must lie in [0, 1]");
+        throw UsageError("background density: " + shown(config.background_density) + " must lie in [0, 1]");
     }
     if (config.background_density > 0.0) check_delay(config.background_delay, steps, "background links");
     const auto check_neuron = [&](NeuronId n, const std::string& what) {
@@ -239,8 +234,8 @@ void validate(const NetworkConfig& config) {
         for (std::size_t k = 0; k < assembly.active.size(); ++k) {
             const ActivePeriod& period = assembly.active[k];
             if (!(period.start_s >= 0.0 && period.start_s < period.end_s && period.end_s <= config.duration_s)) {
-                throw UsageError(what + ": active period " + number(period.start_s) + "-" + number(period.end_s) +
-                                 " s must lie within the run (0-" + number(config.duration_s) + " s), start before end");
+                throw UsageError(what + ": active period " + shown(period.start_s) + "-" + shown(period.end_s) +
+                                 " s must lie within the run (0-" + shown(config.duration_s) + " s), start before end");
             }
             if (k > 0 && period.start_s < assembly.active[k - 1].end_s) {
                 throw UsageError(what + ": active periods must be in order and apart");

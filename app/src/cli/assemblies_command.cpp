@@ -76,9 +76,7 @@ void run_assemblies(const AssembliesArguments& args) {
     if (!result.counting.note.empty()) std::fprintf(stderr, "note: %s\n", result.counting.note.c_str());
     if (!args.output.empty()) io::write_assemblies(args.output, trains, search.cofiring, args.cofiring.unit, cofiring, found);
     if (!args.figure.empty()) {
-        const TimeSpan span = trains.span();
-        const Tick length = trains.time_base().from_seconds(args.figure_seconds);
-        figures::write_figure(args.figure, figures::raster_figure(trains, found, {span.start, std::min(span.end, span.start + length)}));
+        figures::write_figure(args.figure, figures::raster_figure(trains, found, figures::opening(trains, args.figure_seconds)));
     }
 
     outputs.commit();

@@ -99,4 +99,10 @@ Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<Neur
     return figure;
 }
 
+TimeSpan opening(const SpikeTrains& trains, double seconds) {
+    const TimeSpan span = trains.span();
+    const Tick length = seconds >= trains.time_base().to_seconds(span.length()) ? span.length() : trains.time_base().from_seconds(seconds);
+    return {span.start, span.start + std::max<Tick>(length, 1)};
+}
+
 }  // namespace spikeminer::figures

@@ -248,10 +248,8 @@ std::vector<std::string> write_results(const std::string& dir, const Input& inpu
     if (figures::figures_available()) {
         std::vector<std::vector<NeuronId>> members;
         for (const Assembly& a : result.assemblies) members.push_back(a.members);
-        const TimeSpan span = trains.span();
-        const Tick shown = std::min(span.length(), trains.time_base().from_seconds(figure_seconds));
         const std::vector<mining::Occurrence> occurrences = top_occurrences(trains, result.episodes);
-        const figures::Figure drawn[] = {figures::raster_figure(trains, members, {span.start, span.start + std::max<Tick>(shown, 1)}, occurrences),
+        const figures::Figure drawn[] = {figures::raster_figure(trains, members, figures::opening(trains, figure_seconds), occurrences),
                                          timeline_figure(trains, result), graph_figure(trains, result)};
         for (std::size_t f = 0; f < kFigureNames.size(); ++f) {
             for (const char* extension : {".svg", ".png"}) {

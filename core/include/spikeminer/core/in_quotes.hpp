@@ -10,4 +10,8 @@ namespace spikeminer {
 /// ("'abc...' (10485760 bytes)"), so that a message never echoes megabytes or binary.
 std::string in_quotes(std::string_view text);
 
+/// A number a person gave, for a message: at most ten significant digits ("1e+300", not
+/// the 301 digits std::to_string writes).
+std::string shown(double value);
+
 }  // namespace spikeminer

@@ -21,4 +21,8 @@ namespace spikeminer::figures {
 Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<NeuronId>> assemblies, TimeSpan excerpt,
                      std::span<const mining::Occurrence> occurrences = {}, std::optional<Size> size = std::nullopt);
 
+/// The first `seconds` (> 0) of the recording, or all of it when it is shorter (however
+/// long was asked for); at least one tick.
+TimeSpan opening(const SpikeTrains& trains, double seconds);
+
 }  // namespace spikeminer::figures
