@@ -208,6 +208,7 @@ def main():
     parser.add_argument("--spikeminer", default="build/release/app/spikeminer")
     parser.add_argument("--recordings", default="../shared/data/spikes", help="real recordings to slice (a folder)")
     parser.add_argument("--gpu", action="store_true", help="also run each case on the GPU and compare")
+    parser.add_argument("--log", help="append each case's seed and outcome to this file as it ends")
     args = parser.parse_args()
     recordings = []
     for root, _, files in os.walk(args.recordings):
@@ -220,6 +221,9 @@ def main():
         seed = args.seed + k
         problem, commands, outcome = one_case(args.spikeminer, seed, sorted(recordings), work, args.gpu)
         kind = outcome.split(":")[0]
+        if args.log:
+            with open(args.log, "a") as log:
+                log.write("%d\t%s\t%s\n" % (seed, "failed" if problem else kind, problem or outcome))
         counts[kind] = counts.get(kind, 0) + 1
         if problem:
             failed += 1
