@@ -175,12 +175,14 @@ def one_case(spikeminer, seed, recordings, work, gpu):
     outcome = ""
     backends = ["cpu", "gpu"] if gpu else ["cpu"]
     outs = []
+    errs = []
     for backend in backends:
         out = os.path.join(folder, "out-" + backend)
         command = [spikeminer, "run", path, "-o", out, "--backend", backend] + chosen
         commands.append(command)
         status, _, err = run(command)
         outs.append((status, out))
+        errs.append(err)
         if status == 0:
             problem = results_ok(spikeminer, out)
             if problem:
@@ -195,7 +197,14 @@ def one_case(spikeminer, seed, recordings, work, gpu):
         if problem:
             return problem, commands, outcome
     if gpu and outs[0][0] != outs[1][0]:
-        return "the CPU exited %d and the GPU %d" % (outs[0][0], outs[1][0]), commands, outcome
+        # The CPU keeps on the host what the GPU keeps on the device (the co-firing counts),
+        # so a budget can refuse one and not the other: a refusal that says so is the rule.
+        refused = [k for k in range(2) if outs[k][0] != 0]
+        if len(refused) == 1 and "memory budget" in errs[refused[0]]:
+            outcome = "refused on the %s only: memory budget" % backends[refused[0]]
+        else:
+            said = " / ".join(e.strip().splitlines()[-1] for e in errs if e.strip())
+            return "the CPU exited %d and the GPU %d: %s" % (outs[0][0], outs[1][0], said[-600:]), commands, outcome
     shutil.rmtree(folder, ignore_errors=True)
     return "", commands, outcome
 
