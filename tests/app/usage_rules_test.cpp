@@ -55,6 +55,7 @@ TEST_CASE("cli: usage errors exit 2 and file errors 1, each naming what is wrong
         {"a weight beyond a float", {"dyngraph", "DIR/huge_weight.txt", "--columns", "src,dst,weight"}, 1,
          {"huge_weight.txt line 1", "'1e39'", "32-bit float"}},
         {"a duration of 1e300 s", {"simulate", "--duration", "1e300", "-o", "DIR/sim.h5"}, 2, {"duration", "1e+300"}},
+        {"a window of 1e300 s", {"run", "DIR/spikes.csv", "-o", "DIR/out", "--window", "1e300"}, 2, {"window", "1e+300"}},
         {"an option of another command", {"info", "DIR/spikes.csv", "--window", "3"}, 2, {"--window"}},
         {"an argument of no option", {"info", "DIR/spikes.csv", "extra"}, 2, {"extra"}},
         {"the output is the input", {"convert", "DIR/spikes.csv", "DIR/spikes.csv"}, 2, {"spikes.csv", "input"}},

@@ -230,6 +230,10 @@ void validate(const RunConfig& c) {
     if (!(c.window_s >= 0) || !(c.step_s >= 0) || !std::isfinite(c.window_s) || !std::isfinite(c.step_s)) {
         throw UsageError("the co-firing window and step must be positive (or auto)");
     }
+    // 10^9 s (32 years) in ticks stays far within 2^62 at any tick the readers take.
+    if (c.window_s > 1e9 || c.step_s > 1e9) {
+        throw UsageError("the co-firing window and step are at most 1e9 s (about 32 years), not " + shown(std::max(c.window_s, c.step_s)) + " s");
+    }
     if (c.window_s > 0 && c.step_s > 0) {
         const double steps = c.window_s / c.step_s;
         if (steps < 1 - 1e-9 || std::fabs(steps - std::round(steps)) > 1e-9 * steps) {
