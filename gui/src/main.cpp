@@ -40,7 +40,7 @@ int main(int argc, char* argv[]) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("FILE"),
-                                 QStringLiteral("spike file to open: CSV, text, NWB, spikeminer HDF5 or waverepo HDF5"));
+                                 QStringLiteral("spike file to open: CSV, text, NWB, spikeminer HDF5 or waverepo HDF5, or a Kilosort / Phy folder"));
     const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("simulate the demo scenario and run the pipeline on it"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("with --demo: save a picture of the window at its busiest co-firing window, then quit"),

@@ -13,8 +13,9 @@ struct ReadArguments {
     std::string format;      ///< empty: detect
     std::string tick;        ///< empty: the file's own, else 1 µs
     std::string duplicates = "keep";
+    std::string units = "good";  ///< a Kilosort / Phy folder's units
 
-    /// Registers --format, --tick and --duplicates on `command`.
+    /// Registers --format, --tick, --duplicates and --units on `command`.
     void add_to(CLI::App& command);
     /// The ReadOptions these flags ask for (UsageError on bad values).
     [[nodiscard]] io::ReadOptions options(Progress* progress) const;

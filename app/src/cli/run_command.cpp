@@ -202,6 +202,7 @@ void add_settings(CLI::App& command, RunArguments& args) {
     setting(command, args, "--format", &C::format, "the recording's format: csv, text, nwb, spikeminer, waverepo (default: detect)");
     setting(command, args, "--tick", &C::tick, "tick for files in seconds, e.g. 1us, 30000/s");
     setting(command, args, "--duplicates", &C::duplicates, "two spikes of one neuron at one tick: keep (default) or merge");
+    setting(command, args, "--units", &C::units, "a Kilosort / Phy folder's units: good (default: those its labels call good) or all");
     setting(command, args, "--mining-intervals", &C::mining_intervals_ms,
             "the episodes' delays in ms (default auto: 0-5,5-10, or one and two steps of a coarser time grid)");
     setting(command, args, "--min-count", &C::mining_min_count,

@@ -4,17 +4,21 @@
 #include "recording.hpp"
 
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/in_quotes.hpp"
 
 #include <filesystem>
 
 namespace spikeminer::io {
 
-ReadOptions read_options(const std::string& format, const std::string& tick, const std::string& duplicates, Progress* progress) {
+ReadOptions read_options(const std::string& format, const std::string& tick, const std::string& duplicates, Progress* progress,
+                         const std::string& units) {
     ReadOptions options;
     if (!format.empty()) options.format = parse_spike_format(format);
     if (!tick.empty()) options.time_base = parse_time_base(tick);
     if (duplicates != "keep" && duplicates != "merge") throw UsageError("duplicates: choose keep or merge, not '" + duplicates + "'");
     options.duplicates = duplicates == "merge" ? DuplicatePolicy::Merge : DuplicatePolicy::Keep;
+    if (units != "good" && units != "all") throw UsageError("units: choose good or all, not " + in_quotes(units));
+    options.all_units = units == "all";
     options.progress = progress;
     return options;
 }
@@ -25,10 +29,14 @@ namespace {
 // HDF5 file is read in one child process (hdf5_isolated.hpp), without progress reports, its
 // layout looked up there when no format is given.
 SpikeRecording read_any(const std::string& path, const ReadOptions& options, bool with_truth) {
-    const std::optional<SpikeFormat> known = options.format ? options.format : detail::detect_text_format(path);
+    const std::optional<SpikeFormat> known = options.format            ? options.format
+                                             : detail::is_phy_folder(path) ? SpikeFormat::Phy
+                                                                           : detail::detect_text_format(path);
     const TimeBase seconds_tick = options.time_base.value_or(TimeBase{});
     detail::Recording recording;
-    if (known == SpikeFormat::Csv || known == SpikeFormat::Text) {
+    if (known == SpikeFormat::Phy) {
+        recording = detail::read_phy(path, options.all_units, options.time_base);
+    } else if (known == SpikeFormat::Csv || known == SpikeFormat::Text) {
         recording = detail::read_delimited_text(path, *known == SpikeFormat::Csv ? ',' : ' ', options.time_base, options.progress);
         recording.format = *known;
     } else {

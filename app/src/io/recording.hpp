@@ -52,6 +52,11 @@ std::optional<SpikeFormat> detect_text_format(const std::string& path);
 /// reads it; throws Error naming the file when it has none of them.
 SpikeFormat hdf5_layout(const std::string& path);
 
+/// Whether `path` is a folder holding spike_times.npy (Kilosort, Phy).
+bool is_phy_folder(const std::string& path);
+/// A Kilosort / Phy folder's spikes (phy_reader.cpp): the units labelled good, or all.
+Recording read_phy(const std::string& folder, bool all_units, const std::optional<TimeBase>& time_base);
+
 /// Format readers. Each validates its layout and throws Error naming the file and the
 /// line or dataset at fault.
 Recording read_delimited_text(const std::string& path, char delimiter, std::optional<TimeBase> time_base,

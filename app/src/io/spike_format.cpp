@@ -24,7 +24,7 @@ struct FormatName {
 };
 constexpr std::array kNames{FormatName{SpikeFormat::Csv, "csv"}, FormatName{SpikeFormat::Text, "text"},
                             FormatName{SpikeFormat::Nwb, "nwb"}, FormatName{SpikeFormat::Spikeminer, "spikeminer"},
-                            FormatName{SpikeFormat::Waverepo, "waverepo"}};
+                            FormatName{SpikeFormat::Waverepo, "waverepo"}, FormatName{SpikeFormat::Phy, "phy"}};
 
 }  // namespace
 
@@ -39,11 +39,11 @@ SpikeFormat parse_spike_format(const std::string& name) {
     for (const auto& entry : kNames) {
         if (name == entry.name) return entry.format;
     }
-    throw UsageError("unknown format '" + name + "': choose csv, text, nwb, spikeminer or waverepo");
+    throw UsageError("unknown format '" + name + "': choose csv, text, nwb, spikeminer, waverepo or phy");
 }
 
 std::string spikeminer_file_kind(const std::string& path) {
-    if (detail::detect_text_format(path)) return {};
+    if (detail::is_phy_folder(path) || detail::detect_text_format(path)) return {};
     std::string kind;
     detail::run_isolated(
         path,
@@ -56,6 +56,7 @@ std::string spikeminer_file_kind(const std::string& path) {
 }
 
 SpikeFormat detect_spike_format(const std::string& path) {
+    if (detail::is_phy_folder(path)) return SpikeFormat::Phy;
     if (const auto text = detail::detect_text_format(path)) return *text;
     // An HDF5 file: its layout looked up in a child process (hdf5_isolated.hpp).
     SpikeFormat layout{};

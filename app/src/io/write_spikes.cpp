@@ -3,6 +3,8 @@
 #include "spikeminer/app/io/atomic_output.hpp"
 #include "writers.hpp"
 
+#include "spikeminer/core/error.hpp"
+
 namespace spikeminer::io {
 
 void write_spikes(const std::string& path, const SpikeTrains& trains, SpikeFormat format) {
@@ -14,6 +16,7 @@ void write_spikes(const std::string& path, const SpikeTrains& trains, SpikeForma
         case SpikeFormat::Nwb: detail::write_nwb(output.temp_path(), path, trains); break;
         case SpikeFormat::Spikeminer: detail::write_spikeminer_h5(output.temp_path(), path, trains); break;
         case SpikeFormat::Waverepo: detail::write_waverepo(output.temp_path(), path, trains); break;
+        case SpikeFormat::Phy: throw UsageError(path + ": Kilosort / Phy folders are read, not written; give .csv, .txt, .h5 or .nwb");
     }
     output.commit();
 }

@@ -113,7 +113,7 @@ Input load_input(const RunConfig& config, Progress* progress) {
         input.recording = {std::move(simulation.trains), std::move(simulation.truth)};
         return input;
     }
-    input.recording = io::read_recording(config.input, io::read_options(config.format, config.tick, config.duplicates, progress));
+    input.recording = io::read_recording(config.input, io::read_options(config.format, config.tick, config.duplicates, progress, config.units));
     input.source = std::filesystem::path(config.input).filename().string();
     input.checksum = checksum(config.input, progress);
     return input;

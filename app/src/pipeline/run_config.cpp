@@ -94,6 +94,8 @@ const std::vector<Key>& keys() {
         {"read.duplicates", "two spikes of one neuron at one tick: keep or merge",
          [](RunConfig& c, const Json& v, const std::string& w) { c.duplicates = text(v, w); },
          [](const RunConfig& c) { return Json(c.duplicates); }},
+        {"read.units", "a Kilosort / Phy folder's units: good or all", [](RunConfig& c, const Json& v, const std::string& w) { c.units = text(v, w); },
+         [](const RunConfig& c) { return Json(c.units); }},
         {"mining.intervals_ms", "the episodes' delays, e.g. \"0-5,5-10\" (auto: these, or one and two steps of a coarser time grid)",
          [](RunConfig& c, const Json& v, const std::string& w) { c.mining_intervals_ms = lags(v, w); },
          [](const RunConfig& c) { return Json(c.mining_intervals_ms); }},
@@ -254,6 +256,7 @@ void validate(const RunConfig& c) {
     if (c.chance != "baseline" && c.chance != "independent") throw UsageError("chance: choose baseline or independent");
     if (c.correction != "bh" && c.correction != "bonferroni") throw UsageError("correction: choose bh or bonferroni");
     if (c.duplicates != "keep" && c.duplicates != "merge") throw UsageError("duplicates: choose keep or merge");
+    if (c.units != "good" && c.units != "all") throw UsageError("units: choose good or all");
     (void)parse_backend(c.backend);
     const RunConfig defaults;
     const bool surrogate_settings = c.surrogates != defaults.surrogates || c.surrogate != defaults.surrogate ||

@@ -19,13 +19,17 @@ struct ReadOptions {
     std::optional<TimeBase> time_base;
     /// Two spikes of one neuron at one tick: keep both (default) or merge them.
     DuplicatePolicy duplicates = DuplicatePolicy::Keep;
+    /// Kilosort / Phy folders: every unit, not only those labelled good.
+    bool all_units = false;
     /// Receives progress; may cancel.
     Progress* progress = nullptr;
 };
 
 /// The options the reading flags (or settings) name: a format ("" to detect), a tick (""
-/// for the file's own or 1 us), "keep" or "merge". Throws UsageError on a bad value.
-ReadOptions read_options(const std::string& format, const std::string& tick, const std::string& duplicates, Progress* progress);
+/// for the file's own or 1 us), "keep" or "merge", and a Phy folder's units, "good" or
+/// "all". Throws UsageError on a bad value.
+ReadOptions read_options(const std::string& format, const std::string& tick, const std::string& duplicates, Progress* progress,
+                         const std::string& units = "good");
 
 /// Reads a spike file of any supported format. Throws Error naming the file and the
 /// line or dataset at fault; Cancelled when the progress token is set.

@@ -12,9 +12,10 @@ enum class SpikeFormat {
     Nwb,         ///< Neurodata Without Borders 2.x, the Units table
     Spikeminer,  ///< this program's own HDF5 layout (integer ticks, labels, provenance)
     Waverepo,    ///< the waverepo lab layout: /spikes (s) concatenated by unit, /sCount
+    Phy,         ///< a Kilosort / Phy output folder (spike_times.npy, ...); read, not written
 };
 
-/// "csv", "text", "nwb", "spikeminer", "waverepo".
+/// "csv", "text", "nwb", "spikeminer", "waverepo", "phy".
 std::string format_name(SpikeFormat format);
 
 /// Parses a --format value; throws UsageError listing the choices.

@@ -23,6 +23,7 @@ struct RunConfig {
     std::string format;                     ///< the recording's format (default: detected)
     std::string tick;                       ///< tick for files in seconds (default: the file's own, else 1 us)
     std::string duplicates = "keep";        ///< keep or merge two spikes of one neuron at one tick
+    std::string units = "good";             ///< a Kilosort / Phy folder's units: good or all
     // Episodes over the whole recording.
     /// The delays, or "auto": those the recording's time grid resolves (time_scales.hpp).
     std::string mining_intervals_ms = "auto";
