@@ -199,7 +199,7 @@ void add_settings(CLI::App& command, RunArguments& args) {
     args.overrides.push_back([duration, duration_option](pipeline::RunConfig& config) {
         if (duration_option->count() > 0) config.duration_s = *duration;
     });
-    setting(command, args, "--format", &C::format, "the recording's format: csv, text, nwb, spikeminer, waverepo (default: detect)");
+    setting(command, args, "--format", &C::format, "the recording's format: csv, text, nwb, spikeminer, waverepo, phy (default: detect)");
     setting(command, args, "--tick", &C::tick, "tick for files in seconds, e.g. 1us, 30000/s");
     setting(command, args, "--duplicates", &C::duplicates, "two spikes of one neuron at one tick: keep (default) or merge");
     setting(command, args, "--units", &C::units, "a Kilosort / Phy folder's units: good (default: those its labels call good) or all");

@@ -87,7 +87,7 @@ const std::vector<Key>& keys() {
              if (v.is_null()) c.duration_s.reset(); else c.duration_s = number(v, w);
          },
          [](const RunConfig& c) { return c.duration_s ? Json(*c.duration_s) : Json(nullptr); }},
-        {"read.format", "the recording's format: csv, text, nwb, spikeminer, waverepo (default: detected)",
+        {"read.format", "the recording's format: csv, text, nwb, spikeminer, waverepo, phy (default: detected)",
          [](RunConfig& c, const Json& v, const std::string& w) { c.format = text(v, w); }, [](const RunConfig& c) { return Json(c.format); }},
         {"read.tick", "tick for files in seconds, e.g. 1us or 30000/s", [](RunConfig& c, const Json& v, const std::string& w) { c.tick = text(v, w); },
          [](const RunConfig& c) { return Json(c.tick); }},
