@@ -1,5 +1,6 @@
 #include "pipeline_run.hpp"
 
+#include "spikeminer/app/io/spike_format.hpp"
 #include "spikeminer/app/pipeline/results_file.hpp"
 #include "spikeminer/app/pipeline/run_figures.hpp"
 #include "spikeminer/core/error.hpp"
@@ -25,7 +26,7 @@ RunPtr finish_view(std::shared_ptr<PipelineRun> run, Progress& progress) {
 std::optional<std::string> find_recording(const std::string& input, const std::string& results) {
     const std::filesystem::path folder = std::filesystem::path(results).parent_path();
     for (const std::filesystem::path& at : {std::filesystem::path(input), folder.parent_path() / input, folder / input}) {
-        if (std::filesystem::is_regular_file(at)) return at.string();
+        if (std::filesystem::is_regular_file(at) || io::is_sorter_folder(at.string())) return at.string();
     }
     return std::nullopt;
 }

@@ -89,6 +89,11 @@ TEST_CASE("phy: a Kilosort / Phy folder gives its good units, each sample a tick
         test::write_file(folder + "/cluster_KSLabel.tsv", "cluster_id\tKSLabel\n3\tmua\n5\tgood\n7\tmua\n");
         CHECK(io::read_spikes(folder).neuron_table().labels == std::vector<std::string>{"5"});
     }
+    SECTION("Phy's table of no rows leaves Kilosort's labels to decide") {
+        test::write_file(folder + "/cluster_group.tsv", "cluster_id\tgroup\n");
+        test::write_file(folder + "/cluster_KSLabel.tsv", "cluster_id\tKSLabel\n3\tmua\n5\tgood\n7\tmua\n");
+        CHECK(io::read_spikes(folder).neuron_table().labels == std::vector<std::string>{"5"});
+    }
     SECTION("no labels: every unit") {
         std::filesystem::remove(folder + "/cluster_group.tsv");
         CHECK(io::read_spikes(folder).num_spikes() == 6);
@@ -198,6 +203,19 @@ TEST_CASE("cli: run and info take a Phy folder; --units all reads every unit", "
     INFO(run.err);
     CHECK(run.status == 0);
     CHECK(std::filesystem::exists(dir.file("out/results.h5")));
+    // The checksum is that of the folder's files: another sorting gives another.
+    const std::string other = phy_folder(dir, "other");
+    test::write_file(other + "/params.py", "sample_rate = 20000.0\n");
+    const test::CliResult again = test::run_cli({"run", other, "-o", dir.file("out2")});
+    CHECK(again.status == 0);
+    const auto checksum_of = [&](const std::string& out) {
+        const std::string summary = test::read_file(dir.file(out + "/summary.json"));
+        const auto at = summary.find("crc32:");
+        return at == std::string::npos ? std::string() : summary.substr(at, 14);
+    };
+    CHECK(checksum_of("out").size() == 14);
+    CHECK(checksum_of("out") != "crc32:00000000");
+    CHECK(checksum_of("out") != checksum_of("out2"));
     const test::CliResult bad = test::run_cli({"info", folder, "--units", "some"});
     CHECK(bad.status == 2);
     const test::CliResult written = test::run_cli({"convert", folder, dir.file("copy.csv")});

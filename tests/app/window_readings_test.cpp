@@ -1,5 +1,5 @@
 // The pipeline's window stages on windows fed to it: small graphs read in batches and
-// large ones (kGpuWindowEdges edges or more) in the dynamic graph, mixed in one run, give
+// larger ones (kOneThreadBelowEdges edges or more) in the dynamic graph, mixed in one run, give
 // each window the reading of its own graph alone (components, the most central neuron,
 // the maximal cliques: small_graphs.hpp, checked against oracles in graph_tests), in
 // window order, and the edge changes replay to each window's graph.
@@ -33,6 +33,19 @@ std::vector<UndirectedEdge> small_window(std::uint64_t seed) {
     return test::sorted_unique(edges);
 }
 
+// Thousands of edges among 400 neurons: past the batches (kOneThreadBelowEdges), under
+// kGpuWindowEdges.
+std::vector<UndirectedEdge> medium_window(std::uint64_t seed) {
+    std::mt19937_64 random(seed);
+    std::vector<UndirectedEdge> edges;
+    for (int k = 0; k < 6000; ++k) {
+        const auto a = static_cast<NeuronId>(random() % 400);
+        const auto b = static_cast<NeuronId>(random() % 400);
+        if (a != b) edges.push_back({std::min(a, b), std::max(a, b), 5.0F});
+    }
+    return test::sorted_unique(edges);
+}
+
 // More than kGpuWindowEdges edges between two halves of the neurons, and a clique of six
 // planted in one half (its triangles are the graph's cliques of three or more).
 std::vector<UndirectedEdge> large_window(std::uint64_t seed) {
@@ -55,8 +68,11 @@ std::vector<UndirectedEdge> large_window(std::uint64_t seed) {
 
 TEST_CASE("pipeline: small windows read in batches and large ones in the dynamic graph give each window its own reading", "[pipeline]") {
     std::vector<std::vector<UndirectedEdge>> fed = {small_window(1), small_window(2), large_window(3), large_window(4),
-                                                    small_window(5), large_window(6), {},             small_window(7)};
+                                                    small_window(5), large_window(6), {},             small_window(7),
+                                                    medium_window(8), medium_window(9), small_window(10)};
     REQUIRE(fed[2].size() >= app::kGpuWindowEdges);
+    REQUIRE(fed[8].size() >= graph::kOneThreadBelowEdges);
+    REQUIRE(fed[8].size() < app::kGpuWindowEdges);
     std::vector<Spike> spikes;
     NeuronTable table;
     for (NeuronId n = 0; n < kNeurons; ++n) {

@@ -81,12 +81,22 @@ std::map<std::int64_t, std::string> cluster_labels(const std::string& folder, st
                 throw Error(where + ": cluster " + std::to_string(id) + " is labelled twice");
             }
         }
-        break;
+        if (!labels.empty()) break;  // a table of no rows labels nothing: the next one may
     }
+    if (labels.empty()) used.clear();
     return labels;
 }
 
 }  // namespace
+
+std::vector<std::string> phy_files(const std::string& folder) {
+    std::vector<std::string> files;
+    for (const char* name : {"spike_times.npy", "spike_clusters.npy", "spike_templates.npy", "params.py", "cluster_group.tsv", "cluster_KSLabel.tsv"}) {
+        const std::string path = (fs::path(folder) / name).string();
+        if (fs::exists(path)) files.push_back(path);
+    }
+    return files;
+}
 
 bool is_phy_folder(const std::string& path) {
     std::error_code ec;

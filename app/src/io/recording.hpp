@@ -54,6 +54,8 @@ SpikeFormat hdf5_layout(const std::string& path);
 
 /// Whether `path` is a folder holding spike_times.npy (Kilosort, Phy).
 bool is_phy_folder(const std::string& path);
+/// The files of a Kilosort / Phy folder its reader reads, those that are there.
+std::vector<std::string> phy_files(const std::string& folder);
 /// A Kilosort / Phy folder's spikes (phy_reader.cpp): the units labelled good, or all.
 Recording read_phy(const std::string& folder, bool all_units, const std::optional<TimeBase>& time_base);
 

@@ -42,6 +42,13 @@ SpikeFormat parse_spike_format(const std::string& name) {
     throw UsageError("unknown format '" + name + "': choose csv, text, nwb, spikeminer, waverepo or phy");
 }
 
+bool is_sorter_folder(const std::string& path) { return detail::is_phy_folder(path); }
+
+std::vector<std::string> recording_files(const std::string& path) {
+    if (!detail::is_phy_folder(path)) return {path};
+    return detail::phy_files(path);
+}
+
 std::string spikeminer_file_kind(const std::string& path) {
     if (detail::is_phy_folder(path) || detail::detect_text_format(path)) return {};
     std::string kind;

@@ -1,6 +1,7 @@
 // Stages 1 and 2: the input, read or simulated, and its episodes.
 #include "spikeminer/app/pipeline/pipeline.hpp"
 
+#include "spikeminer/app/io/spike_format.hpp"
 #include "spikeminer/app/pipeline/time_scales.hpp"
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/simulator/simulate.hpp"
@@ -24,16 +25,18 @@ std::string crc_text(const char* kind, uLong crc) {
     return std::string(kind) + text;
 }
 
-// "crc32:xxxxxxxx" of the file's bytes.
+// "crc32:xxxxxxxx" of the recording's bytes (a sorter's folder: its files read, in order).
 std::string checksum(const std::string& path, Progress* progress) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) throw Error(path + ": cannot be opened to take its checksum");
     std::vector<char> block(std::size_t{1} << 20);
     uLong crc = crc32(0L, Z_NULL, 0);
-    while (file) {
-        file.read(block.data(), static_cast<std::streamsize>(block.size()));
-        crc = crc32(crc, reinterpret_cast<const Bytef*>(block.data()), static_cast<uInt>(file.gcount()));
-        if (progress != nullptr) progress->check_cancelled();
+    for (const std::string& part : io::recording_files(path)) {
+        std::ifstream file(part, std::ios::binary);
+        if (!file) throw Error(part + ": cannot be opened to take its checksum");
+        while (file) {
+            file.read(block.data(), static_cast<std::streamsize>(block.size()));
+            crc = crc32(crc, reinterpret_cast<const Bytef*>(block.data()), static_cast<uInt>(file.gcount()));
+            if (progress != nullptr) progress->check_cancelled();
+        }
     }
     return crc_text("crc32:", crc);
 }

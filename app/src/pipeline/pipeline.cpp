@@ -143,6 +143,11 @@ mining::CofiringOptions cofiring_options(const RunConfig& given, const SpikeTrai
     return options;
 }
 
+// Auto's reason to keep a large window's graph on the CPU while it stays under kGpuWindowEdges.
+std::string large_graphs() {
+    return "window graphs under " + std::to_string(app::kGpuWindowEdges) + " edges, which the CPU keeps faster";
+}
+
 PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress* progress, const WindowFeed& feed) {
     validate(given);
     const SpikeTrains& trains = input.recording.trains;
@@ -187,12 +192,16 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         if (config.devices.size() > 1) result.notes.push_back("co-firing windows counted on " + std::to_string(config.devices.size()) + " devices");
     }
     const WindowFeed& next_window = feed ? feed : from_gpu;
-    // A window's graph under kGpuWindowEdges edges (every co-firing window of the recordings
-    // measured) is read with the next ones in a batch; a larger one where one dynamic graph
-    // holds it: GPMA+ unless the CPU is asked for, moved by the window's batches when it held
-    // the window before.
+    // A window's graph under kOneThreadBelowEdges edges (every co-firing window of the
+    // recordings measured: at most a few hundred) is read with the next ones in a batch, one
+    // thread or one warp each; a larger one where one dynamic graph holds it, moved by the
+    // window's batches when it held the window before, its cliques on all threads: under
+    // auto the CPU's PMA while the graphs stay under kGpuWindowEdges, and GPMA+ from the
+    // first window of kGpuWindowEdges or more on (when a GPU can be used).
     WindowReader reader(static_cast<graph::Vertex>(trains.num_neurons()), windows.size(), config);
-    BackendChoice graph_choice = choose_backend(parse_backend(config.backend));
+    const Backend graph_requested = parse_backend(config.backend);
+    BackendChoice graph_choice = choose_backend(graph_requested, graph_requested == Backend::Auto ? large_graphs() : "");
+    bool may_move_to_gpu = graph_requested == Backend::Auto && choose_backend(Backend::Auto).backend == Backend::Cuda;
     std::optional<app::WindowGraph> dynamic;
     Backend dynamic_on = Backend::Cpu;
     std::optional<std::size_t> dynamic_holds;  // the window whose graph it holds
@@ -239,7 +248,7 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         summary.edges = after.size();
         app::WindowBatches batches;
         diff(before, after, summary, batches, result.changes);
-        if (after.size() < app::kGpuWindowEdges) {
+        if (after.size() < graph::kOneThreadBelowEdges) {
             waiting.push_back(std::move(summary));
             graphs.push_back(after);
             if (graphs.size() == reader.batch()) read_waiting();
@@ -247,6 +256,10 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
             continue;
         }
         read_waiting();
+        if (may_move_to_gpu && after.size() >= app::kGpuWindowEdges) {
+            may_move_to_gpu = false;
+            graph_choice = choose_backend(Backend::Auto);
+        }
         // The window's batches, or, for a new structure (or one that holds an older window,
         // or the CPU's after the GPU ran out of memory), the whole window's graph.
         const auto update_and_read = [&](Backend backend) {
@@ -284,7 +297,7 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     // The window stages run window by window, together: one peak for them all.
     const std::size_t windows_peak = peak_memory();
     std::string structure = reader.describe();
-    if (dynamic) structure += "; windows of " + std::to_string(app::kGpuWindowEdges) + " edges or more: " + dynamic->describe();
+    if (dynamic) structure += "; windows of " + std::to_string(graph::kOneThreadBelowEdges) + " edges or more: " + dynamic->describe();
     result.stages.push_back({"co-firing", counting_s, counted_on, windows_peak});
     result.stages.push_back({"graph updates", times.graph_s, structure, windows_peak});
     if (config.analytics) result.stages.push_back({"components and PageRank", times.analytics_s, structure, windows_peak});
@@ -292,7 +305,9 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     reset_peak_memory();
     if (!counting_backend.note.empty()) result.notes.push_back("co-firing: " + counting_backend.note);
     if (!reader.choice().note.empty()) result.notes.push_back("window graphs: " + reader.choice().note);
-    if (dynamic && !graph_choice.note.empty()) result.notes.push_back("window graphs of " + std::to_string(app::kGpuWindowEdges) + " edges or more: " + graph_choice.note);
+    if (dynamic && !graph_choice.note.empty()) {
+        result.notes.push_back("window graphs of " + std::to_string(graph::kOneThreadBelowEdges) + " edges or more: " + graph_choice.note);
+    }
     if (!clique_note.empty()) result.notes.push_back("cliques: " + clique_note);
 
     start = Clock::now();

@@ -76,6 +76,7 @@ std::string WindowReader::describe() const {
 }
 
 std::vector<WindowReading> WindowReader::read(std::span<const std::vector<graph::UndirectedEdge>> graphs, WindowStageTimes& times) {
+    if (neurons_ == 0) return read_on_cpu(graphs, times);  // a recording of no neurons: nothing to keep
     return run_with_fallback(
         choice_, [&] { return read_on_gpu(graphs, times); }, [&] { return read_on_cpu(graphs, times); });
 }

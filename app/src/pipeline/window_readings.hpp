@@ -1,7 +1,8 @@
 #pragma once
-// What the pipeline reads from the window graphs that stay small (under kGpuWindowEdges
-// edges, as every co-firing window of a recording so far): components, the neuron of
-// highest PageRank and the maximal cliques, a batch of windows at a time. On the GPU the
+// What the pipeline reads from the window graphs that stay small (under
+// graph::kOneThreadBelowEdges edges, as every co-firing window of a recording so far):
+// components, the neuron of highest PageRank and the maximal cliques, a batch of windows at
+// a time. On the GPU the
 // batch's graphs are the slots of one GPMA+ (graph/gpu_window_slots.hpp), moved by one
 // batch of changes and read by one launch a stage; on the CPU the batch's windows are
 // shared out to the threads, one window each. Both read what analytics.hpp and

@@ -46,7 +46,8 @@ struct GpuCliqueOptions {
 
 /// Below this many edges the CPU search runs on one thread when it chooses (threads 0): the
 /// whole graph is one chunk of work, searched before a team of threads would start and join
-/// (by far, on a busy host).
+/// (by far, on a busy host). The pipeline reads window graphs under it in batches, one
+/// thread or one GPU warp each (app/src/pipeline/window_readings.hpp).
 inline constexpr std::size_t kOneThreadBelowEdges = 4096;
 
 struct CliqueOptions {

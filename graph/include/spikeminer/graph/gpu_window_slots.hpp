@@ -20,8 +20,8 @@ public:
     /// The most vertices with an edge in a slot whose cliques the GPU searches (the
     /// others are left to the CPU: see cliques()).
     static constexpr std::size_t kMostActive = 512;
-    /// The largest clique the search holds, less one (the depth of its stack): a co-firing
-    /// window's cliques are tens of neurons at most.
+    /// The depth of the search's stack: it holds cliques of up to kMostDepth vertices (a
+    /// co-firing window's are tens of neurons at most).
     static constexpr std::size_t kMostDepth = 64;
     /// Words of cliques a slot's search may write (each clique its size, then its vertices).
     static constexpr std::size_t kCliqueWords = 8192;
@@ -41,7 +41,7 @@ public:
     [[nodiscard]] std::vector<SmallGraphReading> read(std::size_t count) const;
     /// The maximal cliques of at least `min_size` >= 2 vertices of slots [0, count), as
     /// small_graph_cliques gives them; nullopt for a slot the search did not hold (more
-    /// than kMostActive vertices with an edge, a clique of kMostDepth or more, or more than
+    /// than kMostActive vertices with an edge, a clique of more than kMostDepth, or more than
     /// kCliqueWords words of cliques).
     [[nodiscard]] std::vector<std::optional<std::vector<std::vector<Vertex>>>> cliques(std::size_t count, std::size_t min_size) const;
     /// The GPMA+ that holds them all.

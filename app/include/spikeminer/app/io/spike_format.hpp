@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace spikeminer::io {
 
@@ -24,6 +25,13 @@ SpikeFormat parse_spike_format(const std::string& name);
 /// Looks inside the file (HDF5 layout, or the first text line) and names its format.
 /// Throws Error naming the file when it is missing, empty or of no known layout.
 SpikeFormat detect_spike_format(const std::string& path);
+
+/// Whether `path` is a Kilosort / Phy output folder (one holding spike_times.npy).
+bool is_sorter_folder(const std::string& path);
+
+/// The files a recording is read from: the file itself, or for a Kilosort / Phy folder the
+/// ones its reader reads (spike times, units, params.py, the labels), in that order.
+std::vector<std::string> recording_files(const std::string& path);
 
 /// The kind a spikeminer HDF5 file states at its root (attribute spikeminer_format:
 /// "spike-trains", "pipeline-results", "mining-results"); empty for any other file. Read in
