@@ -47,7 +47,8 @@ bool wait_a_while(int pidfd, pid_t child, int& raw) {
 #if defined(__SANITIZE_ADDRESS__)
 // GCC 12's AddressSanitizer does not hold its own locks across fork(): a child forked while
 // another thread allocates (the GUI's event loop beside its reading thread) can wait on one
-// forever at its first allocation. In sanitizer builds the child allocates at once and says
+// forever at its first allocation, or at its first thread (the reader writes its columns on
+// several). In sanitizer builds the child allocates and starts a thread at once and says
 // so through a pipe; one that does not within 2 s is ended and started again.
 namespace {
 pid_t fork_that_allocates() {
@@ -58,7 +59,8 @@ pid_t fork_that_allocates() {
         if (child == 0) {
             close(ready[0]);
             std::vector<char> large(std::size_t{1} << 20), small(64);
-            const char byte = large[0] + small[0];
+            std::thread([&small] { small[1] = 1; }).join();
+            const char byte = static_cast<char>(large[0] + small[0] + small[1]);
             if (::write(ready[1], &byte, 1) != 1) _exit(1);
             close(ready[1]);
             return 0;
