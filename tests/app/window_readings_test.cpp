@@ -21,30 +21,24 @@ namespace {
 
 constexpr NeuronId kNeurons = 2000;
 
-// A few hundred edges among 150 neurons, with triangles and larger cliques.
-std::vector<UndirectedEdge> small_window(std::uint64_t seed) {
+// `draws` random pairs among the first `neurons` neurons (repeats and self pairs dropped).
+std::vector<UndirectedEdge> random_window(std::uint64_t seed, NeuronId neurons, int draws) {
     std::mt19937_64 random(seed);
     std::vector<UndirectedEdge> edges;
-    for (int k = 0; k < 400; ++k) {
-        const auto a = static_cast<NeuronId>(random() % 150);
-        const auto b = static_cast<NeuronId>(random() % 150);
-        if (a != b) edges.push_back({std::min(a, b), std::max(a, b), 5.0F});
+    for (int k = 0; k < draws; ++k) {
+        const auto a = static_cast<NeuronId>(random() % neurons);
+        const auto b = static_cast<NeuronId>(random() % neurons);
+        edges.push_back({a, b, 5.0F});
     }
     return test::sorted_unique(edges);
 }
 
+// A few hundred edges among 150 neurons, with triangles and larger cliques.
+std::vector<UndirectedEdge> small_window(std::uint64_t seed) { return random_window(seed, 150, 400); }
+
 // Thousands of edges among 400 neurons: past the batches (kOneThreadBelowEdges), under
 // kGpuWindowEdges.
-std::vector<UndirectedEdge> medium_window(std::uint64_t seed) {
-    std::mt19937_64 random(seed);
-    std::vector<UndirectedEdge> edges;
-    for (int k = 0; k < 6000; ++k) {
-        const auto a = static_cast<NeuronId>(random() % 400);
-        const auto b = static_cast<NeuronId>(random() % 400);
-        if (a != b) edges.push_back({std::min(a, b), std::max(a, b), 5.0F});
-    }
-    return test::sorted_unique(edges);
-}
+std::vector<UndirectedEdge> medium_window(std::uint64_t seed) { return random_window(seed, 400, 6000); }
 
 // More than kGpuWindowEdges edges between two halves of the neurons, and a clique of six
 // planted in one half (its triangles are the graph's cliques of three or more).

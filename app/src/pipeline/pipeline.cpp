@@ -50,32 +50,45 @@ std::vector<UndirectedEdge> weighted_pairs(const mining::CofiringWindow& window)
     return pairs;
 }
 
-// The batches (both directions of each pair: the graph is undirected) and the changes that
-// move the graph from `before` to `after`.
-void diff(const std::vector<UndirectedEdge>& before, const std::vector<UndirectedEdge>& after, WindowSummary& summary,
-          app::WindowBatches& batches, std::vector<EdgeChange>& changes) {
-    batches = {};
+// The changes that move the window's graph from `before` to `after`, counted in its summary.
+void record_changes(const std::vector<UndirectedEdge>& before, const std::vector<UndirectedEdge>& after, WindowSummary& summary,
+                    std::vector<EdgeChange>& changes) {
     const auto window = static_cast<std::uint32_t>(summary.index);
+    graph::edge_changes(
+        before, after,
+        [&](const UndirectedEdge& p) {
+            changes.push_back({window, p.a, p.b, EdgeChange::Kind::Erased, 0.0F});
+            ++summary.erased;
+        },
+        [&](const UndirectedEdge& p) {
+            changes.push_back({window, p.a, p.b, EdgeChange::Kind::Inserted, p.weight});
+            ++summary.inserted;
+        },
+        [&](const UndirectedEdge& p) {
+            changes.push_back({window, p.a, p.b, EdgeChange::Kind::Updated, p.weight});
+            ++summary.updated;
+        });
+}
+
+// The batches that move a dynamic graph from `before` to `after` (both directions of each
+// pair: the graph is undirected); only the windows the dynamic graph reads need them.
+app::WindowBatches batches_of(const std::vector<UndirectedEdge>& before, const std::vector<UndirectedEdge>& after) {
+    app::WindowBatches batches;
     graph::edge_changes(
         before, after,
         [&](const UndirectedEdge& p) {
             batches.erase.push_back({p.a, p.b});
             batches.erase.push_back({p.b, p.a});
-            changes.push_back({window, p.a, p.b, EdgeChange::Kind::Erased, 0.0F});
-            ++summary.erased;
         },
         [&](const UndirectedEdge& p) {
             batches.insert.push_back({p.a, p.b, p.weight});
             batches.insert.push_back({p.b, p.a, p.weight});
-            changes.push_back({window, p.a, p.b, EdgeChange::Kind::Inserted, p.weight});
-            ++summary.inserted;
         },
         [&](const UndirectedEdge& p) {
             batches.update.push_back({p.a, p.b, p.weight});
             batches.update.push_back({p.b, p.a, p.weight});
-            changes.push_back({window, p.a, p.b, EdgeChange::Kind::Updated, p.weight});
-            ++summary.updated;
         });
+    return batches;
 }
 
 // What a large window's graph gives (with analytics), read where the dynamic graph holds it.
@@ -246,8 +259,7 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         summary.span = window.span;
         std::vector<UndirectedEdge> after = weighted_pairs(window);
         summary.edges = after.size();
-        app::WindowBatches batches;
-        diff(before, after, summary, batches, result.changes);
+        record_changes(before, after, summary, result.changes);
         if (after.size() < graph::kOneThreadBelowEdges) {
             waiting.push_back(std::move(summary));
             graphs.push_back(after);
@@ -265,17 +277,12 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         const auto update_and_read = [&](Backend backend) {
             const auto started = Clock::now();
             double analytics_s = 0;
-            if (!dynamic || dynamic_on != backend || dynamic_holds != summary.index - 1) {
+            const bool fresh = !dynamic || dynamic_on != backend || dynamic_holds != summary.index - 1;
+            if (fresh) {
                 dynamic.emplace(static_cast<graph::Vertex>(trains.num_neurons()), app::GraphStructure::Pma, backend);
                 dynamic_on = backend;
-                app::WindowBatches all;
-                std::vector<EdgeChange> unused;
-                WindowSummary counts;
-                diff({}, after, counts, all, unused);
-                dynamic->apply(all);
-            } else {
-                dynamic->apply(batches);
             }
+            dynamic->apply(batches_of(fresh ? std::vector<UndirectedEdge>{} : before, after));
             dynamic_holds = summary.index;
             graph::SmallGraphReading reading = read_graph(*dynamic, config.analytics, analytics_s);
             times.graph_s += seconds_since(started) - analytics_s;
