@@ -251,6 +251,13 @@ void add_settings(CLI::App& command, RunArguments& args) {
     args.overrides.push_back([no_analytics](pipeline::RunConfig& config) {
         if (*no_analytics) config.analytics = false;
     });
+    auto nwb = std::make_shared<bool>(false);
+    command.add_flag("--nwb", *nwb,
+                     "also write results.nwb: the input NWB file (a copy) or a new NWB file of the recording's units, with the "
+                     "assemblies, their active periods and the episodes in processing/spikeminer");
+    args.overrides.push_back([nwb](pipeline::RunConfig& config) {
+        if (*nwb) config.nwb = true;
+    });
     command.add_option("--figure-seconds", args.figure_seconds, "seconds the raster figure shows (default 10)")->check(CLI::PositiveNumber);
     command.add_option("--show", args.show, "assemblies listed (default 10)");
 }

@@ -17,6 +17,24 @@ H5Writer::H5Writer(const std::string& path, std::string name) : name_(std::move(
     if (!file_.valid()) fail("cannot be created");
 }
 
+H5Writer H5Writer::open_existing(const std::string& path, std::string name) {
+    silence_hdf5_errors();
+    H5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+    if (!file.valid()) throw Error(name + ": cannot be opened to write");
+    return H5Writer(std::move(name), std::move(file));
+}
+
+bool H5Writer::exists(const std::string& path) const {
+    for (std::size_t end = path.find('/', 1);; end = path.find('/', end + 1)) {
+        if (H5Lexists(file_.get(), path.substr(0, end).c_str(), H5P_DEFAULT) <= 0) return false;
+        if (end == std::string::npos) return true;
+    }
+}
+
+void H5Writer::remove(const std::string& path) {
+    if (H5Ldelete(file_.get(), path.c_str(), H5P_DEFAULT) < 0) fail("cannot remove '" + path + "'");
+}
+
 void H5Writer::fail(const std::string& what) const { throw Error(name_ + ": " + what); }
 
 void H5Writer::create_group(const std::string& path) {

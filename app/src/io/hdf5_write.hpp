@@ -14,6 +14,13 @@ namespace spikeminer::io::detail {
 class H5Writer {
 public:
     H5Writer(const std::string& path, std::string name);
+    /// An existing HDF5 file, opened to add to it (results.nwb's copy of the input).
+    static H5Writer open_existing(const std::string& path, std::string name);
+
+    /// True when the object at `path` exists (each of its parents does too).
+    [[nodiscard]] bool exists(const std::string& path) const;
+    /// Unlinks the object at `path` (an earlier run's group that this run's replaces).
+    void remove(const std::string& path);
 
     void create_group(const std::string& path);
     void write(const std::string& path, std::span<const std::int64_t> values);
@@ -33,6 +40,7 @@ public:
     void close();
 
 private:
+    H5Writer(std::string name, H5Handle file) : name_(std::move(name)), file_(std::move(file)) {}
     void write_array(const std::string& path, hid_t file_type, hid_t memory_type, const void* data, int rank,
                      const hsize_t* dims);
     [[noreturn]] void fail(const std::string& what) const;

@@ -1,6 +1,6 @@
 // Writer for Neurodata Without Borders 2.4: the NWBFile fields the schema requires and a
 // Units table (id, spike_times, spike_times_index, electrode group names when known).
-#include "hdf5_write.hpp"
+#include "nwb_types.hpp"
 #include "writers.hpp"
 
 #include "spikeminer/core/label_indexer.hpp"
@@ -26,12 +26,6 @@ std::string new_object_id() {
     return text;
 }
 
-void mark(H5Writer& file, const std::string& object, const char* name_space, const char* type) {
-    file.set_attribute(object, "namespace", std::string(name_space));
-    file.set_attribute(object, "neurodata_type", std::string(type));
-    file.set_attribute(object, "object_id", new_object_id());
-}
-
 std::string now_iso8601() {
     const std::time_t now = std::time(nullptr);
     std::tm utc{};
@@ -42,6 +36,12 @@ std::string now_iso8601() {
 }
 
 }  // namespace
+
+void mark(H5Writer& file, const std::string& object, const char* name_space, const char* type) {
+    file.set_attribute(object, "namespace", std::string(name_space));
+    file.set_attribute(object, "neurodata_type", std::string(type));
+    file.set_attribute(object, "object_id", new_object_id());
+}
 
 void write_nwb(const std::string& path, const std::string& name, const SpikeTrains& trains) {
     H5Writer file(path, name);

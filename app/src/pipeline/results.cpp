@@ -5,6 +5,7 @@
 #include "../io/json_text.hpp"
 #include "../io/significance_fields.hpp"
 #include "results_h5.hpp"
+#include "results_nwb.hpp"
 
 #include "spikeminer/app/figures/raster_figure.hpp"
 #include "spikeminer/app/io/atomic_output.hpp"
@@ -26,10 +27,12 @@ namespace fs = std::filesystem;
 
 // What write_results writes: these files, and each figure as .svg and .png.
 const std::vector<std::string> kTableFiles = {"results.h5", "summary.json", "assemblies.csv", "episodes.csv", "windows.csv"};
+// With the setting `nwb`.
+constexpr const char* kNwbFile = "results.nwb";
 const std::vector<std::string> kFigureNames = {"raster", "timeline", "graph"};
 
 bool is_result_file(const std::string& name) {
-    if (std::find(kTableFiles.begin(), kTableFiles.end(), name) != kTableFiles.end()) return true;
+    if (std::find(kTableFiles.begin(), kTableFiles.end(), name) != kTableFiles.end() || name == kNwbFile) return true;
     const std::string stem = fs::path(name).stem().string();
     return (name.ends_with(".svg") || name.ends_with(".png")) && std::find(kFigureNames.begin(), kFigureNames.end(), stem) != kFigureNames.end();
 }
@@ -245,6 +248,11 @@ std::vector<std::string> write_results(const std::string& dir, const Input& inpu
     io::write_atomically(folder.file("summary.json"), [&](std::ostream& out) { out << summary << '\n'; });
     write_tables(folder, trains, result);
     std::vector<std::string> written = kTableFiles;
+    if (config.nwb) {
+        if (progress != nullptr) progress->check_cancelled();
+        detail::write_results_nwb(folder.file(kNwbFile), (fs::path(dir) / kNwbFile).string(), input, config, result);
+        written.push_back(kNwbFile);
+    }
     if (figures::figures_available()) {
         std::vector<std::vector<NeuronId>> members;
         for (const Assembly& a : result.assemblies) members.push_back(a.members);

@@ -160,6 +160,9 @@ const std::vector<Key>& keys() {
          [](const RunConfig& c) { return Json(c.min_windows); }},
         {"analytics", "components and PageRank of every window's graph", [](RunConfig& c, const Json& v, const std::string& w) { c.analytics = flag(v, w); },
          [](const RunConfig& c) { return Json(c.analytics); }},
+        {"nwb", "also write results.nwb: the input NWB file (a copy) or a new one of the recording's units, with the results in "
+                "processing/spikeminer",
+         [](RunConfig& c, const Json& v, const std::string& w) { c.nwb = flag(v, w); }, [](const RunConfig& c) { return Json(c.nwb); }},
         {"memory_budget", "bytes of memory a stage may take, e.g. \"4G\" (auto: half what is available)",
          [](RunConfig& c, const Json& v, const std::string& w) { c.memory_budget = text(v, w); },
          [](const RunConfig& c) { return Json(c.memory_budget); }},

@@ -20,7 +20,7 @@ void remove_previous_results(const std::string& dir);
 /// renamed into place at the end): results.h5 (episodes, windows, edge changes,
 /// assemblies, events, the run's settings, the program version, the input's name and
 /// checksum; its layout is in the README), summary.json, assemblies.csv, episodes.csv,
-/// windows.csv, and, in a build with figures, three figures as SVG and PNG: raster (the
+/// windows.csv, with config.nwb results.nwb (results_nwb.cpp), and, in a build with figures, three figures as SVG and PNG: raster (the
 /// first `figure_seconds` with the assemblies' members grouped and coloured), timeline
 /// (one row per assembly, bars where it is active) and graph (the co-firing graph of the
 /// busiest window). Returns the names of the files written. Throws Error naming the file

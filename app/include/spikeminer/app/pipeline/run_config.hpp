@@ -62,6 +62,9 @@ struct RunConfig {
     std::size_t max_gap = 1;
     std::size_t min_windows = 3;            ///< assemblies seen in fewer windows are left out (flicker)
     bool analytics = true;                  ///< components and PageRank of each window's graph
+    /// Also results.nwb: the input NWB file (copied) or a new one of the recording's units,
+    /// with the assemblies, their active periods and the episodes (results_nwb.cpp).
+    bool nwb = false;
     // Where, and within what.
     /// Bytes of host memory a stage may take ("4G", "512M"), or "auto": half what is available.
     std::string memory_budget = "auto";
