@@ -122,6 +122,14 @@ Input load_input(const RunConfig& config, Progress* progress) {
     return input;
 }
 
+Input input_from_trains(SpikeTrains trains, std::string source) {
+    Input input;
+    input.source = std::move(source);
+    input.checksum = spikes_checksum(trains);
+    input.recording.trains = std::move(trains);
+    return input;
+}
+
 mining::MiningOptions mining_options(const SpikeTrains& trains, const RunConfig& given, Progress* progress) {
     RunConfig config = given;
     (void)resolve_time_scales(config, trains);

@@ -35,6 +35,10 @@ struct Input {
 /// length when config.duration_s changes it).
 Input load_input(const RunConfig& config, Progress* progress);
 
+/// Stage 1 for spikes already in memory (the Python module's arrays): `source` names them,
+/// the checksum is that of the spikes, as of a simulation's.
+Input input_from_trains(SpikeTrains trains, std::string source);
+
 /// Stage 2's options for `config` (its auto lags resolved, time_scales.hpp) in the ticks of
 /// the trains: the test against chance unless mining_q is 0, the floor or threshold, the
 /// memory budget. Throws UsageError naming a setting the recording cannot take.

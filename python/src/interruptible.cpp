@@ -1,0 +1,106 @@
+#include "interruptible.hpp"
+
+#include "spikeminer/core/error.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <tuple>
+
+namespace py = pybind11;
+
+namespace spikeminer::python {
+namespace {
+
+// How often the waiting thread looks for Ctrl-C and passes progress on.
+constexpr std::chrono::milliseconds kPoll{50};
+
+struct Shared {
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool finished = false;
+    bool reported = false;  // a report not yet passed on
+    std::string task;
+    std::uint64_t done = 0;
+    std::uint64_t total = 0;
+    std::exception_ptr failure;
+};
+
+[[noreturn]] void raise_translated(std::exception_ptr failure, ErrorKind errors) {
+    try {
+        std::rethrow_exception(failure);
+    } catch (const UsageError& e) {
+        throw py::value_error(e.what());
+    } catch (const Cancelled&) {
+        PyErr_SetNone(PyExc_KeyboardInterrupt);
+        throw py::error_already_set();
+    } catch (const Error& e) {
+        PyErr_SetString(errors == ErrorKind::File ? PyExc_OSError : PyExc_RuntimeError, e.what());
+        throw py::error_already_set();
+    } catch (const std::bad_alloc&) {
+        throw;  // pybind11 raises MemoryError
+    }
+}
+
+}  // namespace
+
+void run_interruptible(const py::object& callback, ErrorKind errors, const std::function<void(Progress&)>& work) {
+    Shared shared;
+    CancelToken cancel;
+    Progress progress(
+        [&shared](const std::string& task, std::uint64_t done, std::uint64_t total) {
+            const std::lock_guard lock(shared.mutex);
+            shared.task = task;
+            shared.done = done;
+            shared.total = total;
+            shared.reported = true;
+        },
+        &cancel);
+    std::thread worker([&] {
+        try {
+            work(progress);
+        } catch (...) {
+            shared.failure = std::current_exception();
+        }
+        const std::lock_guard lock(shared.mutex);
+        shared.finished = true;
+        shared.changed.notify_all();
+    });
+    const auto stop_and_join = [&] {
+        cancel.request();
+        const py::gil_scoped_release release;
+        worker.join();
+    };
+    for (;;) {
+        bool finished = false;
+        std::optional<std::tuple<std::string, std::uint64_t, std::uint64_t>> report;
+        {
+            const py::gil_scoped_release release;
+            std::unique_lock lock(shared.mutex);
+            shared.changed.wait_for(lock, kPoll, [&] { return shared.finished; });
+            finished = shared.finished;
+            if (shared.reported) report.emplace(shared.task, shared.done, shared.total);
+            shared.reported = false;
+        }
+        if (PyErr_CheckSignals() != 0) {  // Ctrl-C: KeyboardInterrupt is set
+            stop_and_join();
+            throw py::error_already_set();
+        }
+        if (report && !callback.is_none()) {
+            try {
+                callback(std::get<0>(*report), std::get<1>(*report), std::get<2>(*report));
+            } catch (py::error_already_set&) {
+                stop_and_join();
+                throw;
+            }
+        }
+        if (finished) break;
+    }
+    worker.join();
+    if (shared.failure) raise_translated(shared.failure, errors);
+}
+
+}  // namespace spikeminer::python

@@ -1,0 +1,32 @@
+#pragma once
+// The library's results as numpy arrays and plain Python objects, times in seconds and
+// neurons by their labels, the same numbers as the files `spikeminer run` writes.
+
+#include "spikeminer/app/pipeline/pipeline.hpp"
+#include "spikeminer/mining/cofiring.hpp"
+
+#include <pybind11/pybind11.h>
+
+#include <vector>
+
+namespace spikeminer::python {
+
+/// Each episode: {"episode", "neurons", "intervals_ms", "count"}, with the test against
+/// chance "chance": {"pairs", "expected_pairs", "p", "p_adjusted", ...} and with
+/// significance "significance": {"p", "p_adjusted", ...}.
+pybind11::list episodes_to_python(const SpikeTrains& trains, const mining::MiningResult& result);
+
+/// Each level's report: {"level", "candidates", "frequent", "threshold", "backend", "seconds", ...}.
+pybind11::list levels_to_python(const mining::MiningResult& result);
+
+/// A co-firing window: {"index", "start_s", "end_s", "tests", "edges"}, the edges a dict of
+/// arrays "a", "b" (labels), "interval" (-1: synchrony), "count", "expected", "p", "p_adjusted".
+pybind11::dict window_to_python(const SpikeTrains& trains, const mining::CofiringWindow& window);
+
+/// The whole run: "labels", "episodes", "levels", "windows" (a dict of columns, as
+/// windows.csv, with each window's cliques and their assemblies), "changes" (a dict of
+/// columns), "assemblies" (a list of dicts, as assemblies.csv, with the activation times
+/// and active periods), "events", "recovery" (a simulation's), "stages", "notes", "settings".
+pybind11::dict run_to_python(const pipeline::Input& input, const pipeline::PipelineResult& result);
+
+}  // namespace spikeminer::python
