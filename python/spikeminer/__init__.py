@@ -109,6 +109,8 @@ def _input(data, units, settings):
     if data is None:
         if "simulate" in settings:
             s = settings["simulate"]
+            if isinstance(s, str):
+                s = {"scenario": s}
             return simulate(s.get("scenario", "demo"), seed=s.get("seed", 1), duration_s=s.get("duration_s"), progress=False)
         if "input" in settings:
             data = settings["input"]
@@ -151,7 +153,13 @@ def cliques(edges, *, vertices=None, min_size=1, backend="auto"):
 
     array = np.asarray(edges)
     if array.size == 0:
-        array = array.reshape(0, 2)
+        array = array.reshape(0, 2).astype(np.int64)
+    if array.dtype.kind not in "iu":
+        raise ValueError(f"edges: expected integer vertex numbers, got dtype {array.dtype}")
+    if vertices is not None and int(vertices) < 0:
+        raise ValueError(f"vertices: {vertices} is negative")
+    if int(min_size) < 0:
+        raise ValueError(f"min_size: {min_size} is negative")
     return _spikeminer._cliques(array, -1 if vertices is None else int(vertices), int(min_size), backend)
 
 

@@ -69,11 +69,18 @@ void run_interruptible(const py::object& callback, ErrorKind errors, const std::
         shared.finished = true;
         shared.changed.notify_all();
     });
-    const auto stop_and_join = [&] {
-        cancel.request();
-        const py::gil_scoped_release release;
-        worker.join();
-    };
+    // However this thread leaves (an exception of the callback or of Python), the work is
+    // told to stop and is waited for: it holds references to the caller's objects.
+    struct Joiner {
+        std::thread& worker;
+        CancelToken& cancel;
+        ~Joiner() {
+            if (!worker.joinable()) return;
+            cancel.request();
+            const py::gil_scoped_release release;
+            worker.join();
+        }
+    } joiner{worker, cancel};
     for (;;) {
         bool finished = false;
         std::optional<std::tuple<std::string, std::uint64_t, std::uint64_t>> report;
@@ -85,19 +92,10 @@ void run_interruptible(const py::object& callback, ErrorKind errors, const std::
             if (shared.reported) report.emplace(shared.task, shared.done, shared.total);
             shared.reported = false;
         }
-        if (PyErr_CheckSignals() != 0) {  // Ctrl-C: KeyboardInterrupt is set
-            stop_and_join();
-            throw py::error_already_set();
-        }
-        if (report && !callback.is_none()) {
-            try {
-                callback(std::get<0>(*report), std::get<1>(*report), std::get<2>(*report));
-            } catch (py::error_already_set&) {
-                stop_and_join();
-                throw;
-            }
-        }
+        // Work that has finished is kept: a Ctrl-C now is raised by Python after the call.
         if (finished) break;
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();  // Ctrl-C: the Joiner stops the work
+        if (report && !callback.is_none()) callback(std::get<0>(*report), std::get<1>(*report), std::get<2>(*report));
     }
     worker.join();
     if (shared.failure) raise_translated(shared.failure, errors);

@@ -39,9 +39,13 @@ pipeline::RunConfig settings_of(const Recording& recording, const std::string& s
     pipeline::RunConfig config = recording.origin;
     try {
         pipeline::apply_json(config, settings_json, "settings");
-        if (config.input != recording.origin.input || config.simulate != recording.origin.simulate || config.seed != recording.origin.seed ||
-            config.duration_s != recording.origin.duration_s) {
+        const pipeline::RunConfig& o = recording.origin;
+        if (config.input != o.input || config.simulate != o.simulate || config.seed != o.seed || config.duration_s != o.duration_s) {
             throw UsageError("settings: give the recording as the first argument, not as 'input' or 'simulate'");
+        }
+        if (config.format != o.format || config.tick != o.tick || config.duplicates != o.duplicates || config.units != o.units) {
+            throw UsageError("settings: 'read' settings apply where the recording is read (spikeminer.read, spikeminer.recording), "
+                             "not to a recording already read");
         }
         pipeline::validate(config);
     } catch (const UsageError& e) {
@@ -185,28 +189,6 @@ py::dict run(const Recording& recording, const std::string& settings_json, const
     return d;
 }
 
-py::array_t<double> seconds_of_stream(const Recording& recording) {
-    const SpikeTrains& trains = recording.trains();
-    py::array_t<double> array(static_cast<py::ssize_t>(trains.num_spikes()));
-    double* out = array.mutable_data();
-    const auto times = trains.times();
-    for (std::size_t i = 0; i < times.size(); ++i) out[i] = trains.time_base().to_seconds(times[i]);
-    return array;
-}
-
-py::list trains_of(const Recording& recording) {
-    const SpikeTrains& trains = recording.trains();
-    py::list list;
-    for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
-        const auto spikes = trains.spikes_of(n);
-        py::array_t<double> array(static_cast<py::ssize_t>(spikes.size()));
-        double* out = array.mutable_data();
-        for (std::size_t i = 0; i < spikes.size(); ++i) out[i] = trains.time_base().to_seconds(trains.times()[spikes[i]]);
-        list.append(array);
-    }
-    return list;
-}
-
 }  // namespace
 }  // namespace spikeminer::python
 
@@ -228,14 +210,14 @@ PYBIND11_MODULE(_spikeminer, m) {
             return py::make_tuple(tb.to_seconds(r.trains().span().start), tb.to_seconds(r.trains().span().end));
         })
         .def_property_readonly("has_ground_truth", [](const Recording& r) { return r.input->recording.truth.has_value(); })
-        .def("times", &seconds_of_stream, "every spike's time in s, in time order")
+        .def("times", [](const Recording& r) { return stream_seconds(r.trains()); }, "every spike's time in s, in time order")
         .def("neurons", [](const Recording& r) {
             const auto neurons = r.trains().neurons();
             py::array_t<std::uint32_t> array(static_cast<py::ssize_t>(neurons.size()));
             std::copy(neurons.begin(), neurons.end(), array.mutable_data());
             return array;
         }, "every spike's neuron (a position in labels), in time order")
-        .def("trains", &trains_of, "each neuron's spike times in s");
+        .def("trains", [](const Recording& r) { return train_seconds(r.trains()); }, "each neuron's spike times in s");
 
     m.def("_read", &read_file, py::arg("path"), py::arg("format"), py::arg("tick"), py::arg("duplicates"), py::arg("units"), py::arg("progress"));
     m.def("_simulate", &simulate, py::arg("scenario"), py::arg("seed"), py::arg("duration_s"), py::arg("progress"));

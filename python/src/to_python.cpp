@@ -5,19 +5,12 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include <cstring>
+#include <span>
 
 namespace py = pybind11;
 
 namespace spikeminer::python {
 namespace {
-
-template <typename T>
-py::array_t<T> to_array(const std::vector<T>& values) {
-    py::array_t<T> array(static_cast<py::ssize_t>(values.size()));
-    if (!values.empty()) std::memcpy(array.mutable_data(), values.data(), values.size() * sizeof(T));
-    return array;
-}
 
 template <typename T, typename Field>
 py::array_t<T> column(std::size_t rows, Field&& field) {
@@ -44,7 +37,7 @@ py::dict significance_to_python(const mining::SurrogateSignificance& s) {
     return d;
 }
 
-py::array_t<double> seconds_of(const std::vector<Tick>& ticks, const TimeBase& tb) {
+py::array_t<double> seconds_of(std::span<const Tick> ticks, const TimeBase& tb) {
     return column<double>(ticks.size(), [&](std::size_t i) { return tb.to_seconds(ticks[i]); });
 }
 
@@ -170,6 +163,17 @@ py::object recovery_to_python(const std::optional<pipeline::Recovery>& recovery)
 }
 
 }  // namespace
+
+py::array_t<double> stream_seconds(const SpikeTrains& trains) { return seconds_of(trains.times(), trains.time_base()); }
+
+py::list train_seconds(const SpikeTrains& trains) {
+    py::list list;
+    for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
+        const auto spikes = trains.spikes_of(n);
+        list.append(column<double>(spikes.size(), [&](std::size_t i) { return trains.time_base().to_seconds(trains.times()[spikes[i]]); }));
+    }
+    return list;
+}
 
 py::list episodes_to_python(const SpikeTrains& trains, const mining::MiningResult& result) {
     const TimeBase& tb = trains.time_base();

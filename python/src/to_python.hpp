@@ -5,11 +5,18 @@
 #include "spikeminer/app/pipeline/pipeline.hpp"
 #include "spikeminer/mining/cofiring.hpp"
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <vector>
 
 namespace spikeminer::python {
+
+/// Every spike's time in s, in time order (the stream of `trains`).
+pybind11::array_t<double> stream_seconds(const SpikeTrains& trains);
+
+/// Each neuron's spike times in s.
+pybind11::list train_seconds(const SpikeTrains& trains);
 
 /// Each episode: {"episode", "neurons", "intervals_ms", "count"}, with the test against
 /// chance "chance": {"pairs", "expected_pairs", "p", "p_adjusted", ...} and with

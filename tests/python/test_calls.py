@@ -26,7 +26,8 @@ def test_settings_as_groups_dotted_keys_and_a_dict(demo):
     assert [x["members"] for x in a.assemblies] == [x["members"] for x in b.assemblies]
     assert a.assemblies and all(len(x["members"]) >= largest for x in a.assemblies)
     assert len(a.assemblies) < len(c.assemblies)
-    assert sorted(spikeminer.config_keys())[0][0] in {k for k, _ in spikeminer.config_keys()}
+    keys = dict(spikeminer.config_keys())
+    assert {"cofiring.q", "assemblies.min_size", "nwb", "backend"} <= set(keys) and "input" in keys
 
 
 def test_bad_settings_are_value_errors(demo):
@@ -36,6 +37,8 @@ def test_bad_settings_are_value_errors(demo):
         spikeminer.run(demo, assemblies={"jaccard": 2}, progress=False)
     with pytest.raises(ValueError, match="not as 'input' or 'simulate'"):
         spikeminer.run(demo, simulate={"seed": 2}, progress=False)
+    with pytest.raises(ValueError, match="'read' settings apply where the recording is read"):
+        spikeminer.run(demo, read={"tick": "1ms"}, progress=False)
 
 
 def test_files_errors_are_os_errors(tmp_path):
@@ -90,18 +93,32 @@ def test_cliques_refuse_bad_edges():
         spikeminer.cliques(np.array([1, 2, 3]))
     with pytest.raises(ValueError, match="negative"):
         spikeminer.cliques([(0, -1)])
+    with pytest.raises(ValueError, match="integer vertex numbers"):
+        spikeminer.cliques([(0.5, 1.7)])
+    with pytest.raises(ValueError, match="not below vertices=2"):
+        spikeminer.cliques([(0, 2)], vertices=2)
+    assert spikeminer.cliques([]) == []
 
 
 def test_the_gil_is_released(demo):
-    done = threading.Event()
-    worker = threading.Thread(target=lambda: (spikeminer.run(demo, progress=False), done.set()))
+    entered = threading.Event()
+    returned = []
+
+    def work():
+        entered.set()
+        spikeminer.run(demo, progress=False)
+        returned.append(time.monotonic())  # before this thread lets go of the GIL again
+
+    worker = threading.Thread(target=work)
     worker.start()
-    turns = 0
-    while not done.is_set():
-        turns += 1
+    entered.wait()
+    turns = []
+    while worker.is_alive():
+        turns.append(time.monotonic())
         time.sleep(0.001)
     worker.join()
-    assert turns > 10  # this thread ran while the pipeline did
+    # Had the call held the GIL, this thread would only have run again once it returned.
+    assert any(t < returned[0] for t in turns[1:])
 
 
 def test_ctrl_c_stops_a_long_run_and_writes_nothing(tmp_path, demo):

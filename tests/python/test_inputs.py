@@ -67,9 +67,37 @@ def test_neo_spike_trains():
     assert np.allclose(np.sort(rec.times()), times, atol=1e-6)
 
 
+def test_layouts_numpy_allows():
+    times, ids = spikes()
+    reference = spikeminer.recording(times, ids, progress=False)
+    same(spikeminer.recording(times.astype(">f8"), ids.astype(">i4"), progress=False), reference)  # big-endian
+    table = np.zeros(len(times), dtype=[("u", "i4"), ("t", "f8")])  # fields 12 bytes apart: unaligned views
+    table["u"], table["t"] = ids, times
+    same(spikeminer.recording(table["t"], table["u"], progress=False), reference)
+    same(spikeminer.recording(times[::-1], ids[::-1], progress=False), reference)  # a negative stride
+
+
+def test_ids_far_apart_and_huge():
+    times = np.array([0.1, 0.2, 0.3, 0.4])
+    ids = np.array([2**40, 7, 2**64 - 1, 7], dtype=np.uint64)  # past the table of ids: sorted instead
+    rec = spikeminer.recording(times, ids, progress=False)
+    assert rec.labels == ["7", str(2**40), str(2**64 - 1)]
+    assert rec.neurons().tolist() == [1, 0, 2, 0]
+
+
+def test_integer_times_per_unit_are_refused():
+    with pytest.raises(ValueError, match="unit 0: integer spike times"):
+        spikeminer.recording([np.array([30000, 60000])], progress=False)
+
+
 def test_unit_names_and_duplicates():
     rec = spikeminer.recording(np.array([0.5, 0.1, 0.1]), np.array(["b", "a", "a"]), progress=False)
-    assert rec.labels == ["a", "b"] and rec.num_spikes == 3
+    assert rec.labels == ["b", "a"] and rec.num_spikes == 3  # first appearance, as the CSV reader orders names
+    numeric = spikeminer.recording(np.array([0.1, 0.2, 0.3]), np.array(["10", "2", "7.0"]), progress=False)
+    assert numeric.labels == ["2", "7", "10"]  # integer names in numeric order, "7.0" is unit 7
+    assert spikeminer.recording(np.array([0.1]), np.array([b"x"]), progress=False).labels == ["x"]
+    with pytest.raises(ValueError, match="names the unit of an earlier label"):
+        spikeminer.recording({"7": [0.1], "7.0": [0.2]}, progress=False)
     merged = spikeminer.recording(np.array([0.5, 0.1, 0.1]), np.array([1, 0, 0]), duplicates="merge", progress=False)
     assert merged.num_spikes == 2
 
@@ -97,7 +125,7 @@ def test_bad_arrays_are_refused(times, units, message):
 def test_other_refusals():
     with pytest.raises(ValueError, match="give the unit of each spike"):
         spikeminer.recording(np.array([0.1, 0.2]), progress=False)
-    with pytest.raises(ValueError, match="each unit once"):
+    with pytest.raises(ValueError, match="'3' names the unit of an earlier label"):
         spikeminer.recording({"a": [0.1], "b": [0.2], 3: [0.3], "3": [0.4]}, progress=False)
     with pytest.raises(ValueError, match="tick"):
         spikeminer.recording(np.array([0.1]), np.array([0]), tick="fast", progress=False)

@@ -37,10 +37,18 @@ def check_module(path, folder):
         assert table["id"][()].tolist() == [int(r["id"]) for r in rows]
         assert [[labels[i] for i in m] for m in ragged(table, "members")] == [r["members"].split() for r in rows]
         assert [len(a) for a in ragged(table, "activation_times")] == [int(r["activations"]) for r in rows]
+        windows = ragged(table, "windows")
+        assert [len(w) for w in windows] == [int(r["windows"]) for r in rows]
+        assert [(w[0], w[-1]) for w in windows] == [(int(r["first_window"]), int(r["last_window"])) for r in rows]
         assert np.allclose(table["start_time"][()], [float(r["start_s"]) for r in rows])
         periods = module["active_periods"]
         assert nwb_attrs(periods) == ("TimeIntervals", "core")
         assert f[periods["assembly"].attrs["table"]] == table
+        owner = periods["assembly"][()]
+        spans = np.stack([periods["start_time"][()], periods["stop_time"][()]], axis=1)
+        for i, r in enumerate(rows):  # active_s: "start-end" of each active period, space-separated
+            expected = [[float(x) for x in p.split("-")] for p in r["active_s"].split()]
+            assert np.allclose(spans[owner == i], np.reshape(expected, (-1, 2)))
         episodes = read_csv(folder / "episodes.csv")
         assert module["episodes/episode"][()].astype(str).tolist() == [e["episode"] for e in episodes]
         assert module["episodes/count"][()].tolist() == [int(e["count"]) for e in episodes]
@@ -64,7 +72,7 @@ def test_an_nwb_recording_is_copied_and_validated(tmp_path):
     # Windows of 60 s every 6 s: the three units' assemblies at this recording's rates.
     run_cli("run", source, "-o", out, "--nwb", "--window", "60", "--step", "6", "--min-size", "2")
     assert hashlib.sha256(source.read_bytes()).hexdigest() == before  # the input is never changed
-    check_module(out / "results.nwb", out)
+    assert check_module(out / "results.nwb", out) >= 1
     with h5py.File(out / "results.nwb", "r") as copy, h5py.File(source, "r") as original:
         assert copy["units/spike_times"][()].tolist() == original["units/spike_times"][()].tolist()
         assert "general/extracellular_ephys/electrodes" in copy  # all of the input is kept

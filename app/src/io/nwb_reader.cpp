@@ -1,5 +1,6 @@
 // Reader for Neurodata Without Borders 2.x files: the Units table (/units).
 #include "hdf5_read.hpp"
+#include "nwb_units.hpp"
 #include "recording.hpp"
 
 #include "spikeminer/core/error.hpp"
@@ -41,6 +42,28 @@ std::vector<std::string> read_group_names(const H5Reader& file, std::size_t unit
 
 }  // namespace
 
+std::vector<std::string> nwb_unit_names(const H5Reader& file, std::size_t units) {
+    std::vector<std::int64_t> ids(units);
+    std::iota(ids.begin(), ids.end(), std::int64_t{0});
+    if (file.exists("/units/id")) {
+        ids = file.read_integers("/units/id");
+        if (ids.size() != units) {
+            throw Error(file.where("/units/id") + " has " + std::to_string(ids.size()) + " ids for " + std::to_string(units) +
+                        " units in /units/spike_times_index");
+        }
+    }
+    if (file.exists("/units/label")) {
+        auto names = file.read_strings("/units/label");
+        if (names.size() != units) {
+            throw Error(file.where("/units/label") + " has " + std::to_string(names.size()) + " labels for " + std::to_string(units) + " units");
+        }
+        return names;
+    }
+    std::vector<std::string> names(units);
+    for (std::size_t n = 0; n < units; ++n) names[n] = std::to_string(ids[n]);
+    return names;
+}
+
 Recording read_nwb(const std::string& path, const TimeBase& time_base, Progress* progress) {
     const H5Reader file(path);
     if (!file.exists("/units")) throw Error(path + ": no Units table (/units): this NWB file holds no sorted spikes");
@@ -51,27 +74,8 @@ Recording read_nwb(const std::string& path, const TimeBase& time_base, Progress*
 
     const auto ends = file.read_integers(index_path);
     const std::size_t units = ends.size();
-    std::vector<std::int64_t> unit_ids(units);
-    std::iota(unit_ids.begin(), unit_ids.end(), std::int64_t{0});
-    if (file.exists("/units/id")) {
-        unit_ids = file.read_integers("/units/id");
-        if (unit_ids.size() != units) {
-            throw Error(file.where("/units/id") + " has " + std::to_string(unit_ids.size()) + " ids for " +
-                        std::to_string(units) + " units in " + index_path);
-        }
-    }
-    // Units are named by id, or by a `label` string column where the file has one.
-    std::vector<std::string> names(units);
-    std::string names_path = "/units/id";
-    for (std::size_t n = 0; n < units; ++n) names[n] = std::to_string(unit_ids[n]);
-    if (file.exists("/units/label")) {
-        names_path = "/units/label";
-        names = file.read_strings(names_path);
-        if (names.size() != units) {
-            throw Error(file.where(names_path) + " has " + std::to_string(names.size()) + " labels for " +
-                        std::to_string(units) + " units");
-        }
-    }
+    const std::vector<std::string> names = nwb_unit_names(file, units);
+    const std::string names_path = file.exists("/units/label") ? "/units/label" : "/units/id";
     LabelIndexer labels;
     std::vector<NeuronId> provisional(units);
     for (std::size_t n = 0; n < units; ++n) {

@@ -5,7 +5,7 @@
 //                                         id = the assembly's id:
 //       members, members_index            DynamicTableRegion into /units and its VectorIndex
 //       start_time, stop_time             float64 s: from its first active period's start to its last one's end
-//       windows                           int64: the co-firing windows it was seen in
+//       windows, windows_index            int64, ragged: the co-firing windows it was seen in
 //       activation_times, _index          float64 s, ragged: its activations
 //     active_periods                      TimeIntervals (core): start_time, stop_time, and
 //                                         assembly, a DynamicTableRegion into assemblies
@@ -16,12 +16,13 @@
 // its spikes (nwb_writer.cpp), one row per neuron in the recording's order.
 #include "results_nwb.hpp"
 
-#include "../io/hdf5_read.hpp"
 #include "../io/nwb_types.hpp"
+#include "../io/nwb_units.hpp"
 #include "../io/writers.hpp"
 
 #include "spikeminer/core/error.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <unordered_map>
 
@@ -33,16 +34,10 @@ using io::detail::mark;
 
 constexpr const char* kModule = "/processing/spikeminer";
 
-// Each neuron's row in the copied file's Units table: its label is the row's id, or its
-// `label` where the table has that column (as the NWB reader names units).
+// Each neuron's row in the copied file's Units table, named as the NWB reader names them.
 std::vector<std::int64_t> unit_rows(const std::string& path, const std::string& name, const SpikeTrains& trains) {
     const io::detail::H5Reader file(path);
-    std::vector<std::string> labels;
-    if (file.exists("/units/label")) {
-        labels = file.read_strings("/units/label");
-    } else {
-        for (const std::int64_t id : file.read_integers("/units/id")) labels.push_back(std::to_string(id));
-    }
+    const std::vector<std::string> labels = io::detail::nwb_unit_names(file, file.length("/units/spike_times_index"));
     std::unordered_map<std::string, std::int64_t> row;
     for (std::size_t r = 0; r < labels.size(); ++r) row.emplace(labels[r], static_cast<std::int64_t>(r));
     std::vector<std::int64_t> rows(trains.num_neurons());
@@ -101,7 +96,7 @@ void write_assemblies(H5Writer& file, const SpikeTrains& trains, const PipelineR
     const TimeBase& tb = trains.time_base();
     const std::string path = std::string(kModule) + "/assemblies";
     file.create_group(path);
-    std::vector<std::int64_t> ids, members, member_ends, windows, activation_ends;
+    std::vector<std::int64_t> ids, members, member_ends, windows, window_ends, activation_ends;
     std::vector<double> starts, stops, activations;
     for (const Assembly& a : result.assemblies) {
         ids.push_back(a.track.id);
@@ -109,7 +104,8 @@ void write_assemblies(H5Writer& file, const SpikeTrains& trains, const PipelineR
         member_ends.push_back(static_cast<std::int64_t>(members.size()));
         starts.push_back(tb.to_seconds(a.span.start));
         stops.push_back(tb.to_seconds(a.span.end));
-        windows.push_back(static_cast<std::int64_t>(a.track.windows.size()));
+        for (const std::size_t w : a.track.windows) windows.push_back(static_cast<std::int64_t>(w));
+        window_ends.push_back(static_cast<std::int64_t>(windows.size()));
         for (const Tick t : a.activations) activations.push_back(tb.to_seconds(t));
         activation_ends.push_back(static_cast<std::int64_t>(activations.size()));
     }
@@ -119,7 +115,8 @@ void write_assemblies(H5Writer& file, const SpikeTrains& trains, const PipelineR
     index_of(file, path + "/members", member_ends);
     column(file, path + "/start_time", starts, "start of its first active period, in s");
     column(file, path + "/stop_time", stops, "end of its last active period, in s");
-    column(file, path + "/windows", windows, "co-firing windows it was seen in");
+    column(file, path + "/windows", windows, "the co-firing windows it was seen in (rows of windows.csv)");
+    index_of(file, path + "/windows", window_ends);
     column(file, path + "/activation_times", activations, "times at which more than half its members fire within the synchrony lag, in s");
     index_of(file, path + "/activation_times", activation_ends);
 
