@@ -178,7 +178,7 @@ py::dict run(const Recording& recording, const std::string& settings_json, const
     }
     pipeline::PipelineResult result;
     run_interruptible(progress, ErrorKind::Runtime, [&](Progress& p) { result = pipeline::run_pipeline(*recording.input, config, &p); });
-    py::dict d = run_to_python(*recording.input, result);
+    py::dict d = run_to_python(*recording.input, config, result);
     if (!output.empty()) {
         std::vector<std::string> written;
         run_interruptible(progress, ErrorKind::File, [&](Progress& p) {

@@ -1,5 +1,6 @@
 #include "to_python.hpp"
 
+#include "spikeminer/app/pipeline/results.hpp"
 #include "spikeminer/app/pipeline/run_config.hpp"
 
 #include <pybind11/numpy.h>
@@ -137,31 +138,6 @@ py::list events_to_python(const SpikeTrains& trains, const pipeline::PipelineRes
     return list;
 }
 
-py::object recovery_to_python(const std::optional<pipeline::Recovery>& recovery) {
-    if (!recovery) return py::none();
-    const pipeline::Recovery& r = *recovery;
-    py::dict d;
-    d["chain_links"] = r.chain_links;
-    d["chain_links_found"] = r.chain_links_found;
-    d["chain_recall"] = r.chain_recall();
-    d["long_episodes"] = r.long_episodes;
-    d["long_episodes_true"] = r.long_episodes_true;
-    d["chain_precision"] = r.chain_precision();
-    d["assembly_periods"] = r.assembly_periods;
-    d["assembly_periods_found"] = r.assembly_periods_found;
-    d["assembly_recall"] = r.assembly_recall();
-    d["assemblies_tracked"] = r.assemblies_tracked;
-    d["assemblies_true"] = r.assemblies_true;
-    d["assembly_precision"] = r.assembly_precision();
-    d["span_error_s"] = r.span_error_s;
-    d["events"] = r.events;
-    d["events_found"] = r.events_found;
-    d["events_reported"] = r.events_reported;
-    d["events_true"] = r.events_true;
-    d["event_time_error_s"] = r.event_time_error_s;
-    return d;
-}
-
 }  // namespace
 
 py::array_t<double> stream_seconds(const SpikeTrains& trains) { return seconds_of(trains.times(), trains.time_base()); }
@@ -252,7 +228,7 @@ py::dict window_to_python(const SpikeTrains& trains, const mining::CofiringWindo
     return d;
 }
 
-py::dict run_to_python(const pipeline::Input& input, const pipeline::PipelineResult& result) {
+py::dict run_to_python(const pipeline::Input& input, const pipeline::RunConfig& config, const pipeline::PipelineResult& result) {
     const SpikeTrains& trains = input.recording.trains;
     py::dict d;
     d["source"] = input.source;
@@ -263,19 +239,13 @@ py::dict run_to_python(const pipeline::Input& input, const pipeline::PipelineRes
     d["changes"] = changes_to_python(trains, result.changes);
     d["assemblies"] = assemblies_to_python(trains, result);
     d["events"] = events_to_python(trains, result);
-    d["recovery"] = recovery_to_python(result.recovery);
-    py::list stages;
-    for (const auto& s : result.stages) {
-        py::dict stage;
-        stage["stage"] = s.stage;
-        stage["seconds"] = s.seconds;
-        stage["backend"] = s.backend;
-        stage["peak_bytes"] = s.peak_bytes;
-        stages.append(stage);
-    }
-    d["stages"] = stages;
+    const py::object loads = py::module_::import("json").attr("loads");
+    const py::dict summary = loads(pipeline::summary_text(input, config, result));
+    d["summary"] = summary;
+    d["recovery"] = summary.contains("recovery") ? py::object(summary["recovery"]) : py::object(py::none());
+    d["stages"] = summary["stages"];
     d["notes"] = result.notes;
-    d["settings"] = py::module_::import("json").attr("loads")(pipeline::to_json(result.settings));
+    d["settings"] = loads(pipeline::to_json(result.settings));
     return d;
 }
 

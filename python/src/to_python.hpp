@@ -33,7 +33,8 @@ pybind11::dict window_to_python(const SpikeTrains& trains, const mining::Cofirin
 /// The whole run: "labels", "episodes", "levels", "windows" (a dict of columns, as
 /// windows.csv, with each window's cliques and their assemblies), "changes" (a dict of
 /// columns), "assemblies" (a list of dicts, as assemblies.csv, with the activation times
-/// and active periods), "events", "recovery" (a simulation's), "stages", "notes", "settings".
-pybind11::dict run_to_python(const pipeline::Input& input, const pipeline::PipelineResult& result);
+/// and active periods), "events", "summary" (summary.json's object), from it "recovery" (of
+/// a simulation's ground truth, else None) and "stages", "notes", "settings".
+pybind11::dict run_to_python(const pipeline::Input& input, const pipeline::RunConfig& config, const pipeline::PipelineResult& result);
 
 }  // namespace spikeminer::python

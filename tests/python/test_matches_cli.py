@@ -1,5 +1,7 @@
 """The module's results are the command line's: on the demo, and on a real recording given
 as a file and as numpy arrays."""
+import json
+
 import numpy as np
 import pytest
 
@@ -34,6 +36,8 @@ def test_demo_equals_the_command_line(demo_cli, tmp_path):
     assert len(result.assemblies) >= 3  # the demo embeds assemblies: the comparison is not of nothing
     assert result.recovery["assembly_recall"] > 0.5
     assert "results.nwb" in result.written
+    summary = json.loads((demo_cli / "summary.json").read_text())
+    assert result.recovery == summary["recovery"] and result.summary["assemblies"] == summary["assemblies"]
 
 
 def test_a_real_recording_as_a_file_and_as_arrays(songbird_cli):

@@ -237,6 +237,10 @@ void check_results_dir(const std::string& dir, const RunConfig& config) {
     if (!fs::is_directory(parent, error)) throw UsageError(dir + ": its folder " + parent.string() + " does not exist");
 }
 
+std::string summary_text(const Input& input, const RunConfig& config, const PipelineResult& result) {
+    return io::json_text(summary_json(input, config, result), 1);
+}
+
 std::vector<std::string> write_results(const std::string& dir, const Input& input, const RunConfig& config, const PipelineResult& result,
                                        Progress* progress, double figure_seconds) {
     const SpikeTrains& trains = input.recording.trains;
@@ -244,7 +248,7 @@ std::vector<std::string> write_results(const std::string& dir, const Input& inpu
     if (progress != nullptr) progress->begin("writing the results", 0);
     const std::string config_json = to_json(applied(config, result));
     detail::write_results_h5(folder.file("results.h5"), input, config_json, result, SPIKEMINER_VERSION);
-    const std::string summary = io::json_text(summary_json(input, config, result), 1);
+    const std::string summary = summary_text(input, config, result);
     io::write_atomically(folder.file("summary.json"), [&](std::ostream& out) { out << summary << '\n'; });
     write_tables(folder, trains, result);
     std::vector<std::string> written = kTableFiles;

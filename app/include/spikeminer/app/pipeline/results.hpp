@@ -16,6 +16,10 @@ void check_results_dir(const std::string& dir, const RunConfig& config);
 /// does nothing when it does not exist; throws UsageError when it holds anything else.
 void remove_previous_results(const std::string& dir);
 
+/// summary.json's text: the input, the settings as applied, what was found, each stage's
+/// time, backend and peak memory, and the recovery of a simulation's ground truth.
+std::string summary_text(const Input& input, const RunConfig& config, const PipelineResult& result);
+
 /// Writes the run's results into `dir`, all or nothing (into a temporary folder beside it,
 /// renamed into place at the end): results.h5 (episodes, windows, edge changes,
 /// assemblies, events, the run's settings, the program version, the input's name and
