@@ -9,7 +9,6 @@ fresh process and each writing the same results folder.
 Prints a markdown table: wall seconds of each, the ratio, and each process's peak memory.
 """
 import argparse
-import resource
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,12 @@ seconds = time.perf_counter() - start
 print(seconds, len(times), len(result.assemblies), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
+TIMED = r"""
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, capture_output=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -43,11 +48,12 @@ def main():
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for recording in args.recordings:
         with tempfile.TemporaryDirectory() as folder:
-            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
             start = time.perf_counter()
-            subprocess.run([args.cli, "run", recording, "-o", f"{folder}/out", *cli_options], check=True, capture_output=True)
+            # A process of its own around the program, whose children's peak is the program's alone.
+            measured = subprocess.run([sys.executable, "-c", TIMED, args.cli, "run", recording, "-o", f"{folder}/out", *cli_options],
+                                      check=True, capture_output=True, text=True)
             cli_seconds = time.perf_counter() - start
-            cli_peak = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            cli_peak = int(measured.stdout)
             done = subprocess.run([sys.executable, "-c", CHILD, recording, repr(settings), f"{folder}/py"], check=True,
                                   capture_output=True, text=True)
         py_seconds, spikes, assemblies, py_peak = done.stdout.split()

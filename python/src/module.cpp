@@ -213,9 +213,7 @@ PYBIND11_MODULE(_spikeminer, m) {
         .def("times", [](const Recording& r) { return stream_seconds(r.trains()); }, "every spike's time in s, in time order")
         .def("neurons", [](const Recording& r) {
             const auto neurons = r.trains().neurons();
-            py::array_t<std::uint32_t> array(static_cast<py::ssize_t>(neurons.size()));
-            std::copy(neurons.begin(), neurons.end(), array.mutable_data());
-            return array;
+            return numpy_column<std::uint32_t>(neurons.size(), [&](std::size_t i) { return neurons[i]; });
         }, "every spike's neuron (a position in labels), in time order")
         .def("trains", [](const Recording& r) { return train_seconds(r.trains()); }, "each neuron's spike times in s");
 

@@ -154,11 +154,15 @@ std::vector<NeuronId> labelled_ids(const Column& units, const std::vector<std::s
 
 std::string dtype_text(const py::array& array) { return py::str(static_cast<py::object>(array.dtype())).cast<std::string>(); }
 
+// The size of the array's elements, asked of numpy: pybind11's own reading of it is numpy 1's
+// layout, wrong under numpy 2.
+std::ptrdiff_t element_size(const py::array& array) { return array.dtype().attr("itemsize").cast<std::ptrdiff_t>(); }
+
 // What the conversion reads of a checked one-dimensional array.
 Column column_of(const py::array& array, const char* name) {
     const bool native = array.dtype().attr("isnative").cast<bool>();
     const bool aligned = array.attr("flags").attr("aligned").cast<bool>();
-    const auto itemsize = static_cast<std::ptrdiff_t>(array.itemsize());
+    const std::ptrdiff_t itemsize = element_size(array);
     const std::ptrdiff_t stride = array.size() == 0 ? itemsize : array.strides(0);
     if (!native || !aligned || stride % itemsize != 0) {
         throw py::value_error(std::string(name) + ": give an array of native byte order, aligned, of whole-element strides "
@@ -174,7 +178,7 @@ SpikeArrays check_spike_arrays(py::array times, py::array units, std::optional<s
     if (times.ndim() != 1) throw py::value_error("times: expected a one-dimensional array, got " + std::to_string(times.ndim()) + " dimensions");
     if (units.ndim() != 1) throw py::value_error("units: expected a one-dimensional array, got " + std::to_string(units.ndim()) + " dimensions");
     const char time_kind = times.dtype().kind();
-    const auto time_size = times.dtype().itemsize();
+    const std::ptrdiff_t time_size = element_size(times);
     if (time_kind != 'f' || (time_size != 4 && time_size != 8)) {
         throw py::value_error("times: expected spike times in seconds as float32 or float64, got dtype " + dtype_text(times) +
                               (time_kind == 'i' || time_kind == 'u' ? " (sample numbers: divide by the sampling rate)" : ""));

@@ -13,14 +13,6 @@ namespace py = pybind11;
 namespace spikeminer::python {
 namespace {
 
-template <typename T, typename Field>
-py::array_t<T> column(std::size_t rows, Field&& field) {
-    py::array_t<T> array(static_cast<py::ssize_t>(rows));
-    T* out = array.mutable_data();
-    for (std::size_t i = 0; i < rows; ++i) out[i] = field(i);
-    return array;
-}
-
 py::list labels_of(const SpikeTrains& trains, const std::vector<NeuronId>& neurons) {
     py::list labels;
     for (const NeuronId n : neurons) labels.append(trains.label(n));
@@ -39,11 +31,13 @@ py::dict significance_to_python(const mining::SurrogateSignificance& s) {
 }
 
 py::array_t<double> seconds_of(std::span<const Tick> ticks, const TimeBase& tb) {
-    return column<double>(ticks.size(), [&](std::size_t i) { return tb.to_seconds(ticks[i]); });
+    return numpy_column<double>(ticks.size(), [&](std::size_t i) { return tb.to_seconds(ticks[i]); });
 }
 
 py::array_t<double> spans_of(const std::vector<TimeSpan>& spans, const TimeBase& tb) {
-    py::array_t<double> array({static_cast<py::ssize_t>(spans.size()), py::ssize_t{2}});
+    // Strides given, not derived from the dtype's size: see numpy_column.
+    py::array_t<double> array({static_cast<py::ssize_t>(spans.size()), py::ssize_t{2}},
+                              {static_cast<py::ssize_t>(2 * sizeof(double)), static_cast<py::ssize_t>(sizeof(double))});
     auto out = array.mutable_unchecked<2>();
     for (std::size_t i = 0; i < spans.size(); ++i) {
         out(static_cast<py::ssize_t>(i), 0) = tb.to_seconds(spans[i].start);
@@ -56,15 +50,15 @@ py::dict windows_to_python(const SpikeTrains& trains, const pipeline::PipelineRe
     const auto& w = result.windows;
     const TimeBase& tb = trains.time_base();
     py::dict d;
-    d["window"] = column<std::uint64_t>(w.size(), [&](std::size_t i) { return w[i].index; });
-    d["start_s"] = column<double>(w.size(), [&](std::size_t i) { return tb.to_seconds(w[i].span.start); });
-    d["end_s"] = column<double>(w.size(), [&](std::size_t i) { return tb.to_seconds(w[i].span.end); });
-    d["edges"] = column<std::uint64_t>(w.size(), [&](std::size_t i) { return w[i].edges; });
-    d["inserted"] = column<std::uint64_t>(w.size(), [&](std::size_t i) { return w[i].inserted; });
-    d["erased"] = column<std::uint64_t>(w.size(), [&](std::size_t i) { return w[i].erased; });
-    d["updated"] = column<std::uint64_t>(w.size(), [&](std::size_t i) { return w[i].updated; });
-    d["components"] = column<std::uint64_t>(w.size(), [&](std::size_t i) { return w[i].components; });
-    d["largest_component"] = column<std::uint64_t>(w.size(), [&](std::size_t i) { return w[i].largest_component; });
+    d["window"] = numpy_column<std::uint64_t>(w.size(), [&](std::size_t i) { return w[i].index; });
+    d["start_s"] = numpy_column<double>(w.size(), [&](std::size_t i) { return tb.to_seconds(w[i].span.start); });
+    d["end_s"] = numpy_column<double>(w.size(), [&](std::size_t i) { return tb.to_seconds(w[i].span.end); });
+    d["edges"] = numpy_column<std::uint64_t>(w.size(), [&](std::size_t i) { return w[i].edges; });
+    d["inserted"] = numpy_column<std::uint64_t>(w.size(), [&](std::size_t i) { return w[i].inserted; });
+    d["erased"] = numpy_column<std::uint64_t>(w.size(), [&](std::size_t i) { return w[i].erased; });
+    d["updated"] = numpy_column<std::uint64_t>(w.size(), [&](std::size_t i) { return w[i].updated; });
+    d["components"] = numpy_column<std::uint64_t>(w.size(), [&](std::size_t i) { return w[i].components; });
+    d["largest_component"] = numpy_column<std::uint64_t>(w.size(), [&](std::size_t i) { return w[i].largest_component; });
     py::list central;
     py::list cliques;
     py::list assemblies;
@@ -86,7 +80,7 @@ py::dict windows_to_python(const SpikeTrains& trains, const pipeline::PipelineRe
 py::dict changes_to_python(const SpikeTrains& trains, const std::vector<pipeline::EdgeChange>& c) {
     static const char* const kinds[] = {"inserted", "erased", "updated"};
     py::dict d;
-    d["window"] = column<std::uint32_t>(c.size(), [&](std::size_t i) { return c[i].window; });
+    d["window"] = numpy_column<std::uint32_t>(c.size(), [&](std::size_t i) { return c[i].window; });
     py::list a;
     py::list b;
     py::list kind;
@@ -98,7 +92,7 @@ py::dict changes_to_python(const SpikeTrains& trains, const std::vector<pipeline
     d["a"] = a;
     d["b"] = b;
     d["kind"] = kind;
-    d["weight"] = column<float>(c.size(), [&](std::size_t i) { return c[i].weight; });
+    d["weight"] = numpy_column<float>(c.size(), [&](std::size_t i) { return c[i].weight; });
     return d;
 }
 
@@ -114,7 +108,7 @@ py::list assemblies_to_python(const SpikeTrains& trains, const pipeline::Pipelin
         Tick active = 0;
         for (const TimeSpan& p : a.active) active += p.length();
         d["active_s"] = tb.to_seconds(active);
-        d["windows"] = column<std::uint64_t>(a.track.windows.size(), [&](std::size_t i) { return a.track.windows[i]; });
+        d["windows"] = numpy_column<std::uint64_t>(a.track.windows.size(), [&](std::size_t i) { return a.track.windows[i]; });
         d["active"] = spans_of(a.active, tb);
         d["activations_s"] = seconds_of(a.activations, tb);
         d["significance"] = a.significance ? py::object(significance_to_python(*a.significance)) : py::object(py::none());
@@ -146,7 +140,7 @@ py::list train_seconds(const SpikeTrains& trains) {
     py::list list;
     for (NeuronId n = 0; n < trains.num_neurons(); ++n) {
         const auto spikes = trains.spikes_of(n);
-        list.append(column<double>(spikes.size(), [&](std::size_t i) { return trains.time_base().to_seconds(trains.times()[spikes[i]]); }));
+        list.append(numpy_column<double>(spikes.size(), [&](std::size_t i) { return trains.time_base().to_seconds(trains.times()[spikes[i]]); }));
     }
     return list;
 }
@@ -213,12 +207,12 @@ py::dict window_to_python(const SpikeTrains& trains, const mining::CofiringWindo
     }
     edges["a"] = a;
     edges["b"] = b;
-    edges["interval"] = column<std::int32_t>(e.size(), [&](std::size_t i) { return e[i].interval; });
-    edges["count"] = column<std::uint64_t>(e.size(), [&](std::size_t i) { return e[i].count; });
-    edges["baseline"] = column<std::uint64_t>(e.size(), [&](std::size_t i) { return e[i].baseline; });
-    edges["expected"] = column<double>(e.size(), [&](std::size_t i) { return e[i].expected; });
-    edges["p"] = column<double>(e.size(), [&](std::size_t i) { return e[i].p; });
-    edges["p_adjusted"] = column<double>(e.size(), [&](std::size_t i) { return e[i].p_adjusted; });
+    edges["interval"] = numpy_column<std::int32_t>(e.size(), [&](std::size_t i) { return e[i].interval; });
+    edges["count"] = numpy_column<std::uint64_t>(e.size(), [&](std::size_t i) { return e[i].count; });
+    edges["baseline"] = numpy_column<std::uint64_t>(e.size(), [&](std::size_t i) { return e[i].baseline; });
+    edges["expected"] = numpy_column<double>(e.size(), [&](std::size_t i) { return e[i].expected; });
+    edges["p"] = numpy_column<double>(e.size(), [&](std::size_t i) { return e[i].p; });
+    edges["p_adjusted"] = numpy_column<double>(e.size(), [&](std::size_t i) { return e[i].p_adjusted; });
     py::dict d;
     d["index"] = window.index;
     d["start_s"] = tb.to_seconds(window.span.start);

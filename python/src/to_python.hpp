@@ -12,6 +12,17 @@
 
 namespace spikeminer::python {
 
+/// A new one-dimensional array of `rows` values, field(i) each. Its stride is given, not
+/// derived by pybind11 from the dtype's size, which it reads at numpy 1's offset (numpy 2
+/// moved it): so the module works with either numpy.
+template <typename T, typename Field>
+pybind11::array_t<T> numpy_column(std::size_t rows, Field&& field) {
+    pybind11::array_t<T> array({static_cast<pybind11::ssize_t>(rows)}, {static_cast<pybind11::ssize_t>(sizeof(T))});
+    T* out = array.mutable_data();
+    for (std::size_t i = 0; i < rows; ++i) out[i] = field(i);
+    return array;
+}
+
 /// Every spike's time in s, in time order (the stream of `trains`).
 pybind11::array_t<double> stream_seconds(const SpikeTrains& trains);
 
