@@ -5,10 +5,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <thread>
-#include <tuple>
+#include <vector>
 
 namespace py = pybind11;
 
@@ -18,14 +17,19 @@ namespace {
 // How often the waiting thread looks for Ctrl-C and passes progress on.
 constexpr std::chrono::milliseconds kPoll{50};
 
+struct Report {
+    std::string task;
+    std::uint64_t done = 0;
+    std::uint64_t total = 0;
+};
+
 struct Shared {
     std::mutex mutex;
     std::condition_variable changed;
     bool finished = false;
-    bool reported = false;  // a report not yet passed on
-    std::string task;
-    std::uint64_t done = 0;
-    std::uint64_t total = 0;
+    /// Reports not yet passed on: the latest of each task, in order (a task's start and end
+    /// are passed on even when it took less than one poll).
+    std::vector<Report> reports;
     std::exception_ptr failure;
 };
 
@@ -53,10 +57,8 @@ void run_interruptible(const py::object& callback, ErrorKind errors, const std::
     Progress progress(
         [&shared](const std::string& task, std::uint64_t done, std::uint64_t total) {
             const std::lock_guard lock(shared.mutex);
-            shared.task = task;
-            shared.done = done;
-            shared.total = total;
-            shared.reported = true;
+            if (!shared.reports.empty() && shared.reports.back().task == task) shared.reports.back() = {task, done, total};
+            else shared.reports.push_back({task, done, total});
         },
         &cancel);
     std::thread worker([&] {
@@ -83,19 +85,20 @@ void run_interruptible(const py::object& callback, ErrorKind errors, const std::
     } joiner{worker, cancel};
     for (;;) {
         bool finished = false;
-        std::optional<std::tuple<std::string, std::uint64_t, std::uint64_t>> report;
+        std::vector<Report> reports;
         {
             const py::gil_scoped_release release;
             std::unique_lock lock(shared.mutex);
             shared.changed.wait_for(lock, kPoll, [&] { return shared.finished; });
             finished = shared.finished;
-            if (shared.reported) report.emplace(shared.task, shared.done, shared.total);
-            shared.reported = false;
+            reports.swap(shared.reports);
         }
         // Work that has finished is kept: a Ctrl-C now is raised by Python after the call.
+        if (!finished && PyErr_CheckSignals() != 0) throw py::error_already_set();  // Ctrl-C: the Joiner stops the work
+        if (!callback.is_none()) {
+            for (const Report& r : reports) callback(r.task, r.done, r.total);
+        }
         if (finished) break;
-        if (PyErr_CheckSignals() != 0) throw py::error_already_set();  // Ctrl-C: the Joiner stops the work
-        if (report && !callback.is_none()) callback(std::get<0>(*report), std::get<1>(*report), std::get<2>(*report));
     }
     worker.join();
     if (shared.failure) raise_translated(shared.failure, errors);

@@ -62,7 +62,10 @@ def test_output_rules(tmp_path, demo):
 def test_progress_reaches_the_callback(demo):
     seen = []
     spikeminer.run(demo, progress=lambda task, done, total: seen.append((task, done, total)))
-    assert seen and all(isinstance(t, str) and d >= 0 for t, d, _ in seen)
+    assert all(isinstance(t, str) and d >= 0 for t, d, _ in seen)
+    tasks = {t for t, _, _ in seen}
+    assert len(tasks) >= 3  # every stage's start and end reach the callback, however quick
+    assert all(any(t == task and d == total for t, d, total in seen) for task in tasks)  # each one's end
 
     def fail(task, done, total):
         raise RuntimeError("stop here")
