@@ -21,7 +21,6 @@
 #include <QDialog>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QMessageBox>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTimer>
@@ -132,16 +131,7 @@ TEST_CASE("window: episodes mined from a simulated recording are listed and thei
 
 TEST_CASE("window: the sample recordings open, and a damaged file is refused with the recording shown kept", "[gui]") {
     gui::MainWindow window;
-    QSignalSpy failed(&window, &gui::MainWindow::task_failed);
-    // A failure's message box is closed as soon as it is up (a sample that failed would
-    // otherwise wait for a click, not fail the test).
-    QTimer closer;
-    QObject::connect(&closer, &QTimer::timeout, [] {
-        for (QWidget* widget : QApplication::topLevelWidgets()) {
-            if (auto* box = qobject_cast<QMessageBox*>(widget); box != nullptr && box->isVisible()) box->accept();
-        }
-    });
-    closer.start(10);
+    QSignalSpy failed(&window, &gui::MainWindow::task_failed);  // its message box is closed by wait_for_work
     const struct {
         const char* file;
         std::size_t neurons;

@@ -1,7 +1,7 @@
 #pragma once
 // Waiting for a BackgroundTask in tests: the event loop runs until the task has ended
 // (succeeded, failed or cancelled) however long the work takes on a slow or sanitized
-// build. The guard only stops a hang from blocking the suite; it is no time limit on the
+// build, its failure boxes closed. The guard only stops a hang from blocking the suite; it is no time limit on the
 // work, so no test depends on the machine's speed. Also: a window's work, its actions, a
 // small pipeline run in it.
 #include "catch.hpp"
@@ -10,16 +10,30 @@
 #include "main_window.hpp"
 
 #include <QAction>
+#include <QApplication>
 #include <QEventLoop>
+#include <QMessageBox>
 #include <QSignalSpy>
 #include <QTimer>
 
 namespace spikeminer::test {
 
 /// Runs the event loop until `task` is no longer busy; fails the test after the hang guard.
+/// A failure's message box is closed as soon as it is up, its text kept for the test's
+/// report: a failure fails the test's checks instead of waiting for a click.
 inline void wait_for_end(const gui::BackgroundTask& task) {
     constexpr int kHangGuardMs = 30 * 60 * 1000;
     if (!task.busy()) return;
+    QTimer closer;
+    QObject::connect(&closer, &QTimer::timeout, [] {
+        for (QWidget* widget : QApplication::topLevelWidgets()) {
+            if (auto* box = qobject_cast<QMessageBox*>(widget); box != nullptr && box->isVisible()) {
+                UNSCOPED_INFO("message box: " << box->text().toStdString());
+                box->accept();
+            }
+        }
+    });
+    closer.start(10);
     QEventLoop loop;
     const auto quit = [&loop] { loop.quit(); };
     QObject::connect(&task, &gui::BackgroundTask::succeeded, &loop, quit);
