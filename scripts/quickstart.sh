@@ -17,3 +17,6 @@ echo
 echo
 echo "spikeminer is at $bin; the demo's results are in spikeminer-demo/ (summary.json, assemblies.csv,"
 echo "timeline.svg, ...). Next: $bin run YOUR_RECORDING -o results/ (see README.md)"
+if [ -d build/app/python/spikeminer ]; then
+  echo "From Python: PYTHONPATH=build/app/python /usr/bin/python3 -c 'import spikeminer' (README, From Python)"
+fi
