@@ -19,6 +19,19 @@ py::list labels_of(const SpikeTrains& trains, const std::vector<NeuronId>& neuro
     return labels;
 }
 
+// Each pair's two neurons (its a and b) by label, as the lists "a" and "b" of `into`.
+template <typename Pairs>
+void pair_labels(const SpikeTrains& trains, const Pairs& pairs, py::dict& into) {
+    py::list a;
+    py::list b;
+    for (const auto& pair : pairs) {
+        a.append(trains.label(pair.a));
+        b.append(trains.label(pair.b));
+    }
+    into["a"] = a;
+    into["b"] = b;
+}
+
 py::dict significance_to_python(const mining::SurrogateSignificance& s) {
     py::dict d;
     d["p"] = s.p;
@@ -81,16 +94,9 @@ py::dict changes_to_python(const SpikeTrains& trains, const std::vector<pipeline
     static const char* const kinds[] = {"inserted", "erased", "updated"};
     py::dict d;
     d["window"] = numpy_column<std::uint32_t>(c.size(), [&](std::size_t i) { return c[i].window; });
-    py::list a;
-    py::list b;
+    pair_labels(trains, c, d);
     py::list kind;
-    for (const auto& change : c) {
-        a.append(trains.label(change.a));
-        b.append(trains.label(change.b));
-        kind.append(kinds[static_cast<int>(change.kind)]);
-    }
-    d["a"] = a;
-    d["b"] = b;
+    for (const auto& change : c) kind.append(kinds[static_cast<int>(change.kind)]);
     d["kind"] = kind;
     d["weight"] = numpy_column<float>(c.size(), [&](std::size_t i) { return c[i].weight; });
     return d;
@@ -199,14 +205,7 @@ py::dict window_to_python(const SpikeTrains& trains, const mining::CofiringWindo
     const TimeBase& tb = trains.time_base();
     const auto& e = window.edges;
     py::dict edges;
-    py::list a;
-    py::list b;
-    for (const auto& edge : e) {
-        a.append(trains.label(edge.a));
-        b.append(trains.label(edge.b));
-    }
-    edges["a"] = a;
-    edges["b"] = b;
+    pair_labels(trains, e, edges);
     edges["interval"] = numpy_column<std::int32_t>(e.size(), [&](std::size_t i) { return e[i].interval; });
     edges["count"] = numpy_column<std::uint64_t>(e.size(), [&](std::size_t i) { return e[i].count; });
     edges["baseline"] = numpy_column<std::uint64_t>(e.size(), [&](std::size_t i) { return e[i].baseline; });
