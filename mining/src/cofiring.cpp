@@ -81,7 +81,7 @@ CofiringWindows::CofiringWindows(const SpikeTrains& trains, const CofiringOption
     const bool small = trains.num_spikes() < tuning::kSmallCofiringRecording;
     s.choice = choose_backend(options.backend,
                               small ? std::to_string(trains.num_spikes()) + " spikes, which the CPU counts before a GPU starts" : "");
-    s.lags = detail::lay_out(options.lags, detail::time_grid(trains.times(), options.threads));
+    s.lags = detail::lay_out(options.lags, options.grid ? *options.grid : detail::time_grid(trains.times(), options.threads));
     if (s.lags.baseline_lags == 0 && options.test.chance == Chance::Baseline && options.test.q < 1) {
         throw UsageError("the co-firing baseline holds no lag of this recording's time grid (" + std::to_string(s.lags.grid) +
                          " ticks): widen it");

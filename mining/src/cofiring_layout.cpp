@@ -190,6 +190,7 @@ BinLayout lay_out_bins(const SpikeTrains& trains, const CofiringOptions& options
         span.start = std::min(span.start, times.front());
         span.end = std::max(span.end, times.back() + 1);
     }
+    if (options.origin) span.start = *options.origin;
     if (span.end <= span.start) span.end = span.start + 1;
     layout.origin = span.start;
     layout.end = span.end;

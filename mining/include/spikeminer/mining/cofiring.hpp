@@ -88,6 +88,12 @@ struct CofiringOptions {
     /// whole number of steps. 0 and 0: the whole recording as one window.
     Tick window = 0;
     Tick step = 0;
+    /// For the latest windows of a longer recording (a live source's), counted from its
+    /// spikes since a little before them: bin 0 starts at `origin` instead of the first
+    /// spike (earlier spikes only start pairs), and the lags lie on the longer recording's
+    /// time grid `grid` (ticks) instead of these spikes' own. Both unset: the trains' own.
+    std::optional<Tick> origin;
+    std::optional<Tick> grid;
     EdgeTest test;
     Backend backend = Backend::Auto;
     unsigned threads = 0;          ///< CPU threads; 0: all
