@@ -53,6 +53,7 @@ public:
     PartialFolder& operator=(const PartialFolder&) = delete;
 
     [[nodiscard]] std::string file(const std::string& name) const { return (temp_ / name).string(); }
+    [[nodiscard]] std::string path() const { return temp_.string(); }
 
     void commit() {
         // mkdtemp made it for the owner alone; the results folder gets a new folder's rights.
@@ -160,36 +161,6 @@ nlohmann::json summary_json(const Input& input, const RunConfig& config, const P
     return out;
 }
 
-void write_tables(const PartialFolder& folder, const SpikeTrains& trains, const PipelineResult& result) {
-    const TimeBase& tb = trains.time_base();
-    io::write_atomically(folder.file("assemblies.csv"), [&](std::ostream& out) {
-        // With significance tests, five more columns after the activations.
-        const bool tested = std::any_of(result.assemblies.begin(), result.assemblies.end(), [](const Assembly& a) { return a.significance.has_value(); });
-        out << "id,start_s,end_s,active_s,first_window,last_window,windows,activations" << (tested ? io::detail::kSignificanceColumns : "")
-            << ",members\n";
-        for (const Assembly& a : result.assemblies) {
-            std::string active;  // "12.5-80.1 150-210.4": each active period in s
-            for (const TimeSpan& p : a.active) active += (active.empty() ? "" : " ") + seconds(p.start, tb) + "-" + seconds(p.end, tb);
-            const bool seen = !a.track.windows.empty();
-            out << a.track.id << ',' << seconds(a.span.start, tb) << ',' << seconds(a.span.end, tb) << ',' << active << ','
-                << (seen ? std::to_string(a.track.windows.front()) : "") << ',' << (seen ? std::to_string(a.track.windows.back()) : "") << ','
-                << a.track.windows.size() << ',' << a.activations.size() << (tested ? io::detail::significance_csv(a.significance) : "") << ','
-                << labels(trains, a.members, " ") << '\n';
-        }
-    });
-    io::write_atomically(folder.file("windows.csv"), [&](std::ostream& out) {
-        out << "window,start_s,end_s,edges,inserted,erased,updated,components,largest_component,most_central,cliques,assemblies\n";
-        for (const WindowSummary& w : result.windows) {
-            std::string ids;
-            for (const std::uint32_t id : w.assemblies) ids += (ids.empty() ? "" : " ") + (id == kNoAssembly ? std::string("-") : std::to_string(id));
-            out << w.index << ',' << seconds(w.span.start, tb) << ',' << seconds(w.span.end, tb) << ',' << w.edges << ',' << w.inserted << ','
-                << w.erased << ',' << w.updated << ',' << w.components << ',' << w.largest_component << ','
-                << (w.most_central ? trains.label(*w.most_central) : "") << ',' << w.cliques.size() << ',' << ids << '\n';
-        }
-    });
-    io::write_mining_results(folder.file("episodes.csv"), trains, result.episodes, "ms", false);
-}
-
 // The occurrences of the raster's episodes: the three most frequent of the longest.
 std::vector<mining::Occurrence> top_occurrences(const SpikeTrains& trains, const mining::MiningResult& mined) {
     constexpr std::size_t kShown = 3;
@@ -209,6 +180,37 @@ std::vector<mining::Occurrence> top_occurrences(const SpikeTrains& trains, const
 }
 
 }  // namespace
+
+void write_result_tables(const std::string& dir, const SpikeTrains& trains, const PipelineResult& result) {
+    const auto file = [&dir](const char* name) { return (fs::path(dir) / name).string(); };
+    const TimeBase& tb = trains.time_base();
+    io::write_atomically(file("assemblies.csv"), [&](std::ostream& out) {
+        // With significance tests, five more columns after the activations.
+        const bool tested = std::any_of(result.assemblies.begin(), result.assemblies.end(), [](const Assembly& a) { return a.significance.has_value(); });
+        out << "id,start_s,end_s,active_s,first_window,last_window,windows,activations" << (tested ? io::detail::kSignificanceColumns : "")
+            << ",members\n";
+        for (const Assembly& a : result.assemblies) {
+            std::string active;  // "12.5-80.1 150-210.4": each active period in s
+            for (const TimeSpan& p : a.active) active += (active.empty() ? "" : " ") + seconds(p.start, tb) + "-" + seconds(p.end, tb);
+            const bool seen = !a.track.windows.empty();
+            out << a.track.id << ',' << seconds(a.span.start, tb) << ',' << seconds(a.span.end, tb) << ',' << active << ','
+                << (seen ? std::to_string(a.track.windows.front()) : "") << ',' << (seen ? std::to_string(a.track.windows.back()) : "") << ','
+                << a.track.windows.size() << ',' << a.activations.size() << (tested ? io::detail::significance_csv(a.significance) : "") << ','
+                << labels(trains, a.members, " ") << '\n';
+        }
+    });
+    io::write_atomically(file("windows.csv"), [&](std::ostream& out) {
+        out << "window,start_s,end_s,edges,inserted,erased,updated,components,largest_component,most_central,cliques,assemblies\n";
+        for (const WindowSummary& w : result.windows) {
+            std::string ids;
+            for (const std::uint32_t id : w.assemblies) ids += (ids.empty() ? "" : " ") + (id == kNoAssembly ? std::string("-") : std::to_string(id));
+            out << w.index << ',' << seconds(w.span.start, tb) << ',' << seconds(w.span.end, tb) << ',' << w.edges << ',' << w.inserted << ','
+                << w.erased << ',' << w.updated << ',' << w.components << ',' << w.largest_component << ','
+                << (w.most_central ? trains.label(*w.most_central) : "") << ',' << w.cliques.size() << ',' << ids << '\n';
+        }
+    });
+    io::write_mining_results(file("episodes.csv"), trains, result.episodes, "ms", false);
+}
 
 void remove_previous_results(const std::string& dir) {
     std::error_code error;
@@ -250,7 +252,7 @@ std::vector<std::string> write_results(const std::string& dir, const Input& inpu
     detail::write_results_h5(folder.file("results.h5"), input, config_json, result, SPIKEMINER_VERSION);
     const std::string summary = summary_text(input, config, result);
     io::write_atomically(folder.file("summary.json"), [&](std::ostream& out) { out << summary << '\n'; });
-    write_tables(folder, trains, result);
+    write_result_tables(folder.path(), trains, result);
     std::vector<std::string> written = kTableFiles;
     if (config.nwb) {
         if (progress != nullptr) progress->check_cancelled();

@@ -20,6 +20,10 @@ void remove_previous_results(const std::string& dir);
 /// time, backend and peak memory, and the recovery of a simulation's ground truth.
 std::string summary_text(const Input& input, const RunConfig& config, const PipelineResult& result);
 
+/// assemblies.csv, windows.csv and episodes.csv of `result` into the folder `dir`, each
+/// written under a temporary name and renamed into place (a live session's latest).
+void write_result_tables(const std::string& dir, const SpikeTrains& trains, const PipelineResult& result);
+
 /// Writes the run's results into `dir`, all or nothing (into a temporary folder beside it,
 /// renamed into place at the end): results.h5 (episodes, windows, edge changes,
 /// assemblies, events, the run's settings, the program version, the input's name and
