@@ -5,9 +5,10 @@
 set -euo pipefail
 
 # The Python module needs pybind11, Python's headers and numpy (for Debian's /usr/bin/python3);
-# its tests pytest, h5py, hdmf, neo and matplotlib.
+# its tests pytest, h5py, hdmf, neo and matplotlib. ZeroMQ for live sockets, pyzmq for their tests
+# and scripts/replay.py.
 packages=(cmake ninja-build g++ pkg-config zlib1g-dev libhdf5-dev libcli11-dev nlohmann-json3-dev catch2
-          qt6-base-dev libcairo2-dev libgraphviz-dev libopenmpi-dev openmpi-bin
+          qt6-base-dev libcairo2-dev libgraphviz-dev libopenmpi-dev openmpi-bin libzmq3-dev python3-zmq
           pybind11-dev python3-dev python3-numpy python3-pytest python3-h5py python3-hdmf python3-neo python3-matplotlib "$@")
 
 missing=()

@@ -16,6 +16,7 @@ void add_cofiring_command(CLI::App& app);
 void add_assemblies_command(CLI::App& app);
 void add_cliques_command(CLI::App& app);
 void add_dyngraph_command(CLI::App& app);
+void add_live_command(CLI::App& app);
 
 /// Once every command is added: every unsigned option refuses a negative number (which
 /// CLI11 would wrap around to 2^64 - 1), every floating-point one a value that is not

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
     spikeminer::cli::add_assemblies_command(app);
     spikeminer::cli::add_cliques_command(app);
     spikeminer::cli::add_dyngraph_command(app);
+    spikeminer::cli::add_live_command(app);
     spikeminer::cli::check_option_ranges(app);
     try {
         app.parse(argc, argv);
@@ -40,7 +41,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "spikeminer: error: %s\n", e.what());
         return 1;
     } catch (const spikeminer::Cancelled&) {
-        std::fprintf(stderr, "\nspikeminer: cancelled; no output was written\n");
+        std::fprintf(stderr, "\nspikeminer: cancelled; %s\n", spikeminer::cli::cancelled_message().c_str());
         return 130;
     } catch (const std::bad_alloc&) {
         // Which command on which input, and the machine's memory: the work was too large.

@@ -4,6 +4,7 @@
 
 #include "spikeminer/app/io/atomic_output.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -14,14 +15,20 @@
 namespace spikeminer::cli {
 namespace {
 
-// Set from the signal handler: a lock-free atomic flag.
+// Set from the signal handler: lock-free atomic flags.
 CancelToken g_interrupted;
+std::atomic<CancelToken*> g_ending{nullptr};  // asked by the first Ctrl-C, when set
+std::string g_cancelled = "no output was written";
 
 // How often the prompt exit looks, and how long the work has to stop by itself first.
 constexpr std::chrono::milliseconds kWatch{20};
 constexpr std::chrono::milliseconds kGrace{500};
 
 extern "C" void on_interrupt(int) {
+    if (CancelToken* ending = g_ending.load(); ending != nullptr && !ending->requested()) {
+        ending->request();
+        return;
+    }
     if (g_interrupted.requested()) {  // the second Ctrl-C: as if none were caught
         std::signal(SIGINT, SIG_DFL);
         std::raise(SIGINT);
@@ -56,12 +63,19 @@ void catch_interrupts() {
         while (!g_interrupted.requested()) std::this_thread::sleep_for(kWatch);
         std::this_thread::sleep_for(kGrace);
         while (io::writes_in_progress() != 0) std::this_thread::sleep_for(kWatch);
-        std::fprintf(stderr, "\nspikeminer: cancelled; no output was written\n");
+        std::fprintf(stderr, "\nspikeminer: cancelled; %s\n", g_cancelled.c_str());
         std::_Exit(130);
     }).detach();
 }
 
 const CancelToken* interrupt_token() { return &g_interrupted; }
+
+void end_on_first_interrupt(CancelToken* ending, std::string cancelled) {
+    g_cancelled = std::move(cancelled);
+    g_ending.store(ending);
+}
+
+const std::string& cancelled_message() { return g_cancelled; }
 
 TerminalProgress::TerminalProgress()
     : progress_(isatty(STDERR_FILENO) != 0 ? Progress::Callback(draw) : Progress::Callback{}, &g_interrupted) {}

@@ -2,6 +2,8 @@
 
 #include "spikeminer/core/progress.hpp"
 
+#include <string>
+
 namespace spikeminer::cli {
 
 /// Ctrl-C for the whole run of a command, installed first thing by main: the first one
@@ -12,6 +14,12 @@ namespace spikeminer::cli {
 /// still being handed back; a second one ends the program at once, as Ctrl-C does by default.
 void catch_interrupts();
 
+/// For a command whose normal end is Ctrl-C (`live`): the first Ctrl-C requests `ending`
+/// instead (the command finishes its work and exits as usual), and the ones after it act
+/// as above; `cancelled` then says what a cancel leaves ("the live results stay").
+void end_on_first_interrupt(CancelToken* ending, std::string cancelled);
+/// What a cancelled command leaves: "no output was written", unless set as above.
+const std::string& cancelled_message();
 /// The token Ctrl-C sets: for io::OutputSet, so that no output is put in place after it.
 const CancelToken* interrupt_token();
 

@@ -19,6 +19,8 @@ public:
 
     /// Number of labels seen so far.
     [[nodiscard]] std::size_t size() const { return labels_.size(); }
+    /// The labels so far, by provisional id.
+    [[nodiscard]] const std::vector<std::string>& labels() const { return labels_; }
 
     /// Final labels and, for each provisional id, its final id.
     struct Result {

@@ -1,0 +1,334 @@
+// See live_session.hpp.
+#include "spikeminer/app/live/live_session.hpp"
+
+#include "live_activations.hpp"
+#include "live_analysis.hpp"
+#include "live_output.hpp"
+#include "live_recording.hpp"
+#include "live_windows.hpp"
+
+#include "spikeminer/app/pipeline/results.hpp"
+#include "spikeminer/app/pipeline/time_scales.hpp"
+#include "spikeminer/core/error.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <future>
+#include <memory>
+#include <optional>
+
+namespace spikeminer::live {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// How long a poll waits for spikes when none are there (a spike ends the wait at once).
+constexpr std::chrono::milliseconds kPollWait{20};
+// Silence after which the user is told that nothing comes (once).
+constexpr double kQuietWarningS = 10;
+// status.json is rewritten at most this often (and at each decided window).
+constexpr double kStatusEveryS = 0.5;
+
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double s_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// The assemblies found over the stretch decided so far, worked out beside the windows.
+struct Refresh {
+    std::shared_ptr<const pipeline::Input> input;
+    std::future<pipeline::PipelineResult> result;
+};
+
+class Session {
+public:
+    Session(LiveSource& source, const LiveOptions& options, const CancelToken& stop, const std::function<void(const std::string&)>& say)
+        : source_(source), options_(options), stop_(stop), say_(say), output_(options.output, options.publish),
+          abandon_progress_({}, &abandon_) {
+        config_ = options.config;
+        config_.input = source.name();
+        status_.source = source.name();
+        status_.state = "waiting for spikes";
+    }
+
+    ~Session() {
+        abandon_.request();
+        if (refresh_ && refresh_->result.valid()) refresh_->result.wait();
+    }
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    LiveReport run(Progress* progress) {
+        std::vector<Spike> incoming;
+        auto last_arrival = Clock::now();
+        bool warned_quiet = false;
+        std::optional<Error> failure;
+        for (bool open = true; open;) {
+            if (stop_.requested()) {
+                report_.ended = "stopped";
+                break;
+            }
+            incoming.clear();
+            try {
+                open = source_.poll(kPollWait, incoming);
+            } catch (const Error& e) {
+                failure = e;
+                report_.ended = "stopped by a malformed spike";
+                break;
+            }
+            const auto arrived = Clock::now();
+            if (!open) report_.ended = "the source ended";
+            if (!incoming.empty()) {
+                last_arrival = arrived;
+                warned_quiet = false;
+            } else if (open && options_.until_idle_s > 0 && s_since(last_arrival) >= options_.until_idle_s) {
+                report_.ended = "no spike for " + shown(options_.until_idle_s) + " s";
+                open = false;
+            } else if (open && !warned_quiet && s_since(last_arrival) >= kQuietWarningS) {
+                say_(source_.name() + ": no spike for " + shown(kQuietWarningS) + " s; still waiting (Ctrl-C ends the session)");
+                warned_quiet = true;
+            }
+            step(incoming, !open, arrived);
+        }
+        finish_refresh(false);
+        abandon_.request();
+        if (refresh_) refresh_->result.wait();
+        final_pass(progress);
+        if (failure) throw Error(std::string(failure->what()) + "; what came before it is in " + options_.output);
+        return report_;
+    }
+
+private:
+    static std::string shown(double value) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", value);
+        return text;
+    }
+
+    // What a poll brought: the activations it completes, the windows it lets be decided,
+    // a search for the assemblies when one is due and free.
+    void step(std::vector<Spike>& incoming, bool ended, Clock::time_point arrived) {
+        if (!recording_ && !incoming.empty()) {
+            time_base_ = source_.time_base();
+            recording_.emplace(time_base_.from_seconds(options_.lateness_s));
+        }
+        if (!recording_) return;
+        std::sort(incoming.begin(), incoming.end(), [](const Spike& a, const Spike& b) { return a.time < b.time; });
+        recording_->add(incoming);
+        watch(incoming, arrived);
+        const Tick settled = recording_->settle(ended);
+        if (!windows_ && !recording_->empty() && (ended || settled - recording_->origin() >= time_base_.from_seconds(options_.warmup_s))) {
+            choose_time_scales(settled);
+        }
+        bool changed = decide(settled, arrived);
+        changed = finish_refresh(false) || changed;
+        if (windows_ && !refresh_ && windows_->next() > 0 && !ended) {
+            const Tick decided_end = windows_->span(windows_->next() - 1, recording_->origin()).end;
+            if (decided_end - refreshed_until_ >= time_base_.from_seconds(options_.refresh_s)) start_refresh(decided_end);
+        }
+        if (changed || ended || s_since(status_written_) >= kStatusEveryS) write_status();
+    }
+
+    // Activations of the assemblies found so far, told at once.
+    void watch(const std::vector<Spike>& incoming, Clock::time_point arrived) {
+        if (activations_.watched() == 0 || incoming.empty()) return;
+        std::vector<LiveActivation> found;
+        activations_.feed(incoming, found);
+        if (found.empty()) return;
+        output_.activations(found, member_labels_, time_base_, ms_since(arrived));
+        const double wait = ms_since(arrived);
+        report_.activation_wait_ms.insert(report_.activation_wait_ms.end(), found.size(), wait);
+        status_.activations += found.size();
+    }
+
+    // The time scales `run` would choose for the stretch seen so far, kept from now on.
+    void choose_time_scales(Tick settled) {
+        const SpikeTrains seen = recording_->part(recording_->origin(), settled, recording_->origin(), source_.labels().labels(), time_base_);
+        const std::string note = pipeline::resolve_time_scales(config_, seen);
+        cofiring_ = pipeline::cofiring_options(config_, seen);
+        windows_.emplace(*cofiring_, config_);
+        pipeline::RunConfig kept = config_;
+        kept.input = options_.config.input;  // the followed file; none for a stream, which run cannot read
+        output_.settings(pipeline::to_json(kept));
+        status_.notes.push_back("time scales from the first " + shown(time_base_.to_seconds(settled - recording_->origin())) + " s: " + note);
+        say_(status_.notes.back());
+        status_.state = "live";
+    }
+
+    // The windows whose spikes are all in; every stride-th while behind.
+    bool decide(Tick settled, Clock::time_point arrived) {
+        if (!windows_ || recording_->empty()) return false;
+        const std::size_t waiting = windows_->waiting(recording_->origin(), settled);
+        if (waiting == 0) return false;
+        const std::size_t per_window = windows_->steps_per_window();
+        if (waiting > 2 * per_window && stride_ < per_window) {
+            stride_ = std::min(stride_ * 2, per_window);
+            status_.notes.push_back("behind: " + std::to_string(waiting) + " windows waiting; deciding every " + std::to_string(stride_) +
+                                    " until caught up (the others at the end)");
+            say_(status_.notes.back());
+        } else if (waiting <= 1 && stride_ > 1) {
+            stride_ = 1;
+            say_("caught up: deciding every window again");
+        }
+        const std::vector<std::size_t> decided =
+            windows_->decide(*recording_, settled, stride_, source_.labels().labels(), time_base_);
+        report_.skipped += waiting - decided.size();
+        output_.windows(*windows_, decided, source_.labels().labels(), time_base_, ms_since(arrived));
+        report_.window_wait_ms.insert(report_.window_wait_ms.end(), decided.size(), ms_since(arrived));
+        report_.windows += decided.size();
+        return true;
+    }
+
+    // The decided windows, as the analysis takes them (those counted on the grid `grid`).
+    std::vector<std::optional<mining::CofiringWindow>> decided_windows(Tick grid, const std::vector<NeuronId>* remap) const {
+        std::vector<std::optional<mining::CofiringWindow>> out(windows_ ? windows_->next() : 0);
+        for (std::size_t w = 0; w < out.size(); ++w) {
+            const DecidedWindow* d = windows_->at(w);
+            if (d == nullptr || d->grid != grid) continue;
+            out[w] = remap != nullptr ? renamed(d->window, *remap) : d->window;
+        }
+        return out;
+    }
+
+    void start_refresh(Tick decided_end) {
+        const Tick origin = recording_->origin();
+        SpikeTrains trains = recording_->part(origin, decided_end, origin, source_.labels().labels(), time_base_);
+        auto input = std::make_shared<const pipeline::Input>(pipeline::input_from_trains(std::move(trains), source_.name()));
+        refresh_.emplace();
+        refresh_->input = input;
+        refreshed_until_ = decided_end;
+        refresh_->result = std::async(std::launch::async, [this, input, windows = decided_windows(recording_->grid(), nullptr)] {
+            return analyse(*input, config_, windows, &abandon_progress_);
+        });
+    }
+
+    // Takes the latest assemblies when their search is done (waiting for it with `wait`).
+    bool finish_refresh(bool wait) {
+        if (!refresh_) return false;
+        if (!wait && refresh_->result.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
+        Refresh done = std::move(*refresh_);
+        refresh_.reset();
+        pipeline::PipelineResult result;
+        try {
+            result = done.result.get();
+        } catch (const Cancelled&) {
+            return false;
+        } catch (const Error& e) {
+            status_.notes.push_back(std::string("the assemblies could not be found again: ") + e.what());
+            say_(status_.notes.back());
+            return true;
+        }
+        const SpikeTrains& trains = done.input->recording.trains;
+        output_.assemblies(trains, result);
+        std::vector<std::pair<std::uint32_t, std::vector<NeuronId>>> watched;
+        member_labels_.clear();
+        for (const pipeline::Assembly& a : result.assemblies) {
+            watched.emplace_back(a.track.id, a.members);
+            if (member_labels_.size() <= a.track.id) member_labels_.resize(a.track.id + 1);
+            for (const NeuronId n : a.members) member_labels_[a.track.id].push_back(trains.label(n));
+        }
+        activations_.watch(watched, std::max<Tick>(result.cofiring.lags.sync, 0));
+        ++report_.refreshes;
+        status_.refreshes = report_.refreshes;
+        status_.refreshed_s = time_base_.to_seconds(trains.span().length());
+        return true;
+    }
+
+    void write_status() {
+        if (recording_) {
+            status_.spikes = recording_->size();
+            status_.late = recording_->late();
+            status_.received_s = time_base_.to_seconds(recording_->newest());
+        }
+        status_.units = source_.labels().size();
+        status_.windows = report_.windows;
+        status_.skipped = report_.skipped;
+        status_.stride = stride_;
+        if (windows_ && windows_->next() > 0) status_.decided_s = time_base_.to_seconds(windows_->span(windows_->next() - 1, recording_->origin()).end);
+        output_.status(status_);
+        status_written_ = Clock::now();
+    }
+
+    // The whole pipeline over everything that came, into output/final.
+    void final_pass(Progress* progress) {
+        report_.units = source_.labels().size();
+        status_.state = "ended: " + report_.ended + "; writing the final results";
+        write_status();
+        if (recording_ && recording_->late() != 0) {
+            report_.notes.push_back(std::to_string(recording_->late()) + " spikes came more than the lateness (" + shown(options_.lateness_s) +
+                                    " s) after a later one and were left out: raise --lateness");
+        }
+        if (!recording_ || recording_->empty()) {
+            report_.notes.push_back("no spike came: no results");
+            status_.state = "ended: " + report_.ended + "; no spike came";
+            write_status();
+            output_.end(report_.ended);
+            return;
+        }
+        report_.spikes = recording_->size();
+        report_.late = recording_->late();
+        if (!windows_) choose_time_scales(recording_->settled());
+        std::vector<NeuronId> remap;
+        SpikeTrains trains = recording_->whole(source_.labels().labels(), time_base_, remap);
+        const pipeline::Input input = pipeline::input_from_trains(std::move(trains), source_.name());
+        const pipeline::PipelineResult result = analyse(input, config_, decided_windows(recording_->grid(), &remap), progress);
+        pipeline::write_results((std::filesystem::path(options_.output) / "final").string(), input, config_, result, progress);
+        report_.assemblies = result.assemblies.size();
+        report_.notes.insert(report_.notes.end(), result.notes.begin(), result.notes.end());
+        status_.state = "ended: " + report_.ended + "; final results in final/";
+        write_status();
+        output_.end(report_.ended);
+    }
+
+    LiveSource& source_;
+    const LiveOptions& options_;
+    const CancelToken& stop_;
+    const std::function<void(const std::string&)>& say_;
+    LiveOutput output_;
+    pipeline::RunConfig config_;
+    TimeBase time_base_;
+    std::optional<LiveRecording> recording_;
+    std::optional<mining::CofiringOptions> cofiring_;
+    std::optional<LiveWindows> windows_;
+    std::size_t stride_ = 1;
+    LiveActivations activations_;
+    std::vector<std::vector<std::string>> member_labels_;  // per assembly id
+    std::optional<Refresh> refresh_;
+    Tick refreshed_until_ = 0;
+    CancelToken abandon_;
+    Progress abandon_progress_;
+    LiveStatus status_;
+    Clock::time_point status_written_{};
+    LiveReport report_;
+};
+
+}  // namespace
+
+void validate(const LiveOptions& options) {
+    pipeline::RunConfig config = options.config;
+    config.input = "live";
+    pipeline::validate(config);
+    if (config.edge_test == "surrogate") {
+        throw UsageError("--edge-test surrogate cannot run live: its surrogates are made from the whole recording; run it on the recording after");
+    }
+    if (config.nwb) throw UsageError("--nwb: a live session writes no NWB file; run `spikeminer run --nwb` on the recording after");
+    const auto check = [](double value, const char* name, bool zero) {
+        if (!std::isfinite(value) || value < 0 || (!zero && value == 0)) {
+            throw UsageError(std::string(name) + " must be " + (zero ? "0 or more" : "positive") + " seconds");
+        }
+    };
+    check(options.lateness_s, "--lateness", true);
+    check(options.warmup_s, "--warmup", false);
+    check(options.refresh_s, "--refresh", false);
+    check(options.until_idle_s, "--until-idle", true);
+    pipeline::check_results_dir(options.output, config);
+}
+
+LiveReport run_live(LiveSource& source, const LiveOptions& options, const CancelToken& stop, Progress* progress,
+                    const std::function<void(const std::string&)>& say) {
+    validate(options);
+    Session session(source, options, stop, say);
+    return session.run(progress);
+}
+
+}  // namespace spikeminer::live
