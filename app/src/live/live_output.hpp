@@ -28,7 +28,7 @@ namespace spikeminer::live {
 struct LiveStatus {
     std::string source;
     std::string state;                 ///< "warming up", "live", "ended: ..."
-    std::size_t spikes = 0;
+    std::size_t spikes = 0;            ///< taken (late ones left out)
     std::size_t units = 0;
     std::size_t late = 0;              ///< spikes that came after their time was settled, left out
     double received_s = 0;             ///< the latest spike time

@@ -31,7 +31,10 @@ public:
     [[nodiscard]] Tick settled() const { return settled_; }
     /// The latest time seen.
     [[nodiscard]] Tick newest() const { return newest_; }
+    /// Spikes in order.
     [[nodiscard]] std::size_t size() const { return times_.size(); }
+    /// Spikes taken: in order, or waiting for the lateness to pass.
+    [[nodiscard]] std::size_t taken() const { return times_.size() + pending_.size(); }
     [[nodiscard]] std::size_t late() const { return late_; }
     /// The greatest common divisor of the steps between spikes in order (at least 1): the
     /// time grid, as the co-firing counter finds it in a finished recording.

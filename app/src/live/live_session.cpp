@@ -72,8 +72,10 @@ public:
             try {
                 open = source_.poll(kPollWait, incoming);
             } catch (const Error& e) {
+                // The spikes before the malformed one count; the session ends there.
                 failure = e;
                 report_.ended = "stopped by a malformed spike";
+                step(incoming, true, Clock::now());
                 break;
             }
             const auto arrived = Clock::now();
@@ -236,7 +238,7 @@ private:
 
     void write_status() {
         if (recording_) {
-            status_.spikes = recording_->size();
+            status_.spikes = recording_->taken();
             status_.late = recording_->late();
             status_.received_s = time_base_.to_seconds(recording_->newest());
         }
@@ -265,6 +267,7 @@ private:
             output_.end(report_.ended);
             return;
         }
+        recording_->settle(true);  // stopped: what waited for the lateness is in too
         report_.spikes = recording_->size();
         report_.late = recording_->late();
         if (!windows_) choose_time_scales(recording_->settled());
