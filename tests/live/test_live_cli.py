@@ -190,7 +190,8 @@ def test_a_spike_later_than_the_lateness_is_left_out_and_said(tmp_path):
 @pytest.mark.parametrize("args, says", [
     (["--edge-test", "surrogate"], "surrogate"),
     (["--lateness", "-1"], "--lateness"),
-    (["--nwb"], "NWB"),
+    (["--nwb"], "--nwb"),  # not a live option: the session writes no NWB file
+    (["--window", "10", "--step", "3"], "step"),
 ])
 def test_settings_live_cannot_take_are_usage_errors(tmp_path, args, says):
     done = cli("live", "--source", "-", "-o", tmp_path / "out", *args, input="")

@@ -84,7 +84,8 @@ void add_live_command(CLI::App& app) {
                         "seconds of recording between two searches for the assemblies over all of it so far (default 60)");
     command->add_option("--until-idle", args->options.until_idle_s,
                         "end the session after this many seconds without a spike (default 0: wait until the source ends or Ctrl-C)");
-    add_settings(*command, args->run);
+    add_tick_setting(*command, args->run);
+    add_analysis_settings(*command, args->run);
     command->callback([args] { live_session(*args); });
 }
 

@@ -179,7 +179,9 @@ void add_run_command(CLI::App& app) {
                         "run every recording of this manifest, each into its own folder under -o, and resume: "
                         "{\"recordings\": [\"a.h5\", {\"input\": \"b.nwb\", \"name\": \"b\", <its own settings>}], <shared settings>}");
     command->add_option("-o,--output", args->output, "a new or empty folder for the results (with --batch: the batch's folder)")->required();
-    add_settings(*command, *args);
+    add_input_settings(*command, *args);
+    add_analysis_settings(*command, *args);
+    add_output_settings(*command, *args);
     command->callback([args] { run(pipeline::RunConfig{}, *args); });
 }
 
@@ -190,7 +192,9 @@ void add_demo_command(CLI::App& app) {
         "demo", "The main job on a built-in example: simulate four minutes of 100 neurons with firing chains and assemblies that come "
                 "and go, run the whole pipeline, say what it found, write everything to ./spikeminer-demo/");
     command->add_option("-o,--output", args->output, "where the results go (default spikeminer-demo; a previous demo's results there are replaced)");
-    add_settings(*command, *args);
+    add_input_settings(*command, *args);
+    add_analysis_settings(*command, *args);
+    add_output_settings(*command, *args);
     command->callback([args] {
         pipeline::RunConfig config = pipeline::demo_config();
         pipeline::remove_previous_results(args->output);

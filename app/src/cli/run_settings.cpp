@@ -9,7 +9,7 @@
 
 namespace spikeminer::cli {
 
-void add_settings(CLI::App& command, RunArguments& args) {
+void add_input_settings(CLI::App& command, RunArguments& args) {
     using C = pipeline::RunConfig;
     setting(command, args, "--seed", &C::seed, "the simulation's seed");
     auto duration = std::make_shared<double>(0);
@@ -19,9 +19,17 @@ void add_settings(CLI::App& command, RunArguments& args) {
         if (duration_option->count() > 0) config.duration_s = *duration;
     });
     setting(command, args, "--format", &C::format, "the recording's format: csv, text, nwb, spikeminer, waverepo, phy (default: detect)");
-    setting(command, args, "--tick", &C::tick, "tick for files in seconds, e.g. 1us, 30000/s");
+    add_tick_setting(command, args);
     setting(command, args, "--duplicates", &C::duplicates, "two spikes of one neuron at one tick: keep (default) or merge");
     setting(command, args, "--units", &C::units, "a Kilosort / Phy folder's units: good (default: those its labels call good) or all");
+}
+
+void add_tick_setting(CLI::App& command, RunArguments& args) {
+    setting(command, args, "--tick", &pipeline::RunConfig::tick, "tick for times in seconds, e.g. 1us, 30000/s");
+}
+
+void add_analysis_settings(CLI::App& command, RunArguments& args) {
+    using C = pipeline::RunConfig;
     setting(command, args, "--mining-intervals", &C::mining_intervals_ms,
             "the episodes' delays in ms (default auto: 0-5,5-10, or one and two steps of a coarser time grid)");
     setting(command, args, "--min-count", &C::mining_min_count,
@@ -70,6 +78,9 @@ void add_settings(CLI::App& command, RunArguments& args) {
     args.overrides.push_back([no_analytics](pipeline::RunConfig& config) {
         if (*no_analytics) config.analytics = false;
     });
+}
+
+void add_output_settings(CLI::App& command, RunArguments& args) {
     auto nwb = std::make_shared<bool>(false);
     command.add_flag("--nwb", *nwb,
                      "also write results.nwb: the input NWB file (a copy) or a new NWB file of the recording's units, with the "

@@ -34,8 +34,15 @@ CLI::Option* setting(CLI::App& command, RunArguments& args, const std::string& n
     return option;
 }
 
-/// Registers every setting of the pipeline (and --figure-seconds, --show) on `command`.
-void add_settings(CLI::App& command, RunArguments& args);
+/// Registers on `command` the settings of what is read or simulated (--seed, --duration,
+/// --format, --tick, --duplicates, --units)...
+void add_input_settings(CLI::App& command, RunArguments& args);
+/// ... --tick alone (for a stream, which has no format to tell) ...
+void add_tick_setting(CLI::App& command, RunArguments& args);
+/// ... the stages' settings (episodes, co-firing, significance, assemblies, backend) ...
+void add_analysis_settings(CLI::App& command, RunArguments& args);
+/// ... and what the results folder holds (--nwb, --figure-seconds, --show).
+void add_output_settings(CLI::App& command, RunArguments& args);
 
 /// The help's footer: the keys a config file may hold.
 std::string config_help();

@@ -314,7 +314,8 @@ void validate(const LiveOptions& options) {
     if (config.edge_test == "surrogate") {
         throw UsageError("--edge-test surrogate cannot run live: its surrogates are made from the whole recording; run it on the recording after");
     }
-    if (config.nwb) throw UsageError("--nwb: a live session writes no NWB file; run `spikeminer run --nwb` on the recording after");
+    if (config.nwb) throw UsageError("nwb: a live session writes no NWB file; run `spikeminer run --nwb` on the recording after");
+    if (config.duplicates != "keep") throw UsageError("duplicates: a live session keeps both spikes of a unit at one tick");
     const auto check = [](double value, const char* name, bool zero) {
         if (!std::isfinite(value) || value < 0 || (!zero && value == 0)) {
             throw UsageError(std::string(name) + " must be " + (zero ? "0 or more" : "positive") + " seconds");
