@@ -109,6 +109,12 @@ def main():
     if not args.speed > 0:
         parser.error("--speed must be positive")
     head, rows = read_table(args.recording)
+    if args.binary:
+        if any(not unit.lstrip("-").isdigit() for _, unit, _ in rows[:1000]):
+            sys.exit("replay.py: --binary sends unit numbers; this recording names its units otherwise: send text")
+        tick = next((line.split("ticks_per_second=")[1].split()[0] for line in head if "ticks_per_second=" in line), None)
+        if tick and tick != "1000000":
+            print(f"replay.py: binary messages carry no tick: give the live session --tick {tick}/s", file=sys.stderr)
     if args.zmq:
         out = ZmqOut(args.zmq, args.binary, args.wait)
     elif args.stdout:

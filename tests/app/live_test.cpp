@@ -93,7 +93,8 @@ TEST_CASE("live: windows decided as their spikes come equal the finished recordi
     std::vector<std::size_t> decided;
     const auto parts = arrivals(trains, static_cast<std::size_t>(chunk), lateness, random);
     for (std::size_t p = 0; p < parts.size(); ++p) {
-        recording.add(parts[p]);
+        std::vector<Spike> part = parts[p];
+        recording.add(part);
         const Tick settled = recording.settle(p + 1 == parts.size());
         for (const std::size_t w : windows.decide(recording, settled, static_cast<std::size_t>(stride), trains.neuron_table().labels, trains.time_base())) {
             decided.push_back(w);
@@ -120,12 +121,13 @@ TEST_CASE("live: windows decided as their spikes come equal the finished recordi
 
 TEST_CASE("live: earlier spikes within the lateness are put in order, later ones are left out and counted", "[live]") {
     live::LiveRecording recording(10);
-    const std::vector<Spike> first{{100, 0}, {95, 1}, {120, 2}};
+    std::vector<Spike> first{{100, 0}, {95, 1}, {120, 2}};
     recording.add(first);
     CHECK(recording.settle(false) == 110);  // the latest, 120, less the lateness
     CHECK(recording.size() == 2);
-    const std::vector<Spike> second{{105, 3}, {112, 0}, {130, 1}};
+    std::vector<Spike> second{{105, 3}, {112, 0}, {130, 1}};
     recording.add(second);  // 105 comes after 110 was settled: late
+    CHECK(second.size() == 2);
     CHECK(recording.settle(false) == 120);
     CHECK(recording.late() == 1);
     CHECK(recording.settle(true) == 131);
@@ -133,7 +135,7 @@ TEST_CASE("live: earlier spikes within the lateness are put in order, later ones
     CHECK(std::vector<Tick>(part.times().begin(), part.times().end()) == std::vector<Tick>{95, 100, 112, 120, 130});
     CHECK(recording.grid() == 1);  // steps 5, 12, 8, 10
     live::LiveRecording coarse(0);
-    const std::vector<Spike> on_grid{{30, 0}, {90, 1}, {120, 0}, {120, 1}};
+    std::vector<Spike> on_grid{{30, 0}, {90, 1}, {120, 0}, {120, 1}};
     coarse.add(on_grid);
     coarse.settle(true);
     CHECK(coarse.grid() == 30);

@@ -41,8 +41,16 @@ void live_session(LiveArguments& args) {
     std::optional<TimeBase> tick;
     if (!options.config.tick.empty()) tick = parse_time_base(options.config.tick);
     const std::unique_ptr<live::LiveSource> source = live::open_source(args.source, tick);
+    // The first Ctrl-C ends the session (everything written); once the spikes stop being
+    // taken, Ctrl-C cancels the final pass, the live results staying.
+    static const std::string cancelled = "the live results in " + options.output + " stay; final/ was not written";
     CancelToken ending;
-    end_on_first_interrupt(&ending, "the live results in " + options.output + " stay; final/ was not written");
+    struct Ending {
+        explicit Ending(CancelToken* token) { end_on_first_interrupt(token, cancelled.c_str()); }
+        ~Ending() { stop_ending_on_interrupt(); }
+        Ending(const Ending&) = delete;
+        Ending& operator=(const Ending&) = delete;
+    } scoped(&ending);
     TerminalProgress terminal;
     const auto say = [](const std::string& line) {
         std::fprintf(stderr, "live: %s\n", line.c_str());
@@ -50,7 +58,7 @@ void live_session(LiveArguments& args) {
     };
     say("following " + source->name() + " into " + options.output + (options.publish.empty() ? "" : ", publishing on " + options.publish) +
         "; Ctrl-C ends the session");
-    const live::LiveReport report = live::run_live(*source, options, ending, &terminal.progress(), say);
+    const live::LiveReport report = live::run_live(*source, options, ending, &terminal.progress(), say, stop_ending_on_interrupt);
     std::printf("%s: %s; %zu spikes of %zu units, %zu windows decided live (median %.1f ms after their spikes came), %zu activations "
                 "told (median %.1f ms), %zu searches for the assemblies\n",
                 source->name().c_str(), report.ended.c_str(), report.spikes, report.units, report.windows, median(report.window_wait_ms),

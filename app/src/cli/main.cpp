@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "spikeminer: error: %s\n", e.what());
         return 1;
     } catch (const spikeminer::Cancelled&) {
-        std::fprintf(stderr, "\nspikeminer: cancelled; %s\n", spikeminer::cli::cancelled_message().c_str());
+        std::fprintf(stderr, "\nspikeminer: cancelled; %s\n", spikeminer::cli::cancelled_message());
         return 130;
     } catch (const std::bad_alloc&) {
         // Which command on which input, and the machine's memory: the work was too large.

@@ -18,7 +18,7 @@ namespace {
 // Set from the signal handler: lock-free atomic flags.
 CancelToken g_interrupted;
 std::atomic<CancelToken*> g_ending{nullptr};  // asked by the first Ctrl-C, when set
-std::string g_cancelled = "no output was written";
+std::atomic<const char*> g_cancelled{"no output was written"};  // text that outlives the program's work
 
 // How often the prompt exit looks, and how long the work has to stop by itself first.
 constexpr std::chrono::milliseconds kWatch{20};
@@ -63,19 +63,21 @@ void catch_interrupts() {
         while (!g_interrupted.requested()) std::this_thread::sleep_for(kWatch);
         std::this_thread::sleep_for(kGrace);
         while (io::writes_in_progress() != 0) std::this_thread::sleep_for(kWatch);
-        std::fprintf(stderr, "\nspikeminer: cancelled; %s\n", g_cancelled.c_str());
+        std::fprintf(stderr, "\nspikeminer: cancelled; %s\n", g_cancelled.load());
         std::_Exit(130);
     }).detach();
 }
 
 const CancelToken* interrupt_token() { return &g_interrupted; }
 
-void end_on_first_interrupt(CancelToken* ending, std::string cancelled) {
-    g_cancelled = std::move(cancelled);
+void end_on_first_interrupt(CancelToken* ending, const char* cancelled) {
+    g_cancelled.store(cancelled);
     g_ending.store(ending);
 }
 
-const std::string& cancelled_message() { return g_cancelled; }
+void stop_ending_on_interrupt() { g_ending.store(nullptr); }
+
+const char* cancelled_message() { return g_cancelled.load(); }
 
 TerminalProgress::TerminalProgress()
     : progress_(isatty(STDERR_FILENO) != 0 ? Progress::Callback(draw) : Progress::Callback{}, &g_interrupted) {}

@@ -2,8 +2,6 @@
 
 #include "spikeminer/core/progress.hpp"
 
-#include <string>
-
 namespace spikeminer::cli {
 
 /// Ctrl-C for the whole run of a command, installed first thing by main: the first one
@@ -16,10 +14,13 @@ void catch_interrupts();
 
 /// For a command whose normal end is Ctrl-C (`live`): the first Ctrl-C requests `ending`
 /// instead (the command finishes its work and exits as usual), and the ones after it act
-/// as above; `cancelled` then says what a cancel leaves ("the live results stay").
-void end_on_first_interrupt(CancelToken* ending, std::string cancelled);
+/// as above; `cancelled` (text that lives as long as the program) then says what a cancel
+/// leaves ("the live results stay"). Until stop_ending_on_interrupt(), which must come
+/// before `ending` goes away.
+void end_on_first_interrupt(CancelToken* ending, const char* cancelled);
+void stop_ending_on_interrupt();
 /// What a cancelled command leaves: "no output was written", unless set as above.
-const std::string& cancelled_message();
+const char* cancelled_message();
 /// The token Ctrl-C sets: for io::OutputSet, so that no output is put in place after it.
 const CancelToken* interrupt_token();
 

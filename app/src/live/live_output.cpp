@@ -48,14 +48,19 @@ int open_table(const std::string& path, const char* header) {
 }  // namespace
 
 LiveOutput::LiveOutput(const std::string& dir, const std::string& publish) : dir_(dir) {
+    if (!publish.empty()) {  // first: a port in use leaves no folder behind
+        pub_ = std::make_unique<ZmqSocket>(ZmqSocket::Kind::Pub);
+        pub_->bind(publish);
+    }
     std::error_code error;
     fs::create_directories(dir, error);
     if (error) throw Error(dir + ": cannot make the folder: " + error.message());
     windows_ = open_table((fs::path(dir) / "live-windows.csv").string(), "window,start_s,end_s,edges,cliques,wait_ms");
-    activations_ = open_table((fs::path(dir) / "activations.csv").string(), "assembly,time_s,completed_s,firing,members,wait_ms");
-    if (!publish.empty()) {
-        pub_ = std::make_unique<ZmqSocket>(ZmqSocket::Kind::Pub);
-        pub_->bind(publish);
+    try {
+        activations_ = open_table((fs::path(dir) / "activations.csv").string(), "assembly,time_s,completed_s,firing,members,wait_ms");
+    } catch (const Error&) {
+        ::close(windows_);
+        throw;
     }
 }
 
@@ -66,8 +71,10 @@ LiveOutput::~LiveOutput() {
 
 void LiveOutput::append(int fd, const std::string& rows, const char* name) const {
     if (rows.empty()) return;
-    if (::write(fd, rows.data(), rows.size()) != static_cast<ssize_t>(rows.size())) {
-        throw Error((fs::path(dir_) / name).string() + ": cannot be written: " + std::strerror(errno));
+    const ssize_t written = ::write(fd, rows.data(), rows.size());
+    if (written != static_cast<ssize_t>(rows.size())) {
+        throw Error((fs::path(dir_) / name).string() + ": cannot be written: " +
+                    (written < 0 ? std::strerror(errno) : "the disk took only part of a write (full?)"));
     }
 }
 

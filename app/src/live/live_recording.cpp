@@ -8,12 +8,11 @@
 
 namespace spikeminer::live {
 
-void LiveRecording::add(std::span<const Spike> spikes) {
+void LiveRecording::add(std::vector<Spike>& spikes) {
+    const std::size_t before = spikes.size();
+    if (any_settled_) std::erase_if(spikes, [&](const Spike& s) { return s.time < settled_; });
+    late_ += before - spikes.size();
     for (const Spike& s : spikes) {
-        if (any_settled_ && s.time < settled_) {
-            ++late_;
-            continue;
-        }
         pending_.push_back(s);
         newest_ = any_seen_ ? std::max(newest_, s.time) : s.time;
         any_seen_ = true;

@@ -6,7 +6,6 @@
 #include "spikeminer/core/spike_trains.hpp"
 
 #include <cstddef>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -17,8 +16,8 @@ public:
     explicit LiveRecording(Tick lateness) : lateness_(lateness) {}
 
     /// Adds spikes as they came (provisional unit ids). A spike before what is already in
-    /// order came too late: it is counted (late()) and left out.
-    void add(std::span<const Spike> spikes);
+    /// order came too late: it is counted (late()) and taken out of `spikes`.
+    void add(std::vector<Spike>& spikes);
     /// Puts in order the spikes that no spike still to come can precede: all before the
     /// latest seen minus the lateness, or all of them at the end of the stream (`ended`).
     /// Returns where the ordered spikes now end (every spike before it is in).

@@ -42,8 +42,9 @@ struct Refresh {
 
 class Session {
 public:
-    Session(LiveSource& source, const LiveOptions& options, const CancelToken& stop, const std::function<void(const std::string&)>& say)
-        : source_(source), options_(options), stop_(stop), say_(say), output_(options.output, options.publish),
+    Session(LiveSource& source, const LiveOptions& options, const CancelToken& stop, const std::function<void(const std::string&)>& say,
+            const std::function<void()>& live_ended)
+        : source_(source), options_(options), stop_(stop), say_(say), live_ended_(live_ended), output_(options.output, options.publish),
           abandon_progress_({}, &abandon_) {
         config_ = options.config;
         config_.input = source.name();
@@ -92,6 +93,7 @@ public:
             }
             step(incoming, !open, arrived);
         }
+        if (live_ended_) live_ended_();
         finish_refresh(false);
         abandon_.request();
         if (refresh_) refresh_->result.wait();
@@ -116,7 +118,7 @@ private:
         }
         if (!recording_) return;
         std::sort(incoming.begin(), incoming.end(), [](const Spike& a, const Spike& b) { return a.time < b.time; });
-        recording_->add(incoming);
+        recording_->add(incoming);  // leaves out (and counts) the late ones
         watch(incoming, arrived);
         const Tick settled = recording_->settle(ended);
         if (!windows_ && !recording_->empty() && (ended || settled - recording_->origin() >= time_base_.from_seconds(options_.warmup_s))) {
@@ -149,6 +151,7 @@ private:
         const std::string note = pipeline::resolve_time_scales(config_, seen);
         cofiring_ = pipeline::cofiring_options(config_, seen);
         windows_.emplace(*cofiring_, config_);
+        refreshed_until_ = recording_->origin();
         pipeline::RunConfig kept = config_;
         kept.input = options_.config.input;  // the followed file; none for a stream, which run cannot read
         output_.settings(pipeline::to_json(kept));
@@ -232,7 +235,7 @@ private:
         activations_.watch(watched, std::max<Tick>(result.cofiring.lags.sync, 0));
         ++report_.refreshes;
         status_.refreshes = report_.refreshes;
-        status_.refreshed_s = time_base_.to_seconds(trains.span().length());
+        status_.refreshed_s = time_base_.to_seconds(trains.span().end);
         return true;
     }
 
@@ -260,6 +263,7 @@ private:
             report_.notes.push_back(std::to_string(recording_->late()) + " spikes came more than the lateness (" + shown(options_.lateness_s) +
                                     " s) after a later one and were left out: raise --lateness");
         }
+        if (recording_) recording_->settle(true);  // stopped: what waited for the lateness is in too
         if (!recording_ || recording_->empty()) {
             report_.notes.push_back("no spike came: no results");
             status_.state = "ended: " + report_.ended + "; no spike came";
@@ -267,7 +271,6 @@ private:
             output_.end(report_.ended);
             return;
         }
-        recording_->settle(true);  // stopped: what waited for the lateness is in too
         report_.spikes = recording_->size();
         report_.late = recording_->late();
         if (!windows_) choose_time_scales(recording_->settled());
@@ -287,6 +290,7 @@ private:
     const LiveOptions& options_;
     const CancelToken& stop_;
     const std::function<void(const std::string&)>& say_;
+    const std::function<void()>& live_ended_;
     LiveOutput output_;
     pipeline::RunConfig config_;
     TimeBase time_base_;
@@ -329,9 +333,9 @@ void validate(const LiveOptions& options) {
 }
 
 LiveReport run_live(LiveSource& source, const LiveOptions& options, const CancelToken& stop, Progress* progress,
-                    const std::function<void(const std::string&)>& say) {
+                    const std::function<void(const std::string&)>& say, const std::function<void()>& live_ended) {
     validate(options);
-    Session session(source, options, stop, say);
+    Session session(source, options, stop, say, live_ended);
     return session.run(progress);
 }
 

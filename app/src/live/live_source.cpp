@@ -137,6 +137,7 @@ public:
             if (n > 0) {
                 offset_ += n;
                 parse_text(std::string_view(buffer_, static_cast<std::size_t>(n)), false, out);
+                if (out.size() - before >= kMostSpikesAPoll || std::chrono::steady_clock::now() >= deadline) return true;
                 continue;
             }
             if (n == 0 && !follow_) {

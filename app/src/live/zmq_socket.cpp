@@ -8,6 +8,12 @@
 #include <cerrno>
 
 namespace spikeminer::live {
+namespace {
+
+// How long a closed PUB socket keeps sending what it still holds to its subscribers.
+constexpr int kPubLingerMs = 1000;
+
+}  // namespace
 
 ZmqSocket::ZmqSocket(Kind kind) : context_(zmq_ctx_new()) {
     if (context_ == nullptr) throw Error(std::string("ZeroMQ: no context: ") + zmq_strerror(errno));
@@ -17,10 +23,10 @@ ZmqSocket::ZmqSocket(Kind kind) : context_(zmq_ctx_new()) {
         throw Error(std::string("ZeroMQ: no socket: ") + zmq_strerror(errno));
     }
     const int unlimited = 0;
-    const int no_linger = 0;
+    const int linger_ms = kind == Kind::Pub ? kPubLingerMs : 0;  // what was published (the end) still goes out
     zmq_setsockopt(socket_, ZMQ_RCVHWM, &unlimited, sizeof unlimited);
     zmq_setsockopt(socket_, ZMQ_SNDHWM, &unlimited, sizeof unlimited);
-    zmq_setsockopt(socket_, ZMQ_LINGER, &no_linger, sizeof no_linger);
+    zmq_setsockopt(socket_, ZMQ_LINGER, &linger_ms, sizeof linger_ms);
 }
 
 ZmqSocket::~ZmqSocket() {

@@ -12,8 +12,9 @@ namespace spikeminer::live {
 class ZmqSocket {
 public:
     enum class Kind { Sub, Pub };
-    /// A socket that keeps every message queued (no high-water mark) and drops what is
-    /// unsent when closed. Throws Error in a build without ZeroMQ.
+    /// A socket that keeps every message queued (no high-water mark); closed, a PUB socket
+    /// still sends what it holds for a second, a SUB drops it. Throws Error in a build
+    /// without ZeroMQ.
     explicit ZmqSocket(Kind kind);
     ~ZmqSocket();
     ZmqSocket(const ZmqSocket&) = delete;

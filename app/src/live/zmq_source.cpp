@@ -12,6 +12,7 @@ namespace {
 
 constexpr std::size_t kRecordBytes = 12;  // uint32 unit, float64 seconds
 
+
 class ZmqSource final : public LiveSource {
 public:
     ZmqSource(const std::string& endpoint, std::optional<TimeBase> tick) : LiveSource(endpoint, tick), socket_(ZmqSocket::Kind::Sub) {
@@ -21,8 +22,11 @@ public:
 
     bool poll(std::chrono::milliseconds wait, std::vector<Spike>& out) override {
         std::chrono::milliseconds next_wait = wait;
-        // Every message waiting, the first one waited for.
-        while (const std::optional<std::string> message = socket_.receive(next_wait)) {
+        const std::size_t before = out.size();
+        // The messages waiting (about kMostSpikesAPoll spikes at most), the first one waited for.
+        while (out.size() - before < kMostSpikesAPoll) {
+            const std::optional<std::string> message = socket_.receive(next_wait);
+            if (!message) break;
             next_wait = std::chrono::milliseconds{0};
             ++messages_;
             const std::string where = "message " + std::to_string(messages_);

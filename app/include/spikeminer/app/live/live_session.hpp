@@ -58,8 +58,9 @@ void validate(const LiveOptions& options);
 /// `progress` shows the final pass, and its Cancel stops it (Cancelled; the files written
 /// live stay). `say` gets a line for the user now and then. A source that sends a
 /// malformed spike ends the session the same way, the final results written, and then
-/// throws its Error.
+/// throws its Error. `live_ended` (optional) is called when the spikes stop being taken,
+/// before the final pass (from then on `stop` is not looked at).
 LiveReport run_live(LiveSource& source, const LiveOptions& options, const CancelToken& stop, Progress* progress,
-                    const std::function<void(const std::string&)>& say);
+                    const std::function<void(const std::string&)>& say, const std::function<void()>& live_ended = {});
 
 }  // namespace spikeminer::live

@@ -24,6 +24,10 @@ namespace spikeminer::live {
 /// The tag that starts a binary ZeroMQ message.
 inline constexpr std::string_view kBinaryTag = "SMB1";
 
+/// A poll returns with about this many spikes at most, also while more keep coming (a fast
+/// source), so that windows are decided and Ctrl-C is seen between polls.
+inline constexpr std::size_t kMostSpikesAPoll = std::size_t{1} << 16;
+
 class LiveSource {
 public:
     virtual ~LiveSource();
