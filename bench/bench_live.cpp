@@ -189,6 +189,7 @@ int main(int argc, char** argv) {
         return it == sent.end() ? sent.back().at : it->at;
     };
     std::vector<double> window_ms;
+    std::vector<std::size_t> slow;  // windows told more than 50 ms after their last spike
     std::vector<double> activation_ms;
     const Tick late = tb.from_seconds(lateness);
     const Tick last_spike = times.empty() ? 0 : times.back();
@@ -196,6 +197,7 @@ int main(int argc, char** argv) {
         const Tick needed = tb.from_seconds(end_s) + late;
         if (needed > last_spike) continue;  // decided at the stream's end
         window_ms.push_back(std::chrono::duration<double, std::milli>(at - sent_at(needed)).count());
+        if (window_ms.back() > 50) slow.push_back(window_ms.size() - 1);
     }
     for (const auto& [completed_s, at] : activations_told) {
         activation_ms.push_back(std::chrono::duration<double, std::milli>(at - sent_at(tb.from_seconds(completed_s))).count());
@@ -223,6 +225,14 @@ int main(int argc, char** argv) {
                 windows_told.size(), report.skipped, percentile(window_ms, 0.5), percentile(window_ms, 0.95), percentile(window_ms, 1.0),
                 activations_told.size(), percentile(activation_ms, 0.5), percentile(activation_ms, 0.95), percentile(activation_ms, 1.0),
                 report.refreshes, report.assemblies, same ? "yes" : "NO", devices.devices.empty() ? "none" : devices.devices.front().name.c_str());
+    std::string slow_text;
+    for (std::size_t i = 0; i < std::min<std::size_t>(slow.size(), 12); ++i) {
+        char cell[48];
+        std::snprintf(cell, sizeof cell, "%s%zu (%.0f ms)", i == 0 ? "" : ", ", slow[i], window_ms[slow[i]]);
+        slow_text += cell;
+    }
+    std::printf("\nwindows told more than 50 ms after their last spike: %zu of %zu%s%s\n", slow.size(), window_ms.size(),
+                slow.empty() ? "" : ": ", slow_text.c_str());
     std::error_code ignored;
     fs::remove_all(dir, ignored);
     return same ? 0 : 1;
