@@ -6,6 +6,7 @@
 #include "background_task.hpp"
 #include "episodes_panel.hpp"
 #include "graph_view.hpp"
+#include "live_runner.hpp"
 #include "mining_dialog.hpp"
 #include "picture_size.hpp"
 #include "pipeline_panel.hpp"
@@ -123,17 +124,20 @@ void MainWindow::set_busy(bool busy) {
     progress_bar_->setVisible(busy);
     cancel_button_->setVisible(busy);
     cancel_button_->setEnabled(busy);
-    open_action_->setEnabled(!busy);
-    recent_menu_->setEnabled(!busy);
-    open_results_action_->setEnabled(!busy);
-    simulate_action_->setEnabled(!busy);
+    // A live session holds the window: nothing else is opened or analysed meanwhile.
+    const bool free = !busy && (live_ == nullptr || !live_->running());
+    open_action_->setEnabled(free);
+    recent_menu_->setEnabled(free);
+    open_results_action_->setEnabled(free);
+    simulate_action_->setEnabled(free);
+    connect_live_action_->setEnabled(free);
     // A finished run opened without its recording has neurons but no spikes: nothing to
     // analyse, and an export would describe the recording it names wrongly.
     const bool spikes = shown_ != nullptr && shown_->num_spikes() > 0;
-    run_action_->setEnabled(!busy && spikes);
-    export_action_->setEnabled(!busy && run_ != nullptr && spikes);
-    assemblies_action_->setEnabled(!busy && spikes);
-    mine_action_->setEnabled(!busy && spikes);
+    run_action_->setEnabled(free && spikes);
+    export_action_->setEnabled(free && run_ != nullptr && spikes);
+    assemblies_action_->setEnabled(free && spikes);
+    mine_action_->setEnabled(free && spikes);
     picture_menu_->setEnabled(!busy);
     if (busy) {
         task_label_->clear();
@@ -267,11 +271,7 @@ void MainWindow::run_pipeline(const pipeline::RunConfig& config) {
         [this, result] { on_run(*result); });
 }
 
-void MainWindow::on_run(const RunPtr& run) {
-    run_ = run;
-    raster_->set_activations({}, {}, {});  // the run before's selection
-    raster_->set_highlight(0, 0);
-    pipeline_panel_->set_run(run);
+void MainWindow::show_assemblies_of(const RunPtr& run) {
     std::vector<std::vector<NeuronId>> members;
     for (const pipeline::Assembly& a : run->result.assemblies) members.push_back(a.members);
     raster_->set_assemblies(members);
@@ -292,6 +292,14 @@ void MainWindow::on_run(const RunPtr& run) {
                                          assemblies_list_);
         item->setForeground(QColor(QString::fromLatin1(assembly_colour(a))));
     }
+}
+
+void MainWindow::on_run(const RunPtr& run) {
+    run_ = run;
+    raster_->set_activations({}, {}, {});  // the run before's selection
+    raster_->set_highlight(0, 0);
+    pipeline_panel_->set_run(run);
+    show_assemblies_of(run);
     QString found = tr("%1 windows, %2 assemblies through time, %3 frequent episodes")
                         .arg(run->result.windows.size())
                         .arg(run->result.assemblies.size())

@@ -4,6 +4,7 @@
 #include "pipeline_run.hpp"
 
 #include "spikeminer/app/find_assemblies.hpp"
+#include "spikeminer/app/live/live_session.hpp"
 #include "spikeminer/core/progress.hpp"
 #include "spikeminer/mining/mine.hpp"
 
@@ -24,6 +25,7 @@ class QPushButton;
 namespace spikeminer::gui {
 
 class BackgroundTask;
+class LiveRunner;
 class EpisodesPanel;
 class PipelinePanel;
 class RasterView;
@@ -65,6 +67,15 @@ public slots:
     /// `spikeminer demo` in the window: simulates the demo scenario, then runs the pipeline
     /// with the demo's settings.
     void run_demo();
+    /// Follows a live session (`spikeminer live`) on `source` (a growing file or a ZeroMQ
+    /// endpoint) into the new or empty `folder`: the raster scrolls with the latest spikes,
+    /// the through-time panel shows each search for the assemblies. Other work waits until
+    /// it is disconnected.
+    void connect_live(const QString& source, const QString& folder, const live::LiveOptions& options);
+    /// Ends the live session: its final results are written, then live_ended().
+    void disconnect_live();
+    /// Holds the live views where they are (to look back) or, resumed, shows the latest.
+    void set_live_paused(bool paused);
 
 public:
     [[nodiscard]] RasterView* raster() const { return raster_; }
@@ -75,6 +86,10 @@ public:
 signals:
     /// A pipeline run is on screen (after run_pipeline or run_demo succeeded).
     void run_shown();
+    /// A live session's latest spikes, or its latest search, are on screen.
+    void live_shown();
+    /// The live session ended (`summary`), or failed.
+    void live_ended(const QString& summary);
     /// Background work failed with `message` (also shown in a message box).
     void task_failed(const QString& message);
 
@@ -90,6 +105,9 @@ private:
     void choose_simulation();
     void choose_run();
     void choose_export();
+    void choose_live_source();
+    void show_live();  // the latest live views, unless paused
+    void show_assemblies_of(const RunPtr& run);  // the raster's colours and the assemblies list
     void update_recent_files(const QString& opened);
     void find_assemblies();
     void mine_episodes();
@@ -135,6 +153,15 @@ private:
     TrainsPtr shown_;  // the recording on screen; kept when a later load fails
     std::shared_ptr<const LoadedRecording> loaded_;  // what shown_ came from
     RunPtr run_;       // the pipeline run on screen (of loaded_)
+    LiveRunner* live_ = nullptr;
+    QAction* connect_live_action_ = nullptr;
+    QAction* disconnect_live_action_ = nullptr;
+    QAction* pause_live_action_ = nullptr;
+    bool live_paused_ = false;
+    TrainsPtr live_spikes_;     // the latest, shown unless paused
+    RunPtr live_run_;
+    bool live_spikes_new_ = false;
+    bool live_run_new_ = false;
 };
 
 }  // namespace spikeminer::gui

@@ -37,6 +37,10 @@ void MainWindow::create_menus() {
     update_recent_files({});
     simulate_action_ = file->addAction(tr("&Simulate…"), this, &MainWindow::choose_simulation);
     simulate_action_->setStatusTip(tr("Simulate a network with embedded firing chains and assemblies, keeping the ground truth"));
+    connect_live_action_ = file->addAction(tr("Connect to &live source…"), this, &MainWindow::choose_live_source);
+    connect_live_action_->setStatusTip(tr("Follow a recording while it is made (a growing file or a ZeroMQ socket), as spikeminer live"));
+    disconnect_live_action_ = file->addAction(tr("&Disconnect live source"), this, &MainWindow::disconnect_live);
+    disconnect_live_action_->setEnabled(false);
     file->addSeparator();
     export_action_ = file->addAction(tr("&Export results…"), this, &MainWindow::choose_export);
     export_action_->setStatusTip(tr("Write the run's tables, results.h5 and figures (SVG and PNG) into a new folder"));
@@ -73,6 +77,10 @@ void MainWindow::create_menus() {
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* fit = view->addAction(tr("&Fit to recording"), raster_, &RasterView::fit);
+    pause_live_action_ = view->addAction(tr("&Pause live view"));
+    pause_live_action_->setCheckable(true);
+    pause_live_action_->setEnabled(false);
+    connect(pause_live_action_, &QAction::toggled, this, &MainWindow::set_live_paused);
     fit->setShortcuts({QKeySequence(Qt::Key_F), QKeySequence(Qt::CTRL | Qt::Key_0)});
     fit->setStatusTip(tr("Show the whole recording; the wheel zooms time, Ctrl+wheel zooms neurons, drag pans"));
     QMenu* order = view->addMenu(tr("&Order neurons by"));

@@ -40,6 +40,8 @@ public:
     void select_assembly(std::optional<std::size_t> a);
 
     [[nodiscard]] std::size_t window() const;
+    /// The run shown (null: none).
+    [[nodiscard]] const RunPtr& run() const { return run_; }
     [[nodiscard]] GraphView* graph() const { return graph_; }
 
 signals:

@@ -72,6 +72,14 @@ RunPtr run_pipeline_for_view(InputPtr input, const pipeline::RunConfig& config, 
     return finish_view(std::move(run), progress);
 }
 
+RunPtr view_of_run(InputPtr input, const pipeline::RunConfig& config, pipeline::PipelineResult result, Progress& progress) {
+    auto run = std::make_shared<PipelineRun>();
+    run->input = std::move(input);
+    run->config = config;
+    run->result = std::move(result);
+    return finish_view(std::move(run), progress);
+}
+
 RunPtr open_saved_run(const std::string& path, Progress& progress, std::string& missing) {
     pipeline::SavedRun saved = pipeline::read_results(path);
     auto run = std::make_shared<PipelineRun>();

@@ -39,6 +39,8 @@ using RunPtr = std::shared_ptr<const PipelineRun>;
 /// else (a build without figures) on a circle. Throws what run_pipeline throws.
 RunPtr run_pipeline_for_view(InputPtr input, const pipeline::RunConfig& config, Progress& progress);
 
+/// A run whose result is already known (a live session's latest search), laid out as above.
+RunPtr view_of_run(InputPtr input, const pipeline::RunConfig& config, pipeline::PipelineResult result, Progress& progress);
 /// A finished run read back from the results.h5 at `path`, laid out as above. Its
 /// recording is read again (a simulation made again from its settings) when the file its
 /// settings name is there (as written, or relative to the results folder's parent or the

@@ -124,8 +124,9 @@ private:
         if (!windows_ && !recording_->empty() && (ended || settled - recording_->origin() >= time_base_.from_seconds(options_.warmup_s))) {
             choose_time_scales(settled);
         }
-        bool changed = decide(settled, arrived);
-        changed = finish_refresh(false) || changed;
+        const bool decided = decide(settled, arrived);
+        if (decided) show({}, {});
+        const bool changed = finish_refresh(false) || decided;
         if (windows_ && !refresh_ && windows_->next() > 0 && !ended) {
             const Tick decided_end = windows_->span(windows_->next() - 1, recording_->origin()).end;
             if (decided_end - refreshed_until_ >= time_base_.from_seconds(options_.refresh_s)) start_refresh(decided_end);
@@ -213,9 +214,9 @@ private:
         if (!wait && refresh_->result.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
         Refresh done = std::move(*refresh_);
         refresh_.reset();
-        pipeline::PipelineResult result;
+        std::shared_ptr<pipeline::PipelineResult> found;
         try {
-            result = done.result.get();
+            found = std::make_shared<pipeline::PipelineResult>(done.result.get());
         } catch (const Cancelled&) {
             return false;
         } catch (const Error& e) {
@@ -223,6 +224,7 @@ private:
             say_(status_.notes.back());
             return true;
         }
+        const pipeline::PipelineResult& result = *found;
         const SpikeTrains& trains = done.input->recording.trains;
         output_.assemblies(trains, result);
         std::vector<std::pair<std::uint32_t, std::vector<NeuronId>>> watched;
@@ -236,7 +238,22 @@ private:
         ++report_.refreshes;
         status_.refreshes = report_.refreshes;
         status_.refreshed_s = time_base_.to_seconds(trains.span().end);
+        show(done.input, found);
         return true;
+    }
+
+    // The latest spikes (and a search's findings) to the view that follows the session.
+    void show(std::shared_ptr<const pipeline::Input> searched, std::shared_ptr<const pipeline::PipelineResult> found) {
+        if (!options_.watch || !recording_ || recording_->empty()) return;
+        const Tick to = recording_->settled();
+        const Tick from = std::max(recording_->origin(), to - time_base_.from_seconds(options_.shown_s));
+        LiveView view;
+        view.recent = std::make_shared<const SpikeTrains>(recording_->part(from, to, from, source_.labels().labels(), time_base_));
+        view.searched = std::move(searched);
+        view.found = std::move(found);
+        view.spikes = recording_->taken();
+        view.windows = report_.windows;
+        options_.watch(view);
     }
 
     void write_status() {
@@ -329,6 +346,7 @@ void validate(const LiveOptions& options) {
     check(options.warmup_s, "--warmup", false);
     check(options.refresh_s, "--refresh", false);
     check(options.until_idle_s, "--until-idle", true);
+    check(options.shown_s, "the view's stretch", false);
     pipeline::check_results_dir(options.output, config);
 }
 

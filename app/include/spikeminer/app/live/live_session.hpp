@@ -15,14 +15,24 @@
 // `spikeminer run --config DIR/settings.json` writes for the same spikes.
 
 #include "spikeminer/app/live/live_source.hpp"
-#include "spikeminer/app/pipeline/run_config.hpp"
+#include "spikeminer/app/pipeline/pipeline.hpp"
 #include "spikeminer/core/progress.hpp"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace spikeminer::live {
+
+/// What a view that follows the session (the desktop app) is handed now and then.
+struct LiveView {
+    std::shared_ptr<const SpikeTrains> recent;              ///< the spikes in order over the latest shown_s, every unit so far
+    std::shared_ptr<const pipeline::Input> searched;        ///< after a search for the assemblies: the stretch it covered
+    std::shared_ptr<const pipeline::PipelineResult> found;  ///< ... and what it found (its windows, assemblies, episodes)
+    std::size_t spikes = 0;                                 ///< taken so far
+    std::size_t windows = 0;                                ///< decided so far
+};
 
 struct LiveOptions {
     pipeline::RunConfig config;    ///< the settings `spikeminer run` takes (auto time scales from the warm-up)
@@ -32,6 +42,10 @@ struct LiveOptions {
     double warmup_s = 10;          ///< recording seen before the time scales are chosen
     double refresh_s = 60;         ///< recording between two searches for the assemblies
     double until_idle_s = 0;       ///< end after this long without a spike (0: wait for ever)
+    /// Called from the session's thread after each step that decided windows and after each
+    /// search for the assemblies; none: no view.
+    std::function<void(const LiveView&)> watch;
+    double shown_s = 60;           ///< the latest stretch of recording a LiveView's spikes cover
 };
 
 /// How the session went.
