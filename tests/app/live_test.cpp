@@ -108,8 +108,8 @@ TEST_CASE("live: windows decided as their spikes come equal the finished recordi
         std::vector<Spike> part = parts[p];
         recording.add(part);
         const Tick settled = recording.settle(p + 1 == parts.size());
-        for (const std::size_t w : windows.decide(recording, settled, static_cast<std::size_t>(stride), trains.neuron_table().labels, trains.time_base())) {
-            decided.push_back(w);
+        if (const auto batch = windows.take(recording, settled, static_cast<std::size_t>(stride), trains.neuron_table().labels, trains.time_base())) {
+            for (const live::DecidedWindow& d : windows.count(*batch)) decided.push_back(d.window.index);
         }
     }
     CHECK(recording.late() == 0);
@@ -120,8 +120,8 @@ TEST_CASE("live: windows decided as their spikes come equal the finished recordi
         mining::CofiringWindow expected;
         whole.skip_to(w);
         REQUIRE(whole.next(expected));
-        const live::DecidedWindow* got = windows.at(w);
-        REQUIRE(got != nullptr);
+        const std::optional<live::DecidedWindow> got = windows.at(w);
+        REQUIRE(got);
         INFO("window " << w);
         CHECK(got->window.span == expected.span);
         CHECK(got->window.tests == expected.tests);
@@ -269,9 +269,10 @@ TEST_CASE("live: a session's final results are the pipeline's on the same spikes
     CHECK(report.ended == "the source ended");
     CHECK(report.spikes == input.recording.trains.num_spikes());
     CHECK(report.late == 0);
-    CHECK(report.windows >= 40);
-    CHECK(report.refreshes >= 1);
     CHECK(report.assemblies > 0);
+    // How many windows are decided live, and how many searches run, depends on how fast
+    // the counting thread keeps up with this source (which does not wait): the rest is
+    // decided at the end, with the same results.
 
     pipeline::RunConfig config;
     pipeline::apply_json(config, test::read_file(dir.file("live/settings.json")), "settings.json");
@@ -294,7 +295,7 @@ TEST_CASE("live: a session's final results are the pipeline's on the same spikes
     std::size_t count = 0;
     while (std::getline(rows, line)) ++count;
     CHECK(count == report.windows + 1);
-    CHECK(test::read_file(dir.file("live/assemblies.csv")).starts_with("id,start_s,end_s"));
+    CHECK(std::filesystem::exists(dir.file("live/assemblies.csv")) == (report.refreshes > 0));
     CHECK(test::read_file(dir.file("live/status.json")).find("final results in final/") != std::string::npos);
 }
 

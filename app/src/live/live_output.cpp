@@ -79,18 +79,20 @@ void LiveOutput::append(int fd, const std::string& rows, const char* name) const
 }
 
 void LiveOutput::publish(const std::string& topic, const std::string& json_text) {
-    if (pub_) pub_->send(topic + " " + json_text);
+    if (!pub_) return;
+    const std::lock_guard<std::mutex> guard(publishing_);
+    pub_->send(topic + " " + json_text);
 }
 
 void LiveOutput::settings(const std::string& json_text) {
     io::write_atomically((fs::path(dir_) / "settings.json").string(), [&](std::ostream& out) { out << json_text << '\n'; });
 }
 
-void LiveOutput::windows(const LiveWindows& all, const std::vector<std::size_t>& decided, const std::vector<std::string>& labels,
-                         const TimeBase& time_base, double wait_ms) {
+void LiveOutput::windows(const std::vector<DecidedWindow>& decided, const std::vector<std::string>& labels, const TimeBase& time_base,
+                         double wait_ms) {
     std::string rows;
-    for (const std::size_t w : decided) {
-        const DecidedWindow& d = *all.at(w);
+    for (const DecidedWindow& d : decided) {
+        const std::size_t w = d.window.index;
         const std::size_t edges = mining::joined_pairs(d.window).size();
         std::string cliques;
         json clique_list = json::array();

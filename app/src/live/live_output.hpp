@@ -19,6 +19,7 @@
 #include "spikeminer/app/pipeline/pipeline.hpp"
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -53,9 +54,9 @@ public:
     [[nodiscard]] const std::string& dir() const { return dir_; }
     /// settings.json: the session's settings, as `spikeminer run --config` takes them.
     void settings(const std::string& json);
-    /// Rows of live-windows.csv and "window" messages for newly decided windows.
-    void windows(const LiveWindows& all, const std::vector<std::size_t>& decided, const std::vector<std::string>& labels,
-                 const TimeBase& time_base, double wait_ms);
+    /// Rows of live-windows.csv and "window" messages for newly decided windows (from the
+    /// thread that counts them; the other calls come from the session's).
+    void windows(const std::vector<DecidedWindow>& decided, const std::vector<std::string>& labels, const TimeBase& time_base, double wait_ms);
     /// Rows of activations.csv and "activation" messages; `members`: each assembly id's
     /// member labels.
     void activations(const std::vector<LiveActivation>& found, const std::vector<std::vector<std::string>>& members, const TimeBase& time_base,
@@ -73,6 +74,7 @@ private:
 
     std::string dir_;
     std::unique_ptr<ZmqSocket> pub_;
+    std::mutex publishing_;  // the socket is used by one thread at a time
     int windows_ = -1;      // live-windows.csv, appended to
     int activations_ = -1;  // activations.csv
 };

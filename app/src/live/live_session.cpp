@@ -53,6 +53,7 @@ public:
     }
 
     ~Session() {
+        if (counting_) counting_->wait();
         abandon_.request();
         if (refresh_ && refresh_->result.valid()) refresh_->result.wait();
     }
@@ -76,7 +77,7 @@ public:
                 // The spikes before the malformed one count; the session ends there.
                 failure = e;
                 report_.ended = "stopped by a malformed spike";
-                step(incoming, true, Clock::now());
+                step(incoming, true, Clock::now(), true);
                 break;
             }
             const auto arrived = Clock::now();
@@ -91,9 +92,18 @@ public:
                 say_(source_.name() + ": no spike for " + shown(kQuietWarningS) + " s; still waiting (Ctrl-C ends the session)");
                 warned_quiet = true;
             }
-            step(incoming, !open, arrived);
+            // A full poll leaves spikes waiting at the source: they are taken first, and the
+            // windows they complete decided together (one count slides over them all).
+            const bool more_waiting = open && incoming.size() >= kMostSpikesAPoll;
+            if (more_waiting && !said_backlog_) {
+                status_.notes.push_back("behind: spikes come faster than they are taken; windows are decided in batches");
+                say_(status_.notes.back());
+                said_backlog_ = true;
+            }
+            step(incoming, !open, arrived, !more_waiting);
         }
         if (live_ended_) live_ended_();
+        collect(true);
         finish_refresh(false);
         abandon_.request();
         if (refresh_) refresh_->result.wait();
@@ -109,9 +119,9 @@ private:
         return text;
     }
 
-    // What a poll brought: the activations it completes, the windows it lets be decided,
-    // a search for the assemblies when one is due and free.
-    void step(std::vector<Spike>& incoming, bool ended, Clock::time_point arrived) {
+    // What a poll brought: the activations it completes, the windows it lets be decided
+    // (with `decide_now`), a search for the assemblies when one is due and free.
+    void step(std::vector<Spike>& incoming, bool ended, Clock::time_point arrived, bool decide_now) {
         if (!recording_ && !incoming.empty()) {
             time_base_ = source_.time_base();
             recording_.emplace(time_base_.from_seconds(options_.lateness_s));
@@ -124,11 +134,10 @@ private:
         if (!windows_ && !recording_->empty() && (ended || settled - recording_->origin() >= time_base_.from_seconds(options_.warmup_s))) {
             choose_time_scales(settled);
         }
-        const bool decided = decide(settled, arrived);
-        if (decided) show({}, {});
+        const bool decided = decide_now && decide(settled, arrived);
         const bool changed = finish_refresh(false) || decided;
-        if (windows_ && !refresh_ && windows_->next() > 0 && !ended) {
-            const Tick decided_end = windows_->span(windows_->next() - 1, recording_->origin()).end;
+        if (windows_ && !refresh_ && passed_ > 0 && !ended) {
+            const Tick decided_end = windows_->span(passed_ - 1, recording_->origin()).end;
             if (decided_end - refreshed_until_ >= time_base_.from_seconds(options_.refresh_s)) start_refresh(decided_end);
         }
         if (changed || ended || s_since(status_written_) >= kStatusEveryS) write_status();
@@ -161,11 +170,29 @@ private:
         status_.state = "live";
     }
 
-    // The windows whose spikes are all in; every stride-th while behind.
+    // A batch the counting thread finished: its windows into the report and the view
+    // (waiting for it with `wait`; what the thread threw is thrown here).
+    bool collect(bool wait) {
+        if (!counting_) return false;
+        if (!wait && counting_->wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
+        const Counted done = counting_->get();
+        counting_.reset();
+        report_.windows += done.windows;
+        report_.skipped += done.skipped;
+        report_.window_wait_ms.insert(report_.window_wait_ms.end(), done.windows, done.wait_ms);
+        passed_ = done.next;
+        show({}, {});
+        return true;
+    }
+
+    // The windows whose spikes are all in go to the counting thread when it is free (those
+    // that end meanwhile go together in its next batch, one count sliding over them);
+    // every stride-th while behind.
     bool decide(Tick settled, Clock::time_point arrived) {
-        if (!windows_ || recording_->empty()) return false;
+        const bool changed = collect(false);
+        if (!windows_ || recording_->empty() || counting_) return changed;
         const std::size_t waiting = windows_->waiting(recording_->origin(), settled);
-        if (waiting == 0) return false;
+        if (waiting == 0) return changed;
         const std::size_t per_window = windows_->steps_per_window();
         if (waiting > 2 * per_window && stride_ < per_window) {
             stride_ = std::min(stride_ * 2, per_window);
@@ -176,21 +203,22 @@ private:
             stride_ = 1;
             say_("caught up: deciding every window again");
         }
-        const std::vector<std::size_t> decided =
-            windows_->decide(*recording_, settled, stride_, source_.labels().labels(), time_base_);
-        report_.skipped += waiting - decided.size();
-        output_.windows(*windows_, decided, source_.labels().labels(), time_base_, ms_since(arrived));
-        report_.window_wait_ms.insert(report_.window_wait_ms.end(), decided.size(), ms_since(arrived));
-        report_.windows += decided.size();
-        return true;
+        std::optional<WindowBatch> batch = windows_->take(*recording_, settled, stride_, source_.labels().labels(), time_base_);
+        if (!batch) return changed;
+        counting_ = std::async(std::launch::async, [this, batch = std::move(*batch), arrived, waiting] {
+            const std::vector<DecidedWindow> decided = windows_->count(batch);
+            output_.windows(decided, batch.labels, time_base_, ms_since(arrived));
+            return Counted{decided.size(), waiting - decided.size(), batch.next, ms_since(arrived)};
+        });
+        return changed;
     }
 
     // The decided windows, as the analysis takes them (those counted on the grid `grid`).
     std::vector<std::optional<mining::CofiringWindow>> decided_windows(Tick grid, const std::vector<NeuronId>* remap) const {
         std::vector<std::optional<mining::CofiringWindow>> out(windows_ ? windows_->next() : 0);
         for (std::size_t w = 0; w < out.size(); ++w) {
-            const DecidedWindow* d = windows_->at(w);
-            if (d == nullptr || d->grid != grid) continue;
+            const std::optional<DecidedWindow> d = windows_->at(w);
+            if (!d || d->grid != grid) continue;
             out[w] = remap != nullptr ? renamed(d->window, *remap) : d->window;
         }
         return out;
@@ -266,7 +294,7 @@ private:
         status_.windows = report_.windows;
         status_.skipped = report_.skipped;
         status_.stride = stride_;
-        if (windows_ && windows_->next() > 0) status_.decided_s = time_base_.to_seconds(windows_->span(windows_->next() - 1, recording_->origin()).end);
+        if (passed_ > 0) status_.decided_s = time_base_.to_seconds(windows_->span(passed_ - 1, recording_->origin()).end);
         output_.status(status_);
         status_written_ = Clock::now();
     }
@@ -315,6 +343,16 @@ private:
     std::optional<mining::CofiringOptions> cofiring_;
     std::optional<LiveWindows> windows_;
     std::size_t stride_ = 1;
+    bool said_backlog_ = false;
+    // What the counting thread did with a batch.
+    struct Counted {
+        std::size_t windows = 0;
+        std::size_t skipped = 0;
+        std::size_t next = 0;
+        double wait_ms = 0;
+    };
+    std::optional<std::future<Counted>> counting_;
+    std::size_t passed_ = 0;  // every window before it is decided (or left to the end)
     LiveActivations activations_;
     std::vector<std::vector<std::string>> member_labels_;  // per assembly id
     std::optional<Refresh> refresh_;

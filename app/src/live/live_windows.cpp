@@ -26,39 +26,53 @@ std::size_t LiveWindows::waiting(Tick origin, Tick until) const {
     return ending > next_ ? ending - next_ : 0;
 }
 
-std::vector<std::size_t> LiveWindows::decide(const LiveRecording& recording, Tick until, std::size_t stride,
+std::optional<WindowBatch> LiveWindows::take(const LiveRecording& recording, Tick until, std::size_t stride,
                                              const std::vector<std::string>& labels, const TimeBase& time_base) {
-    std::vector<std::size_t> chosen;
-    if (recording.empty()) return chosen;
+    if (recording.empty()) return std::nullopt;
     const Tick origin = recording.origin();
     const std::size_t count = waiting(origin, until);
-    if (count == 0) return chosen;
-    const std::size_t first = next_;
-    for (std::size_t w = first; w < first + count; w += std::max<std::size_t>(stride, 1)) chosen.push_back(w);
-    next_ = first + count;
+    if (count == 0) return std::nullopt;
+    WindowBatch batch;
+    batch.first = next_;
+    for (std::size_t w = next_; w < next_ + count; w += std::max<std::size_t>(stride, 1)) batch.chosen.push_back(w);
+    next_ += count;
+    batch.next = next_;
     // One count over the chosen windows' stretch: its bins start at the first one's start,
     // and the spikes a longest lag before it only start pairs.
-    const TimeSpan from = span(chosen.front(), origin);
-    const TimeSpan to = span(chosen.back(), origin);
-    const SpikeTrains part = recording.part(from.start - reach_, to.end, from.start, labels, time_base);
-    mining::CofiringOptions options = options_;
-    options.origin = from.start;
-    options.grid = recording.grid();
-    options.progress = nullptr;
-    mining::CofiringWindows windows(part, options);
-    if (decided_.size() < next_) decided_.resize(next_);
-    for (const std::size_t w : chosen) {
+    const TimeSpan from = span(batch.first, origin);
+    const TimeSpan to = span(batch.chosen.back(), origin);
+    batch.part = recording.part(from.start - reach_, to.end, from.start, labels, time_base);
+    batch.options = options_;
+    batch.options.origin = from.start;
+    batch.options.grid = recording.grid();
+    batch.options.progress = nullptr;
+    batch.labels = labels;
+    return batch;
+}
+
+std::vector<DecidedWindow> LiveWindows::count(const WindowBatch& batch) {
+    mining::CofiringWindows windows(batch.part, batch.options);
+    std::vector<DecidedWindow> out;
+    for (const std::size_t w : batch.chosen) {
         DecidedWindow decided;
-        decided.grid = recording.grid();
-        windows.skip_to(w - first);
+        decided.grid = *batch.options.grid;
+        windows.skip_to(w - batch.first);
         windows.next(decided.window);
         decided.window.index = w;
         std::vector<graph::UndirectedEdge> edges;
         for (const auto& [a, b] : mining::joined_pairs(decided.window)) edges.push_back({a, b, 0.0F});
-        decided.cliques = graph::small_graph_cliques(static_cast<graph::Vertex>(labels.size()), edges, min_size_);
-        decided_[w] = std::move(decided);
+        decided.cliques = graph::small_graph_cliques(static_cast<graph::Vertex>(batch.labels.size()), edges, min_size_);
+        out.push_back(std::move(decided));
     }
-    return chosen;
+    const std::lock_guard<std::mutex> guard(lock_);
+    if (decided_.size() < batch.next) decided_.resize(batch.next);
+    for (const DecidedWindow& d : out) decided_[d.window.index] = d;
+    return out;
+}
+
+std::optional<DecidedWindow> LiveWindows::at(std::size_t w) const {
+    const std::lock_guard<std::mutex> guard(lock_);
+    return w < decided_.size() ? decided_[w] : std::nullopt;
 }
 
 mining::CofiringWindow renamed(const mining::CofiringWindow& window, const std::vector<NeuronId>& remap) {

@@ -9,6 +9,7 @@
 #include "spikeminer/app/pipeline/run_config.hpp"
 #include "spikeminer/mining/cofiring.hpp"
 
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -21,6 +22,17 @@ struct DecidedWindow {
     Tick grid = 1;                               ///< the time grid it was counted on
 };
 
+/// Windows to count together: their spikes (a copy), with what counting them needs.
+struct WindowBatch {
+    std::vector<std::size_t> chosen;  ///< the windows to decide, ascending
+    std::size_t first = 0;            ///< the window the part's bins start with
+    std::size_t next = 0;             ///< every window before it is chosen here or before, or left to the end
+    SpikeTrains part;
+    mining::CofiringOptions options;
+    std::vector<std::string> labels;
+};
+
+/// Windows are taken in order on one thread and counted on another (one batch at a time).
 class LiveWindows {
 public:
     /// `options`: the co-firing options of the session's time scales (window and step set).
@@ -30,12 +42,14 @@ public:
     [[nodiscard]] std::size_t next() const { return next_; }
     /// Windows that end by `until` and are not decided yet.
     [[nodiscard]] std::size_t waiting(Tick origin, Tick until) const;
-    /// Decides the windows that end by `until`, from next() on, every `stride`-th (the
-    /// others are left to the session's end), and returns their indices.
-    std::vector<std::size_t> decide(const LiveRecording& recording, Tick until, std::size_t stride, const std::vector<std::string>& labels,
+    /// The windows that end by `until`, from next() on, every `stride`-th (the others are
+    /// left to the session's end); none when none is waiting.
+    std::optional<WindowBatch> take(const LiveRecording& recording, Tick until, std::size_t stride, const std::vector<std::string>& labels,
                                     const TimeBase& time_base);
-    /// Window w, if it was decided.
-    [[nodiscard]] const DecidedWindow* at(std::size_t w) const { return w < decided_.size() && decided_[w] ? &*decided_[w] : nullptr; }
+    /// Counts a batch (on any thread), keeps its windows and returns them.
+    std::vector<DecidedWindow> count(const WindowBatch& batch);
+    /// Window w (a copy), if it was decided.
+    [[nodiscard]] std::optional<DecidedWindow> at(std::size_t w) const;
     /// Window w's span from the recording's start.
     [[nodiscard]] TimeSpan span(std::size_t w, Tick origin) const;
     /// Steps a window holds.
@@ -46,6 +60,7 @@ private:
     std::size_t min_size_;
     Tick reach_ = 0;  // the longest lag counted: the spikes before a window it needs
     std::size_t next_ = 0;
+    mutable std::mutex lock_;  // decided_: written by count(), read by at()
     std::vector<std::optional<DecidedWindow>> decided_;
 };
 
