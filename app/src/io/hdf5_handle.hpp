@@ -2,6 +2,7 @@
 
 #include <hdf5.h>
 
+#include <string>
 #include <utility>
 
 namespace spikeminer::io::detail {
@@ -38,5 +39,17 @@ private:
     hid_t id_ = H5I_INVALID_HID;
     Closer closer_ = nullptr;
 };
+
+/// Whether the object at `path` exists under `location`: H5Lexists needs each parent to
+/// exist, so the path is tested one component at a time ("/" itself always exists).
+inline bool path_exists(hid_t location, const std::string& path) {
+    std::size_t end = !path.empty() && path.front() == '/' ? 1 : 0;
+    while (end != std::string::npos) {
+        end = path.find('/', end + 1);
+        const std::string prefix = path.substr(0, end);
+        if (prefix != "/" && H5Lexists(location, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+    }
+    return true;
+}
 
 }  // namespace spikeminer::io::detail

@@ -87,16 +87,7 @@ std::string dataset_where(const std::string& file, const std::string& dataset) {
 
 std::string H5Reader::where(const std::string& path) const { return dataset_where(name_, path); }
 
-bool H5Reader::exists(const std::string& path) const {
-    // H5Lexists needs each parent to exist, so test the path one component at a time.
-    std::size_t end = path.front() == '/' ? 1 : 0;
-    while (end != std::string::npos) {
-        end = path.find('/', end + 1);
-        const std::string prefix = path.substr(0, end);
-        if (prefix != "/" && H5Lexists(file_.get(), prefix.c_str(), H5P_DEFAULT) <= 0) return false;
-    }
-    return true;
-}
+bool H5Reader::exists(const std::string& path) const { return path_exists(file_.get(), path); }
 
 H5Handle H5Reader::open_dataset(const std::string& path) const {
     if (!exists(path)) throw Error(where(path) + " is missing");

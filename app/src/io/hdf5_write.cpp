@@ -24,12 +24,7 @@ H5Writer H5Writer::open_existing(const std::string& path, std::string name) {
     return H5Writer(std::move(name), std::move(file));
 }
 
-bool H5Writer::exists(const std::string& path) const {
-    for (std::size_t end = path.find('/', 1);; end = path.find('/', end + 1)) {
-        if (H5Lexists(file_.get(), path.substr(0, end).c_str(), H5P_DEFAULT) <= 0) return false;
-        if (end == std::string::npos) return true;
-    }
-}
+bool H5Writer::exists(const std::string& path) const { return path_exists(file_.get(), path); }
 
 void H5Writer::remove(const std::string& path) {
     if (H5Ldelete(file_.get(), path.c_str(), H5P_DEFAULT) < 0) fail("cannot remove '" + path + "'");

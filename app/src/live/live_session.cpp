@@ -149,8 +149,8 @@ private:
         std::vector<LiveActivation> found;
         activations_.feed(incoming, found);
         if (found.empty()) return;
-        output_.activations(found, member_labels_, time_base_, ms_since(arrived));
         const double wait = ms_since(arrived);
+        output_.activations(found, member_labels_, time_base_, wait);
         report_.activation_wait_ms.insert(report_.activation_wait_ms.end(), found.size(), wait);
         status_.activations += found.size();
     }
