@@ -65,6 +65,23 @@ def rows(path):
         return list(csv.DictReader(f))
 
 
+@pytest.fixture
+def started():
+    """Popen for a test; what is still running at its end is killed (a failed test leaves
+    no live session behind)."""
+    running = []
+
+    def start(*args, **kwargs):
+        running.append(subprocess.Popen(*args, **kwargs))
+        return running[-1]
+
+    yield start
+    for process in running:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 @pytest.fixture(scope="module")
 def recording(tmp_path_factory):
     """Two minutes of the demo scenario (seed 21) as CSV, and its number of spikes."""
@@ -92,14 +109,14 @@ def check_whole_lines(path, fields):
         assert len(next(csv.reader([line]))) == fields, line
 
 
-def test_a_growing_file_followed_until_ctrl_c(recording, tmp_path):
+def test_a_growing_file_followed_until_ctrl_c(recording, tmp_path, started):
     rec, spikes = recording
     grow = tmp_path / "grow.csv"
     grow.touch()
     out = tmp_path / "live"
-    live = subprocess.Popen([CLI, "live", "--source", grow, "-o", out, "--refresh", "30"], stdout=subprocess.PIPE,
+    live = started([CLI, "live", "--source", grow, "-o", out, "--refresh", "30"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    replay = subprocess.Popen([sys.executable, REPLAY, rec, "--to", grow, "--speed", SPEED])
+    replay = started([sys.executable, REPLAY, rec, "--to", grow, "--speed", SPEED])
     # While spikes come, the live tables are whole lines whenever they are read.
     while replay.poll() is None:
         if (out / "live-windows.csv").exists():
@@ -121,7 +138,7 @@ def test_a_growing_file_followed_until_ctrl_c(recording, tmp_path):
     assert [int(r["window"]) for r in decided] == sorted(int(r["window"]) for r in decided)
 
 
-def test_zmq_binary_messages_with_the_results_published(recording, tmp_path):
+def test_zmq_binary_messages_with_the_results_published(recording, tmp_path, started):
     rec, spikes = recording
     source, publish = f"tcp://127.0.0.1:{free_port()}", f"tcp://127.0.0.1:{free_port()}"
     out = tmp_path / "live"
@@ -140,7 +157,7 @@ def test_zmq_binary_messages_with_the_results_published(recording, tmp_path):
 
     listener = threading.Thread(target=listen)
     listener.start()
-    live = subprocess.Popen([CLI, "live", "--source", source, "--publish", publish, "-o", out, "--refresh", "30"],
+    live = started([CLI, "live", "--source", source, "--publish", publish, "-o", out, "--refresh", "30"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(0.5)  # the live session subscribes before the replay sends
     replay = subprocess.run([sys.executable, REPLAY, rec, "--zmq", source, "--binary", "--wait", "2", "--speed", SPEED])
@@ -162,10 +179,10 @@ def test_zmq_binary_messages_with_the_results_published(recording, tmp_path):
     assert received["end"][0]["reason"] == "the source ended"
 
 
-def test_standard_input_text_lines(recording, tmp_path):
+def test_standard_input_text_lines(recording, tmp_path, started):
     rec, _ = recording
     out = tmp_path / "live"
-    replay = subprocess.Popen([sys.executable, REPLAY, rec, "--stdout", "--speed", "400"], stdout=subprocess.PIPE)
+    replay = started([sys.executable, REPLAY, rec, "--stdout", "--speed", "400"], stdout=subprocess.PIPE)
     live = subprocess.run([CLI, "live", "--source", "-", "-o", out], stdin=replay.stdout, capture_output=True, text=True, timeout=600)
     replay.wait()
     assert live.returncode == 0, live.stderr
@@ -183,10 +200,10 @@ def test_a_malformed_spike_ends_the_session_with_what_came_before(tmp_path):
     assert status(out)["state"].startswith("ended: stopped by a malformed spike")
 
 
-def test_a_spike_later_than_the_lateness_is_left_out_and_said(tmp_path):
+def test_a_spike_later_than_the_lateness_is_left_out_and_said(tmp_path, started):
     lines = ["unit,time_s"] + [f"{u},{t / 10:.1f}" for t in range(1, 400) for u in (1, 2)]
     out = tmp_path / "live"
-    live = subprocess.Popen([CLI, "live", "--source", "-", "-o", out], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    live = started([CLI, "live", "--source", "-", "-o", out], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     live.stdin.write("\n".join(lines[:300]) + "\n")
     live.stdin.flush()
