@@ -13,10 +13,6 @@
 #include <algorithm>
 
 namespace spikeminer::mining {
-namespace {
-
-
-}  // namespace
 
 struct CofiringWindows::State {
     const SpikeTrains& trains;
@@ -50,16 +46,19 @@ struct CofiringWindows::State {
     }
 
     // Spikes of each neuron within the window, from the trains' per-neuron index: two
-    // cursors per neuron, into its spikes, that move forward with the windows.
+    // cursors per neuron, into its spikes, that move forward with the windows (from the
+    // first spikes again when a window comes after a later one).
     std::vector<std::uint32_t> window_starts;
     std::vector<std::uint32_t> window_ends;
+    Tick cursors_at = 0;
     std::vector<std::uint64_t> window_spikes(TimeSpan span) {
         const auto all = trains.times();
         const std::size_t n = trains.num_neurons();
-        if (window_starts.size() != n) {
+        if (window_starts.size() != n || span.start < cursors_at) {
             window_starts.assign(n, 0);
             window_ends.assign(n, 0);
         }
+        cursors_at = span.start;
         std::vector<std::uint64_t> spikes(n);
         for (NeuronId neuron = 0; neuron < n; ++neuron) {
             const auto of = trains.spikes_of(neuron);

@@ -117,6 +117,36 @@ TEST_CASE("co-firing windows are the same on one thread and on several", "[minin
     CHECK(edges > 0);
 }
 
+TEST_CASE("co-firing of more neurons than a tile of pairs, windows taken out of order, as the definition", "[mining][cofiring]") {
+    // The CPU reads its candidates in tiles of 64 x 64 neurons; its ring of steps keeps a
+    // step until one takes its slot or the window leaves it, and the spikes of each neuron
+    // in a window are found again, whatever order the windows come in.
+    test::Rng rng(29);
+    const SpikeTrains trains = test::grid_recording(rng, 150, 6000, 20'000, 1);
+    CofiringOptions options = cpu_options();
+    options.lags = mining::parse_lags("2", "0-3", "10-20", TimeBase{1'000'000}, "us");
+    options.test.q = 1;  // every test with a count: the counts themselves
+    options.step = 1000;
+    options.window = 3000;
+    options.threads = 2;
+    CofiringWindows windows(trains, options);
+    REQUIRE(windows.size() > 10);
+    const std::size_t last = windows.size() - 1;
+    std::size_t edges = 0;
+    for (const std::size_t w : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{6}, std::size_t{3},
+                                std::size_t{4}, last, last - 2, std::size_t{7}}) {
+        windows.skip_to(w);
+        CofiringWindow window;
+        REQUIRE(windows.next(window));
+        INFO("window " << w);
+        REQUIRE(window.index == w);
+        const std::vector<CofiringEdge> expected = test::brute_edges(trains, options.lags, options.test, window.span);
+        CHECK(test::edge_mismatch(window.edges, expected).empty());
+        edges += window.edges.size();
+    }
+    CHECK(edges > 100);
+}
+
 TEST_CASE("a window's counts are the sums of its steps' counts", "[mining][cofiring]") {
     test::Rng rng(11);
     const SpikeTrains trains = test::grid_recording(rng, 6, 3000, 20'000, 1);
