@@ -19,6 +19,9 @@ namespace spikeminer::mining::detail {
 namespace {
 
 using tuning::kGroupsPerThread;
+
+// Neurons a side of the tiles of pairs the candidates are read in.
+constexpr std::size_t kTile = 64;
 using tuning::kRowsCache;
 
 class CpuCofiringCounter final : public CofiringCounter {
@@ -32,18 +35,18 @@ public:
         const std::size_t kept = bins_.windows > 1 ? bins_.per_window : 0;
         check_memory(cells_ * (sizeof(std::uint64_t) + (kept + 1) * sizeof(std::uint32_t)), trains.num_neurons(), bins_.per_window, budget);
         window_.assign(cells_, 0);
-        ring_.assign(kept * cells_, 0);
+        ring_.resize(kept);
+        held_.assign(kept, kNoBin);
+        for (auto& slot : ring_) slot.assign(cells_, 0);
+        if (kept != 0) fresh_.assign(cells_, 0);
     }
 
+    // Every window holds per_window bins (lay_out_bins), so each bin that leaves gives its
+    // ring slot to one that enters, which takes it away there (count_kept).
     void move_to(std::size_t first, std::size_t last) override {
-        for (std::size_t b = first_bin_; b < last_bin_; ++b) {
-            if (b >= first && b < last) continue;
-            const std::uint32_t* leaving = ring_.data() + (b % bins_.per_window) * cells_;
-            parallel_cells([&](std::size_t c) { window_[c] -= leaving[c]; });
-        }
         for (std::size_t b = first; b < last; ++b) {
             if (b >= first_bin_ && b < last_bin_) continue;
-            count_bin(b);
+            if (ring_.empty()) count_bin(b); else count_kept(b);
         }
         first_bin_ = first;
         last_bin_ = last;
@@ -53,18 +56,25 @@ public:
         const std::size_t n = trains_.num_neurons();
         const auto slots = static_cast<std::size_t>(lags_.slots);
         std::vector<CofiringCandidate> found;
+        // Pairs in tiles of kTile x kTile neurons: the counts of y then x, read down a column
+        // of rows, stay in cache from one x to the next.
+        const std::size_t tiles = (n + kTile - 1) / kTile;
 #pragma omp parallel num_threads(threads_)
         {
             std::vector<CofiringCandidate> mine;
-#pragma omp for schedule(dynamic, 8) nowait
-            for (std::size_t x = 0; x < n; ++x) {
-                if (rule.window_spikes[x] == 0) continue;
-                for (std::size_t y = x + 1; y < n; ++y) {
-                    if (rule.window_spikes[y] == 0) continue;
-                    for_each_candidate(rule, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y),
-                                       window_.data() + (y * n + x) * slots, window_.data() + (x * n + y) * slots,
-                                       rule.window_spikes[x], rule.window_spikes[y],
-                                       [&mine](const CofiringCandidate& c) { mine.push_back(c); });
+#pragma omp for schedule(dynamic, 1) nowait
+            for (std::size_t tx = 0; tx < tiles; ++tx) {
+                for (std::size_t ty = tx; ty < tiles; ++ty) {
+                    for (std::size_t x = tx * kTile; x < std::min(n, (tx + 1) * kTile); ++x) {
+                        if (rule.window_spikes[x] == 0) continue;
+                        for (std::size_t y = std::max(x + 1, ty * kTile); y < std::min(n, (ty + 1) * kTile); ++y) {
+                            if (rule.window_spikes[y] == 0) continue;
+                            for_each_candidate(rule, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y),
+                                               window_.data() + (y * n + x) * slots, window_.data() + (x * n + y) * slots,
+                                               rule.window_spikes[x], rule.window_spikes[y],
+                                               [&mine](const CofiringCandidate& c) { mine.push_back(c); });
+                        }
+                    }
                 }
             }
 #pragma omp critical
@@ -84,27 +94,39 @@ private:
         for (std::size_t c = 0; c < cells_; ++c) f(c);
     }
 
-    // Counts bin b into its ring slot (windows that slide) or straight into the window.
+    // Counts bin b straight into the window (one window, the whole recording).
     void count_bin(std::size_t b) {
-        const bool keep = !ring_.empty();
-        const auto pieces = bin_pieces(trains_.times(), bins_.bin(b), lags_.reach, keep, std::numeric_limits<std::size_t>::max(), threads_);
-        std::vector<std::uint32_t> scratch;
-        std::uint32_t* counts = nullptr;
-        if (keep) {
-            counts = ring_.data() + (b % bins_.per_window) * cells_;
-        } else {
-            scratch.resize(cells_);
-            counts = scratch.data();
-        }
-        std::fill(counts, counts + cells_, 0u);
+        const auto pieces = bin_pieces(trains_.times(), bins_.bin(b), lags_.reach, false, std::numeric_limits<std::size_t>::max(), threads_);
+        std::vector<std::uint32_t> counts(cells_);
         for (const auto& [first, last] : pieces) {
-            count_ends(first, last, counts);
-            if (!keep) {
-                parallel_cells([&](std::size_t c) { window_[c] += counts[c]; });
-                std::fill(counts, counts + cells_, 0u);
-            }
+            count_ends(first, last, counts.data());
+            parallel_cells([&](std::size_t c) {
+                window_[c] += counts[c];
+                counts[c] = 0;
+            });
         }
-        if (keep) parallel_cells([&](std::size_t c) { window_[c] += counts[c]; });
+    }
+
+    // Counts bin b (windows that slide) and keeps it in its ring slot for its subtraction
+    // later. The bin it replaces there (b - per_window when the windows move a step; none
+    // at the first window) leaves the window in the same pass over the counts as b enters.
+    void count_kept(std::size_t b) {
+        const auto pieces = bin_pieces(trains_.times(), bins_.bin(b), lags_.reach, true, std::numeric_limits<std::size_t>::max(), threads_);
+        for (const auto& [first, last] : pieces) count_ends(first, last, fresh_.data());
+        const std::size_t slot = b % bins_.per_window;
+        std::uint32_t* entering = fresh_.data();
+        std::uint32_t* leaving = ring_[slot].data();
+        if (held_[slot] == kNoBin) {
+            parallel_cells([&](std::size_t c) { window_[c] += entering[c]; });
+        } else {
+            parallel_cells([&](std::size_t c) {
+                window_[c] += entering[c];
+                window_[c] -= leaving[c];
+                leaving[c] = 0;
+            });
+        }
+        ring_[slot].swap(fresh_);  // the emptied counts are the next bin's
+        held_[slot] = b;
     }
 
     // Adds the occurrences ending at spikes [first, last) to `counts`. The end neurons go in
@@ -186,7 +208,10 @@ private:
     unsigned threads_;
     std::size_t cells_;
     std::vector<std::uint64_t> window_;
-    std::vector<std::uint32_t> ring_;  // per_window bins of cells_ counts, bin b at b mod per_window
+    static constexpr std::size_t kNoBin = ~std::size_t{0};
+    std::vector<std::vector<std::uint32_t>> ring_;  // windows that slide: bin b's counts at slot b mod per_window
+    std::vector<std::size_t> held_;                 // the bin each slot holds (kNoBin: none yet, its counts zero)
+    std::vector<std::uint32_t> fresh_;              // zero: where the next bin is counted
     std::size_t first_bin_ = 0;  // the current window's bins
     std::size_t last_bin_ = 0;
 };
