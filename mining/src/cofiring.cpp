@@ -27,12 +27,13 @@ struct CofiringWindows::State {
     std::unique_ptr<detail::CofiringCounter> cpu;
     std::unique_ptr<SurrogateTrains> surrogates;  // with the surrogate edge test
     std::size_t next = 0;
+    bool keep_whole = false;  // the CPU counter sums the bins for the whole recording
 
     State(const SpikeTrains& t, const CofiringOptions& o) : trains(t), options(o) {}
 
     detail::CofiringCounter& on_cpu() {
         if (!cpu) cpu = detail::make_cpu_cofiring_counter(trains, lags, bins, options.threads, host_memory_budget(options.memory_budget),
-                                                          counter_progress);
+                                                          counter_progress, keep_whole);
         return *cpu;
     }
 
@@ -70,6 +71,27 @@ struct CofiringWindows::State {
             spikes[neuron] = end - start;
         }
         return spikes;
+    }
+
+    // The rule for `window`'s candidate tests, its neurons having fired `spikes` times in
+    // it; sets the window's tests.
+    detail::CandidateRule rule_for(CofiringWindow& window, const std::vector<std::uint64_t>& spikes) const {
+        const auto firing = static_cast<std::uint64_t>(std::count_if(spikes.begin(), spikes.end(), [](std::uint64_t n) { return n > 0; }));
+        window.tests = (firing < 2 ? 0 : firing * (firing - 1) / 2) * static_cast<std::uint64_t>(lags.tests_per_pair());
+        detail::CandidateRule rule = detail::candidate_rule(lags, options.test, trains.num_neurons());
+        rule.table = table.empty() ? nullptr : table.data();
+        rule.table_d = table.empty() ? 0 : detail::kTableBaselines;
+        rule.window_spikes = spikes.data();
+        rule.window_lags = std::max(1.0, static_cast<double>(window.span.length() / lags.grid));
+        rule.tests = window.tests;
+        rule.bonferroni = options.test.correction == Correction::Bonferroni;
+        return rule;
+    }
+
+    // The window's edges from its candidates.
+    void decide(CofiringWindow& window, std::vector<detail::CofiringCandidate> candidates, const detail::CandidateRule& rule) {
+        window.edges = detail::decide(std::move(candidates), options.test, rule, options.threads);
+        if (surrogates) detail::confirm_with_surrogates(*surrogates, window, options.lags, options.test, options.threads, options.progress);
     }
 };
 
@@ -130,16 +152,7 @@ bool CofiringWindows::next(CofiringWindow& window) {
     window.index = w;
     window.span = s.bins.window(w);
     const std::vector<std::uint64_t> spikes = s.window_spikes(window.span);
-    const auto firing = static_cast<std::uint64_t>(std::count_if(spikes.begin(), spikes.end(), [](std::uint64_t n) { return n > 0; }));
-    window.tests = (firing < 2 ? 0 : firing * (firing - 1) / 2) * static_cast<std::uint64_t>(s.lags.tests_per_pair());
-
-    detail::CandidateRule rule = detail::candidate_rule(s.lags, s.options.test, s.trains.num_neurons());
-    rule.table = s.table.empty() ? nullptr : s.table.data();
-    rule.table_d = s.table.empty() ? 0 : detail::kTableBaselines;
-    rule.window_spikes = spikes.data();
-    rule.window_lags = std::max(1.0, static_cast<double>(window.span.length() / s.lags.grid));
-    rule.tests = window.tests;
-    rule.bonferroni = s.options.test.correction == Correction::Bonferroni;
+    const detail::CandidateRule rule = s.rule_for(window, spikes);
     const std::size_t first = w;
     const std::size_t last = s.bins.last_bin(w);
     std::vector<detail::CofiringCandidate> candidates = run_with_fallback(
@@ -155,12 +168,33 @@ bool CofiringWindows::next(CofiringWindow& window) {
             counter.move_to(first, last);
             return counter.candidates(rule);
         });
-    window.edges = detail::decide(std::move(candidates), s.options.test, rule, s.options.threads);
-    if (s.surrogates) detail::confirm_with_surrogates(*s.surrogates, window, s.options.lags, s.options.test, s.options.threads, progress);
+    s.decide(window, std::move(candidates), rule);
     if (progress != nullptr) {
         if (!s.counter_progress.report_spikes) progress->update(w + 1);
         if (s.next == s.bins.windows) progress->finish();
     }
+    return true;
+}
+
+bool CofiringWindows::keep_whole_recording() {
+    State& s = *state_;
+    if (s.next != 0 || s.cpu || s.gpu || s.bins.windows == 1 || s.choice.backend != Backend::Cpu) return false;
+    const std::size_t bytes = detail::cpu_counter_bytes(s.trains.num_neurons(), s.lags, s.bins, true);
+    s.keep_whole = bytes <= host_memory_budget(s.options.memory_budget);
+    return s.keep_whole;
+}
+
+bool CofiringWindows::whole_recording(CofiringWindow& window) {
+    State& s = *state_;
+    if (!s.keep_whole || !s.cpu) return false;
+    CofiringWindow whole;
+    whole.span = {s.bins.origin, s.bins.end};
+    const std::vector<std::uint64_t> spikes = s.window_spikes(whole.span);
+    const detail::CandidateRule rule = s.rule_for(whole, spikes);
+    std::optional<std::vector<detail::CofiringCandidate>> candidates = s.cpu->whole_recording_candidates(rule);
+    if (!candidates) return false;
+    s.decide(whole, std::move(*candidates), rule);
+    window = std::move(whole);
     return true;
 }
 

@@ -8,6 +8,7 @@
 #include "spikeminer/core/progress.hpp"
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -24,6 +25,13 @@ public:
     /// The current window's candidate tests at the deepest needed level or deeper
     /// (deepest_needed_level()), in any order. `rule`'s pointers are host memory.
     virtual std::vector<CofiringCandidate> candidates(const CandidateRule& rule) = 0;
+    /// The same for the whole recording, when the counter summed every bin's counts as its
+    /// windows came (a CPU counter made to keep them, every window from the first in
+    /// order, the last one current); nullopt otherwise.
+    virtual std::optional<std::vector<CofiringCandidate>> whole_recording_candidates(const CandidateRule& rule) {
+        (void)rule;
+        return std::nullopt;
+    }
 };
 
 /// Where the counters report: the work's Progress (for Cancel) and whether they report the
@@ -45,10 +53,15 @@ std::vector<std::pair<std::size_t, std::size_t>> bin_pieces(std::span<const Tick
 /// what to change (fewer steps a window, fewer lags, a larger budget).
 void check_memory(std::size_t bytes, std::size_t neurons, std::size_t steps_per_window, std::size_t budget);
 
+/// Bytes of the CPU counter's counts for `bins`: the window's, its bins' when windows
+/// slide, and the whole recording's sum when it keeps one (`whole`).
+std::size_t cpu_counter_bytes(std::size_t neurons, const LagLayout& lags, const BinLayout& bins, bool whole);
+
 /// The CPU counter (src/cpu/cofiring_counter.cpp), on `threads` threads (0: all), its counts
-/// within `budget` bytes (check_memory).
+/// within `budget` bytes (check_memory); with `whole`, it also sums the bins for the whole
+/// recording's counts (whole_recording_candidates).
 std::unique_ptr<CofiringCounter> make_cpu_cofiring_counter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins,
-                                                           unsigned threads, std::size_t budget, CounterProgress progress);
+                                                           unsigned threads, std::size_t budget, CounterProgress progress, bool whole);
 
 #ifdef SPIKEMINER_HAVE_CUDA
 /// The GPU counter (src/cuda/cofiring_counter.cu) on the current device. Throws

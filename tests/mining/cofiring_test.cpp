@@ -178,6 +178,62 @@ TEST_CASE("a window's counts are the sums of its steps' counts", "[mining][cofir
     }
 }
 
+TEST_CASE("the whole recording's window from the steps the windows counted equals its own count", "[mining][cofiring]") {
+    std::size_t edges = 0;
+    for (unsigned seed = 200; seed < 230; ++seed) {
+        test::Rng rng(seed);
+        const Tick grid = rng.chance(50) ? 1 : 3;
+        const SpikeTrains trains = test::grid_recording(rng, static_cast<std::size_t>(rng.between(3, 90)),
+                                                        static_cast<std::size_t>(rng.between(200, 3000)), 20'000, grid);
+        CofiringOptions options = cpu_options();
+        options.lags = test::random_lags(rng, grid);
+        options.test.q = rng.chance(50) ? 0.05 : 0.5;
+        options.test.chance = rng.chance(70) ? mining::Chance::Baseline : mining::Chance::Independent;
+        options.step = rng.between(300, 2000) * grid;
+        options.window = options.step * rng.between(1, 5);
+        options.threads = 1 + seed % 3;
+        INFO("seed " << seed << ", window " << options.window << ", step " << options.step);
+        const CofiringWindow expected = mining::cofiring_whole_recording(trains, options);
+        CofiringWindows windows(trains, options);
+        if (windows.size() == 1) {
+            CHECK_FALSE(windows.keep_whole_recording());  // the one window is the whole recording
+            continue;
+        }
+        REQUIRE(windows.keep_whole_recording());
+        CofiringWindow window;
+        CHECK_FALSE(windows.whole_recording(window));  // nothing counted yet
+        while (windows.next(window)) {}
+        CofiringWindow whole;
+        REQUIRE(windows.whole_recording(whole));
+        CHECK(whole.span.start == expected.span.start);
+        CHECK(whole.span.end == expected.span.end);
+        CHECK(whole.tests == expected.tests);
+        CHECK(test::edge_mismatch(whole.edges, expected.edges).empty());
+        CHECK(whole.edges.size() == expected.edges.size());
+        edges += whole.edges.size();
+    }
+    CHECK(edges > 50);  // the planted pairs pass, so the comparison is not of empty sets
+}
+
+TEST_CASE("the whole recording's window is not made from windows that skipped steps", "[mining][cofiring]") {
+    test::Rng rng(31);
+    const SpikeTrains trains = test::grid_recording(rng, 10, 2000, 20'000, 1);
+    CofiringOptions options = cpu_options();
+    options.lags = mining::parse_lags("2", "0-3", "10-20", TimeBase{1'000'000}, "us");
+    options.step = 1000;
+    options.window = 3000;
+    CofiringWindows windows(trains, options);
+    REQUIRE(windows.keep_whole_recording());
+    CofiringWindow window;
+    REQUIRE(windows.next(window));
+    windows.skip_to(windows.size() - 1);  // steps 3 to the last window's first are never counted
+    REQUIRE(windows.next(window));
+    CHECK_FALSE(windows.whole_recording(window));
+    CofiringWindows late(trains, options);
+    REQUIRE(late.next(window));
+    CHECK_FALSE(late.keep_whole_recording());  // asked after the counting began
+}
+
 TEST_CASE("a pair far beyond chance, whose p-value is below the smallest double, is an edge", "[mining][cofiring]") {
     // Neuron 1 fires 1 ms after each of neuron 0's 8,000 spikes (40 Hz, 1 ms grid); 2 fires
     // alone. The pair's baseline count is far past the tables (computed p-values), and its

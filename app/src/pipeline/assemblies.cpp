@@ -204,7 +204,12 @@ std::vector<std::vector<NeuronId>> whole_recording_assemblies(const SpikeTrains&
     mining::CofiringWindow window;
     whole.next(window);
     if (!whole.backend().note.empty()) note = whole.backend().note;
-    const graph::Graph graph = graph::Graph::from_edges(static_cast<graph::Vertex>(trains.num_neurons()), mining::joined_pairs(window));
+    return assemblies_of_whole(trains, window, config, progress);
+}
+
+std::vector<std::vector<NeuronId>> assemblies_of_whole(const SpikeTrains& trains, const mining::CofiringWindow& whole, const RunConfig& config,
+                                                       Progress* progress) {
+    const graph::Graph graph = graph::Graph::from_edges(static_cast<graph::Vertex>(trains.num_neurons()), mining::joined_pairs(whole));
     graph::CliqueOptions cliques;
     cliques.min_size = config.min_size;
     cliques.backend = parse_backend(config.backend);

@@ -40,6 +40,10 @@ namespace spikeminer::pipeline::detail {
 std::vector<std::vector<NeuronId>> whole_recording_assemblies(const SpikeTrains& trains, mining::CofiringOptions cofiring,
                                                               const RunConfig& config, Progress* progress, std::string& note);
 
+/// The same from the whole recording's window, counted already (CofiringWindows::whole_recording).
+std::vector<std::vector<NeuronId>> assemblies_of_whole(const SpikeTrains& trains, const mining::CofiringWindow& whole, const RunConfig& config,
+                                                       Progress* progress);
+
 /// Whether a window's `clique` shows the group `members`: it is mostly theirs (more than
 /// half its neurons) and holds more than half of them.
 bool shows(const std::vector<NeuronId>& clique, const std::vector<NeuronId>& members);

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 
 namespace spikeminer::pipeline {
 namespace {
@@ -185,14 +186,24 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     result.cofiring = cofiring_options(config, trains);
     mining::CofiringOptions counting = result.cofiring;
     counting.progress = progress;
-    // The assemblies' members, from the whole recording's co-firing graph.
-    start = Clock::now();
-    std::string whole_note;
-    const std::vector<std::vector<NeuronId>> whole = detail::whole_recording_assemblies(trains, result.cofiring, config, progress, whole_note);
-    result.stages.push_back({"assemblies' members", seconds_since(start), "", peak_memory()});
-    if (!whole_note.empty()) result.notes.push_back("assemblies' members: " + whole_note);
-    reset_peak_memory();
     mining::CofiringWindows windows(trains, counting);
+    // The assemblies' members, from the whole recording's co-firing graph: counted first,
+    // or, where the CPU counts the windows here, from the steps they counted (the same
+    // counts without counting the spikes again), after them.
+    const bool members_from_windows = !feed && windows.keep_whole_recording();
+    std::vector<std::vector<NeuronId>> whole;
+    const std::size_t notes_at = result.notes.size();
+    const auto members_stage = [&](std::size_t at, const std::function<std::vector<std::vector<NeuronId>>(std::string&)>& find) {
+        const auto began = Clock::now();
+        std::string note;
+        whole = find(note);
+        result.stages.insert(result.stages.begin() + static_cast<std::ptrdiff_t>(at), {"assemblies' members", seconds_since(began), "", peak_memory()});
+        if (!note.empty()) result.notes.insert(result.notes.begin() + static_cast<std::ptrdiff_t>(notes_at), "assemblies' members: " + note);
+        reset_peak_memory();
+    };
+    const auto count_members = [&](std::string& note) { return detail::whole_recording_assemblies(trains, result.cofiring, config, progress, note); };
+    const std::size_t members_at = result.stages.size();
+    if (!members_from_windows) members_stage(members_at, count_members);
     if (!windows.note().empty()) result.notes.push_back(windows.note());
     // On the GPU, threads on each device share the windows' counting; the graphs and
     // cliques stay on the first device.
@@ -225,22 +236,13 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     std::string clique_note;
     std::vector<WindowSummary> waiting;  // summaries of the windows in `graphs`
     std::vector<std::vector<UndirectedEdge>> graphs;
-    // A window read: its groups go to the tracker, in window order.
+    // A window read (its groups go to the tracker once the members are known).
     const auto finish = [&](WindowSummary& summary, const graph::SmallGraphReading& reading, std::vector<std::vector<NeuronId>> cliques) {
-        const auto began = Clock::now();
         summary.components = reading.components;
         summary.largest_component = reading.largest_component;
         summary.most_central = reading.most_central;
         summary.cliques = std::move(cliques);
-        // The window groups (candidates of stage 7) of cliques that show no whole-recording
-        // assembly: other groups, and parts of one (as after a split or before a merge).
-        std::vector<std::vector<NeuronId>> other;
-        for (const auto& clique : summary.cliques) {
-            if (!detail::shows_one(whole, clique)) other.push_back(clique);
-        }
-        tracker.add_window(summary.index, other);
         result.windows.push_back(std::move(summary));
-        tracking_s += seconds_since(began);
     };
     const auto read_waiting = [&] {
         if (graphs.empty()) return;
@@ -298,7 +300,6 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         before = std::move(after);
     }
     read_waiting();
-    tracker.finish();
     const BackendChoice counting_backend = on_gpu ? on_gpu->backend() : windows.backend();
     const std::string counted_on = backend_name(counting_backend.backend);
     // The window stages run window by window, together: one peak for them all.
@@ -316,6 +317,27 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         result.notes.push_back("window graphs of " + std::to_string(graph::kOneThreadBelowEdges) + " edges or more: " + graph_choice.note);
     }
     if (!clique_note.empty()) result.notes.push_back("cliques: " + clique_note);
+    if (members_from_windows) {
+        members_stage(members_at, [&](std::string& note) {
+            mining::CofiringWindow counted;
+            if (!windows.whole_recording(counted)) return count_members(note);
+            note = windows.backend().note;
+            return detail::assemblies_of_whole(trains, counted, config, progress);
+        });
+    }
+    // The window groups (candidates of stage 7), in window order: cliques that show no
+    // whole-recording assembly (other groups, and parts of one, as after a split or before
+    // a merge).
+    const auto tracking_began = Clock::now();
+    for (const WindowSummary& summary : result.windows) {
+        std::vector<std::vector<NeuronId>> other;
+        for (const auto& clique : summary.cliques) {
+            if (!detail::shows_one(whole, clique)) other.push_back(clique);
+        }
+        tracker.add_window(summary.index, other);
+    }
+    tracker.finish();
+    tracking_s += seconds_since(tracking_began);
 
     start = Clock::now();
     const Tick sync = std::max<Tick>(result.cofiring.lags.sync, 0);

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <limits>
+#include <optional>
 
 namespace spikeminer::mining::detail {
 namespace {
@@ -27,14 +28,16 @@ using tuning::kRowsCache;
 class CpuCofiringCounter final : public CofiringCounter {
 public:
     CpuCofiringCounter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins, unsigned threads, std::size_t budget,
-                       CounterProgress progress)
+                       CounterProgress progress, bool whole)
         : trains_(trains), lags_(lags), bins_(bins), runs_(look_backs(lags)), progress_(progress),
           threads_(threads != 0 ? threads : static_cast<unsigned>(omp_get_max_threads())),
           cells_(trains.num_neurons() * trains.num_neurons() * static_cast<std::size_t>(lags.slots)) {
+        whole = whole && bins_.windows > 1;  // one window: it is the whole recording
+        check_memory(cpu_counter_bytes(trains.num_neurons(), lags, bins, whole), trains.num_neurons(), bins_.per_window, budget);
         // Bins are kept (for their subtraction later) only when windows slide.
         const std::size_t kept = bins_.windows > 1 ? bins_.per_window : 0;
-        check_memory(cells_ * (sizeof(std::uint64_t) + (kept + 1) * sizeof(std::uint32_t)), trains.num_neurons(), bins_.per_window, budget);
         window_.assign(cells_, 0);
+        if (whole) total_.assign(cells_, 0);
         ring_.resize(kept);
         held_.assign(kept, kNoBin);
         for (auto& slot : ring_) slot.assign(cells_, 0);
@@ -50,9 +53,29 @@ public:
         }
         first_bin_ = first;
         last_bin_ = last;
+        // The whole recording's sum takes windows that follow the bins summed so far without
+        // overlap (every per_window-th from the first), and what is left at the end.
+        if (!total_.empty() && first == summed_) {
+            parallel_cells([&](std::size_t c) { total_[c] += window_[c]; });
+            summed_ = last;
+        }
     }
 
-    std::vector<CofiringCandidate> candidates(const CandidateRule& rule) override {
+    std::vector<CofiringCandidate> candidates(const CandidateRule& rule) override { return candidates_of(window_.data(), rule); }
+
+    std::optional<std::vector<CofiringCandidate>> whole_recording_candidates(const CandidateRule& rule) override {
+        if (total_.empty() || last_bin_ != bins_.bins || summed_ < first_bin_) return std::nullopt;
+        for (std::size_t b = summed_; b < last_bin_; ++b) {
+            const std::uint32_t* kept = ring_[b % bins_.per_window].data();
+            parallel_cells([&](std::size_t c) { total_[c] += kept[c]; });
+        }
+        summed_ = last_bin_;
+        return candidates_of(total_.data(), rule);
+    }
+
+private:
+    // The candidate tests of `counts` (cells_ of them, as window_ holds them).
+    std::vector<CofiringCandidate> candidates_of(const std::uint64_t* counts, const CandidateRule& rule) {
         const std::size_t n = trains_.num_neurons();
         const auto slots = static_cast<std::size_t>(lags_.slots);
         std::vector<CofiringCandidate> found;
@@ -70,7 +93,7 @@ public:
                         for (std::size_t y = std::max(x + 1, ty * kTile); y < std::min(n, (ty + 1) * kTile); ++y) {
                             if (rule.window_spikes[y] == 0) continue;
                             for_each_candidate(rule, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y),
-                                               window_.data() + (y * n + x) * slots, window_.data() + (x * n + y) * slots,
+                                               counts + (y * n + x) * slots, counts + (x * n + y) * slots,
                                                rule.window_spikes[x], rule.window_spikes[y],
                                                [&mine](const CofiringCandidate& c) { mine.push_back(c); });
                         }
@@ -87,7 +110,6 @@ public:
         return found;
     }
 
-private:
     template <typename F>
     void parallel_cells(F f) {
 #pragma omp parallel for num_threads(threads_) schedule(static)
@@ -208,6 +230,8 @@ private:
     unsigned threads_;
     std::size_t cells_;
     std::vector<std::uint64_t> window_;
+    std::vector<std::uint64_t> total_;  // the whole recording's counts, when kept: the sum of bins [0, summed_)
+    std::size_t summed_ = 0;
     static constexpr std::size_t kNoBin = ~std::size_t{0};
     std::vector<std::vector<std::uint32_t>> ring_;  // windows that slide: bin b's counts at slot b mod per_window
     std::vector<std::size_t> held_;                 // the bin each slot holds (kNoBin: none yet, its counts zero)
@@ -218,9 +242,15 @@ private:
 
 }  // namespace
 
+std::size_t cpu_counter_bytes(std::size_t neurons, const LagLayout& lags, const BinLayout& bins, bool whole) {
+    const std::size_t cells = neurons * neurons * static_cast<std::size_t>(lags.slots);
+    const std::size_t kept = bins.windows > 1 ? bins.per_window : 0;  // and one more where the next is counted
+    return cells * ((whole && bins.windows > 1 ? 2 : 1) * sizeof(std::uint64_t) + (kept + 1) * sizeof(std::uint32_t));
+}
+
 std::unique_ptr<CofiringCounter> make_cpu_cofiring_counter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins,
-                                                           unsigned threads, std::size_t budget, CounterProgress progress) {
-    return std::make_unique<CpuCofiringCounter>(trains, lags, bins, threads, budget, progress);
+                                                           unsigned threads, std::size_t budget, CounterProgress progress, bool whole) {
+    return std::make_unique<CpuCofiringCounter>(trains, lags, bins, threads, budget, progress, whole);
 }
 
 }  // namespace spikeminer::mining::detail

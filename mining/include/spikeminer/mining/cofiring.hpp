@@ -180,6 +180,14 @@ public:
     /// Bytes of device memory the GPU counter's window and bin counts take (most of its
     /// memory): for choosing how many counters a device can hold.
     [[nodiscard]] std::size_t gpu_count_bytes() const;
+    /// Before the first window: asks the CPU counter to sum its steps' counts as the windows
+    /// come, for whole_recording(). False, and nothing kept, where the windows are counted
+    /// on a GPU, are one window, or the sum would pass the memory budget.
+    bool keep_whole_recording();
+    /// After every window was taken in order (the last one last), with the steps kept: the
+    /// window over the whole recording, what cofiring_whole_recording() gives with these
+    /// options, without counting the spikes again. False when it cannot be made so.
+    bool whole_recording(CofiringWindow& window);
 
 private:
     struct State;
