@@ -8,6 +8,7 @@
 
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/core/first_failure.hpp"
+#include "spikeminer/core/uninitialized.hpp"
 
 #include <omp.h>
 
@@ -119,7 +120,7 @@ private:
     // Counts bin b straight into the window (one window, the whole recording).
     void count_bin(std::size_t b) {
         const auto pieces = bin_pieces(trains_.times(), bins_.bin(b), lags_.reach, false, std::numeric_limits<std::size_t>::max(), threads_);
-        std::vector<std::uint32_t> counts(cells_);
+        UninitializedVector<std::uint32_t> counts(cells_, 0);
         for (const auto& [first, last] : pieces) {
             count_ends(first, last, counts.data());
             parallel_cells([&](std::size_t c) {
@@ -229,13 +230,15 @@ private:
     CounterProgress progress_;
     unsigned threads_;
     std::size_t cells_;
-    std::vector<std::uint64_t> window_;
-    std::vector<std::uint64_t> total_;  // the whole recording's counts, when kept: the sum of bins [0, summed_)
+    // The counts on huge pages where the system gives them: the candidates read them down
+    // columns of rows, a page apart.
+    UninitializedVector<std::uint64_t> window_;
+    UninitializedVector<std::uint64_t> total_;  // the whole recording's counts, when kept: the sum of bins [0, summed_)
     std::size_t summed_ = 0;
     static constexpr std::size_t kNoBin = ~std::size_t{0};
-    std::vector<std::vector<std::uint32_t>> ring_;  // windows that slide: bin b's counts at slot b mod per_window
+    std::vector<UninitializedVector<std::uint32_t>> ring_;  // windows that slide: bin b's counts at slot b mod per_window
     std::vector<std::size_t> held_;                 // the bin each slot holds (kNoBin: none yet, its counts zero)
-    std::vector<std::uint32_t> fresh_;              // zero: where the next bin is counted
+    UninitializedVector<std::uint32_t> fresh_;             // zero: where the next bin is counted
     std::size_t first_bin_ = 0;  // the current window's bins
     std::size_t last_bin_ = 0;
 };
