@@ -51,6 +51,22 @@ CofiringOptions cpu_options() {
     return options;
 }
 
+// A random recording of 3 to `most_neurons` neurons on a grid of 1 or 3 ticks, and random
+// lags for it.
+struct RandomCase {
+    SpikeTrains trains;
+    CofiringOptions options;
+    Tick grid;
+};
+RandomCase random_case(test::Rng& rng, int most_neurons, int fewest_spikes, int most_spikes, Tick span) {
+    const Tick grid = rng.chance(50) ? 1 : 3;
+    SpikeTrains trains = test::grid_recording(rng, static_cast<std::size_t>(rng.between(3, most_neurons)),
+                                              static_cast<std::size_t>(rng.between(fewest_spikes, most_spikes)), span, grid);
+    CofiringOptions options = cpu_options();
+    options.lags = test::random_lags(rng, grid);
+    return {std::move(trains), options, grid};
+}
+
 }  // namespace
 
 TEST_CASE("co-firing counts every pair's occurrences in every window, as the definition does", "[mining][cofiring]") {
@@ -67,11 +83,7 @@ TEST_CASE("co-firing edges are those Benjamini-Hochberg or Bonferroni accept ove
     std::size_t accepted = 0;
     for (unsigned seed = 100; seed < 160; ++seed) {
         test::Rng rng(seed);
-        const Tick grid = rng.chance(50) ? 1 : 3;
-        const SpikeTrains trains = test::grid_recording(rng, static_cast<std::size_t>(rng.between(3, 8)),
-                                                  static_cast<std::size_t>(rng.between(50, 400)), 2000, grid);
-        CofiringOptions options = cpu_options();
-        options.lags = test::random_lags(rng, grid);
+        auto [trains, options, grid] = random_case(rng, 8, 50, 400, 2000);
         options.test.q = rng.chance(50) ? 0.05 : 0.3;
         options.test.correction = rng.chance(70) ? mining::Correction::BenjaminiHochberg : mining::Correction::Bonferroni;
         options.test.chance = rng.chance(70) ? mining::Chance::Baseline : mining::Chance::Independent;
@@ -182,11 +194,7 @@ TEST_CASE("the whole recording's window from the steps the windows counted equal
     std::size_t edges = 0;
     for (unsigned seed = 200; seed < 230; ++seed) {
         test::Rng rng(seed);
-        const Tick grid = rng.chance(50) ? 1 : 3;
-        const SpikeTrains trains = test::grid_recording(rng, static_cast<std::size_t>(rng.between(3, 90)),
-                                                        static_cast<std::size_t>(rng.between(200, 3000)), 20'000, grid);
-        CofiringOptions options = cpu_options();
-        options.lags = test::random_lags(rng, grid);
+        auto [trains, options, grid] = random_case(rng, 90, 200, 3000, 20'000);
         options.test.q = rng.chance(50) ? 0.05 : 0.5;
         options.test.chance = rng.chance(70) ? mining::Chance::Baseline : mining::Chance::Independent;
         options.step = rng.between(300, 2000) * grid;
