@@ -21,10 +21,10 @@ namespace spikeminer::mining::detail {
 namespace {
 
 using tuning::kGroupsPerThread;
+using tuning::kRowsCache;
 
 // Neurons a side of the tiles of pairs the candidates are read in.
 constexpr std::size_t kTile = 64;
-using tuning::kRowsCache;
 
 class CpuCofiringCounter final : public CofiringCounter {
 public:
