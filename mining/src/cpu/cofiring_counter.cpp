@@ -40,7 +40,6 @@ public:
         window_.assign(cells_, 0);
         if (whole) total_.assign(cells_, 0);
         ring_.resize(kept);
-        held_.assign(kept, kNoBin);
         for (auto& slot : ring_) slot.assign(cells_, 0);
         if (kept != 0) fresh_.assign(cells_, 0);
     }
@@ -139,7 +138,7 @@ private:
         const std::size_t slot = b % bins_.per_window;
         std::uint32_t* entering = fresh_.data();
         std::uint32_t* leaving = ring_[slot].data();
-        if (held_[slot] == kNoBin) {
+        if (last_bin_ == first_bin_) {  // the first window: the slot holds no bin yet
             parallel_cells([&](std::size_t c) { window_[c] += entering[c]; });
         } else {
             parallel_cells([&](std::size_t c) {
@@ -149,7 +148,6 @@ private:
             });
         }
         ring_[slot].swap(fresh_);  // the emptied counts are the next bin's
-        held_[slot] = b;
     }
 
     // Adds the occurrences ending at spikes [first, last) to `counts`. The end neurons go in
@@ -235,9 +233,7 @@ private:
     UninitializedVector<std::uint64_t> window_;
     UninitializedVector<std::uint64_t> total_;  // the whole recording's counts, when kept: the sum of bins [0, summed_)
     std::size_t summed_ = 0;
-    static constexpr std::size_t kNoBin = ~std::size_t{0};
     std::vector<UninitializedVector<std::uint32_t>> ring_;  // windows that slide: bin b's counts at slot b mod per_window
-    std::vector<std::size_t> held_;                 // the bin each slot holds (kNoBin: none yet, its counts zero)
     UninitializedVector<std::uint32_t> fresh_;             // zero: where the next bin is counted
     std::size_t first_bin_ = 0;  // the current window's bins
     std::size_t last_bin_ = 0;
