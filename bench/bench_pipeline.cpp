@@ -205,7 +205,7 @@ int main(int argc, char** argv) {
                 differ = differ || !differs.empty();
                 results.push_back(r.result);
                 recorded.push_back({std::filesystem::path(file).filename().string(), backend + (team == 0 ? "" : ", " + std::to_string(team) + " threads"),
-                                    r.neurons, r.spikes, r.duration_s, r.read_s, peak_mib(), r.result});
+                                    r.neurons, r.spikes, r.duration_s, r.read_s, r.total_s, peak_mib(), r.result});
             };
             if (gpu) {  // auto as a user's run on this machine takes it, and every stage on the GPU
                 config.backend = "auto";

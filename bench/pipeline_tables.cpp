@@ -37,11 +37,7 @@ void print_recordings(const std::vector<RecordingRow>& rows) {
     std::printf("|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const RecordingRow& row : rows) {
         std::map<std::string, double> stage;
-        double total = row.read_s;
-        for (const auto& s : row.result.stages) {
-            stage[s.stage] = s.seconds;
-            total += s.seconds;
-        }
+        for (const auto& s : row.result.stages) stage[s.stage] = s.seconds;
         std::size_t edges = 0;
         for (const auto& w : row.result.windows) edges = std::max(edges, w.edges);
         const double graphs = stage["graph updates"] + stage["components and PageRank"] + stage["cliques"] + stage["tracking and activations"];
@@ -49,7 +45,7 @@ void print_recordings(const std::vector<RecordingRow>& rows) {
                     row.neurons, row.spikes, row.duration_s, by_length(row.result.episodes).c_str(),
                     row.result.episodes.stopped.empty() ? "" : " (stopped)", edges, row.result.assemblies.size(), cell(row.read_s, "%.2f").c_str(),
                     cell(stage["episodes"], "%.2f").c_str(), cell(stage["co-firing"], "%.2f").c_str(), cell(graphs, "%.2f").c_str(),
-                    cell(total, "%.2f").c_str(), row.peak_mib);
+                    cell(row.total_s, "%.2f").c_str(), row.peak_mib);
     }
 }
 

@@ -18,6 +18,7 @@ struct RecordingRow {
     std::size_t spikes = 0;
     double duration_s = 0;
     double read_s = 0;
+    double total_s = 0;  ///< reading and the pipeline, wall time (stages may overlap)
     double peak_mib = 0;
     pipeline::PipelineResult result;
 };

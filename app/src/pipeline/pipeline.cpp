@@ -5,6 +5,7 @@
 #include "activations.hpp"
 #include "assemblies.hpp"
 #include "device_windows.hpp"
+#include "episodes_beside.hpp"
 #include "window_readings.hpp"
 
 #include "spikeminer/app/pipeline/time_scales.hpp"
@@ -171,22 +172,33 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     const RunConfig& config = result.settings;
     if (!config.devices.empty() && choose_backend(parse_backend(config.backend)).backend == Backend::Cuda) use_device(config.devices.front());
     reset_peak_memory();
-    auto start = Clock::now();
-    result.episodes = mine_episodes(trains, config, progress);
-    result.stages.push_back({"episodes", seconds_since(start), result.episodes.levels.empty() ? "" : backend_name(result.episodes.levels.back().backend),
-                             peak_memory()});
-    for (const auto& level : result.episodes.levels) {
-        if (!level.significance_note.empty()) {
-            result.notes.push_back("episodes, level " + std::to_string(level.level) + ": " + level.significance_note);
-        }
-    }
-    if (!result.episodes.stopped.empty()) result.notes.push_back("episodes: " + result.episodes.stopped);
-    reset_peak_memory();
-
     result.cofiring = cofiring_options(config, trains);
     mining::CofiringOptions counting = result.cofiring;
     counting.progress = progress;
     mining::CofiringWindows windows(trains, counting);
+    // The episodes first, or, where the GPU mines them and shares out the windows' counting
+    // (DeviceWindows), beside the windows; their stage and notes come first either way.
+    const bool windows_on_gpu = !feed && windows.backend().backend == Backend::Cuda && windows.size() >= kThreadedWindows;
+    const auto add_episodes = [&](mining::MiningResult episodes, double seconds, const char* where) {
+        result.episodes = std::move(episodes);
+        const std::string backend = result.episodes.levels.empty() ? "" : backend_name(result.episodes.levels.back().backend) + where;
+        result.stages.insert(result.stages.begin(), {"episodes", seconds, backend, peak_memory()});
+        std::vector<std::string> notes;
+        for (const auto& level : result.episodes.levels) {
+            if (!level.significance_note.empty()) notes.push_back("episodes, level " + std::to_string(level.level) + ": " + level.significance_note);
+        }
+        if (!result.episodes.stopped.empty()) notes.push_back("episodes: " + result.episodes.stopped);
+        result.notes.insert(result.notes.begin() + 1, notes.begin(), notes.end());  // after the time scales
+    };
+    std::optional<EpisodesBeside> beside;
+    if (windows_on_gpu && choose_backend(parse_backend(config.backend)).backend == Backend::Cuda) {
+        beside.emplace(trains, config, current_device());
+    } else {
+        const auto began = Clock::now();
+        mining::MiningResult episodes = mine_episodes(trains, config, progress);
+        add_episodes(std::move(episodes), seconds_since(began), "");
+        reset_peak_memory();
+    }
     // The assemblies' members, from the whole recording's co-firing graph: counted first,
     // or, where the CPU counts the windows here, from the steps they counted (the same
     // counts without counting the spikes again), after them.
@@ -209,7 +221,7 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     // cliques stay on the first device.
     std::unique_ptr<DeviceWindows> on_gpu;
     WindowFeed from_gpu;
-    if (!feed && windows.backend().backend == Backend::Cuda && windows.size() >= kThreadedWindows) {
+    if (windows_on_gpu) {
         const std::vector<int> devices = config.devices.empty() ? std::vector<int>{current_device()} : config.devices;
         on_gpu = std::make_unique<DeviceWindows>(trains, counting, devices, threads_per_device(windows, devices), windows.size(), progress);
         from_gpu = [&on_gpu](mining::CofiringWindows&, mining::CofiringWindow& w) { return on_gpu->next(w); };
@@ -253,7 +265,7 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     };
     mining::CofiringWindow window;
     for (;;) {
-        start = Clock::now();
+        auto start = Clock::now();
         if (!(next_window ? next_window(windows, window) : windows.next(window))) break;
         counting_s += seconds_since(start);
         WindowSummary summary;
@@ -339,7 +351,7 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     tracker.finish();
     tracking_s += seconds_since(tracking_began);
 
-    start = Clock::now();
+    auto start = Clock::now();
     const Tick sync = std::max<Tick>(result.cofiring.lags.sync, 0);
     detail::assemblies_through_time(trains, config, whole, tracker, result);
     const auto unseen = static_cast<std::size_t>(
@@ -365,6 +377,11 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         const auto tested = test_activations(trains, members, periods, sync, *significance, progress);
         for (std::size_t i = 0; i < tested.size(); ++i) result.assemblies[i].significance = tested[i];
         result.stages.push_back({"assemblies against surrogates", seconds_since(start), "cpu", peak_memory()});
+    }
+    if (beside) {
+        double seconds = 0;
+        mining::MiningResult episodes = beside->take(progress, seconds);
+        add_episodes(std::move(episodes), seconds, ", beside the co-firing windows");
     }
     if (input.recording.truth) result.recovery = recover(*input.recording.truth, result, trains.time_base());
     return result;
