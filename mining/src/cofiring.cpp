@@ -11,6 +11,7 @@
 #include "spikeminer/core/memory.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace spikeminer::mining {
 
@@ -27,19 +28,20 @@ struct CofiringWindows::State {
     std::unique_ptr<detail::CofiringCounter> cpu;
     std::unique_ptr<SurrogateTrains> surrogates;  // with the surrogate edge test
     std::size_t next = 0;
-    bool keep_whole = false;  // the CPU counter sums the bins for the whole recording
+    bool keep_whole = false;  // the counter sums the bins for the whole recording (or, on the GPU, its share of them)
 
     State(const SpikeTrains& t, const CofiringOptions& o) : trains(t), options(o) {}
 
     detail::CofiringCounter& on_cpu() {
+        // A GPU's share left with it: the CPU's sum is only made where the CPU counts from the start.
         if (!cpu) cpu = detail::make_cpu_cofiring_counter(trains, lags, bins, options.threads, host_memory_budget(options.memory_budget),
-                                                          counter_progress, keep_whole);
+                                                          counter_progress, keep_whole && choice.backend == Backend::Cpu);
         return *cpu;
     }
 
     detail::CofiringCounter& on_gpu() {
 #ifdef SPIKEMINER_HAVE_CUDA
-        if (!gpu) gpu = detail::make_gpu_cofiring_counter(trains, lags, bins, counter_progress);
+        if (!gpu) gpu = detail::make_gpu_cofiring_counter(trains, lags, bins, counter_progress, keep_whole);
         return *gpu;
 #else
         throw Error("this build has no GPU engines");
@@ -88,6 +90,20 @@ struct CofiringWindows::State {
         return rule;
     }
 
+    // The window over the whole recording, its candidates picked by `pick` with its rule.
+    template <typename Pick>
+    bool decide_whole(CofiringWindow& window, Pick pick) {
+        CofiringWindow whole;
+        whole.span = {bins.origin, bins.end};
+        const std::vector<std::uint64_t> spikes = window_spikes(whole.span);
+        const detail::CandidateRule rule = rule_for(whole, spikes);
+        std::optional<std::vector<detail::CofiringCandidate>> candidates = pick(rule);
+        if (!candidates) return false;
+        decide(whole, std::move(*candidates), rule);
+        window = std::move(whole);
+        return true;
+    }
+
     // The window's edges from its candidates.
     void decide(CofiringWindow& window, std::vector<detail::CofiringCandidate> candidates, const detail::CandidateRule& rule) {
         window.edges = detail::decide(std::move(candidates), options.test, rule, options.threads);
@@ -134,7 +150,8 @@ std::size_t CofiringWindows::gpu_count_bytes() const {
     const std::size_t n = s.trains.num_neurons();
     const std::size_t cells = n * n * static_cast<std::size_t>(s.lags.slots);
     const std::size_t kept_bins = s.bins.windows > 1 ? s.bins.per_window : 1;  // as the GPU counter keeps them
-    return cells * sizeof(unsigned long long) + kept_bins * cells * sizeof(std::uint32_t);
+    const std::size_t share = s.keep_whole ? cells * sizeof(unsigned long long) : 0;
+    return cells * sizeof(unsigned long long) + share + kept_bins * cells * sizeof(std::uint32_t);
 }
 
 bool CofiringWindows::next(CofiringWindow& window) {
@@ -178,24 +195,44 @@ bool CofiringWindows::next(CofiringWindow& window) {
 
 bool CofiringWindows::keep_whole_recording() {
     State& s = *state_;
-    if (s.next != 0 || s.cpu || s.gpu || s.bins.windows == 1 || s.choice.backend != Backend::Cpu) return false;
-    const std::size_t bytes = detail::cpu_counter_bytes(s.trains.num_neurons(), s.lags, s.bins, true);
-    s.keep_whole = bytes <= host_memory_budget(s.options.memory_budget);
+    if (s.next != 0 || s.cpu || s.gpu || s.bins.windows == 1) return false;
+    if (s.choice.backend == Backend::Cuda) {
+        s.keep_whole = true;  // on the device, beside the window (gpu_count_bytes)
+    } else {
+        s.keep_whole = detail::cpu_counter_bytes(s.trains.num_neurons(), s.lags, s.bins, true) <= host_memory_budget(s.options.memory_budget);
+    }
     return s.keep_whole;
+}
+
+std::optional<std::vector<std::uint64_t>> CofiringWindows::whole_recording_share() {
+    State& s = *state_;
+    if (!s.keep_whole || s.cpu || s.choice.backend != Backend::Cuda) return std::nullopt;
+    if (!s.gpu) return std::vector<std::uint64_t>{};  // no window taken: nothing to add
+    return s.gpu->whole_recording_share();
 }
 
 bool CofiringWindows::whole_recording(CofiringWindow& window) {
     State& s = *state_;
-    if (!s.keep_whole || !s.cpu) return false;
-    CofiringWindow whole;
-    whole.span = {s.bins.origin, s.bins.end};
-    const std::vector<std::uint64_t> spikes = s.window_spikes(whole.span);
-    const detail::CandidateRule rule = s.rule_for(whole, spikes);
-    std::optional<std::vector<detail::CofiringCandidate>> candidates = s.cpu->whole_recording_candidates(rule);
-    if (!candidates) return false;
-    s.decide(whole, std::move(*candidates), rule);
-    window = std::move(whole);
-    return true;
+    if (!s.keep_whole) return false;
+    if (s.cpu) return s.decide_whole(window, [&](const detail::CandidateRule& rule) { return s.cpu->whole_recording_candidates(rule); });
+    std::optional<std::vector<std::uint64_t>> share = whole_recording_share();
+    if (!share) return false;
+    return whole_recording_of({*share}, window);
+}
+
+bool CofiringWindows::whole_recording_of(std::vector<std::vector<std::uint64_t>> shares, CofiringWindow& window) {
+    State& s = *state_;
+    const std::size_t n = s.trains.num_neurons();
+    const std::size_t cells = n * n * static_cast<std::size_t>(s.lags.slots);
+    std::erase_if(shares, [](const std::vector<std::uint64_t>& share) { return share.empty(); });
+    if (shares.empty() || std::any_of(shares.begin(), shares.end(), [&](const auto& share) { return share.size() != cells; })) return false;
+    std::vector<std::uint64_t>& sum = shares.front();
+    for (std::size_t k = 1; k < shares.size(); ++k) {
+        std::transform(sum.begin(), sum.end(), shares[k].begin(), sum.begin(), std::plus<>());
+    }
+    return s.decide_whole(window, [&](const detail::CandidateRule& rule) {
+        return std::optional(detail::candidates_of_counts(sum.data(), n, s.lags.slots, rule, s.options.threads));
+    });
 }
 
 std::vector<std::pair<NeuronId, NeuronId>> joined_pairs(const CofiringWindow& window) {

@@ -32,7 +32,19 @@ public:
         (void)rule;
         return std::nullopt;
     }
+    /// This counter's share of the whole recording's counts (cells as the window's), when it
+    /// was made to keep one (the GPU counter): each window of index a multiple of
+    /// per_window adds its counts as it is decided, and the last window the bins after the
+    /// last such window. Counters that decided every window once between them (in chunks,
+    /// in any order) hold shares that sum to the whole recording's counts. nullopt for a
+    /// counter that keeps none.
+    virtual std::optional<std::vector<std::uint64_t>> whole_recording_share() { return std::nullopt; }
 };
+
+/// The candidate tests of `counts` ((end neuron, start neuron, slot) row-major, as a
+/// counter's window) at the deepest needed level or deeper, on `threads` CPU threads.
+std::vector<CofiringCandidate> candidates_of_counts(const std::uint64_t* counts, std::size_t neurons, int slots, const CandidateRule& rule,
+                                                    unsigned threads);
 
 /// Where the counters report: the work's Progress (for Cancel) and whether they report the
 /// end spikes counted (when one window is all the work) or only check for Cancel.
@@ -64,10 +76,12 @@ std::unique_ptr<CofiringCounter> make_cpu_cofiring_counter(const SpikeTrains& tr
                                                            unsigned threads, std::size_t budget, CounterProgress progress, bool whole);
 
 #ifdef SPIKEMINER_HAVE_CUDA
-/// The GPU counter (src/cuda/cofiring_counter.cu) on the current device. Throws
-/// GpuOutOfMemory when the device cannot hold a window's counts.
+/// The GPU counter (src/cuda/cofiring_counter.cu) on the current device; with `whole`
+/// (and windows that slide) it keeps its share of the whole recording's counts there
+/// (whole_recording_share). Throws GpuOutOfMemory when the device cannot hold a window's
+/// counts.
 std::unique_ptr<CofiringCounter> make_gpu_cofiring_counter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins,
-                                                           CounterProgress progress);
+                                                           CounterProgress progress, bool whole);
 #endif
 
 }  // namespace spikeminer::mining::detail

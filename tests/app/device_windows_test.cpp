@@ -55,7 +55,7 @@ TEST_CASE("co-firing windows over devices: the windows one counter gives, in ord
     std::vector<std::uint64_t> reported;
     Progress progress([&](const std::string&, std::uint64_t done, std::uint64_t) { reported.push_back(done); }, &cancel,
                       std::chrono::nanoseconds(0));
-    pipeline::DeviceWindows shared(trains, d.options, std::vector<int>(devices, kNoDevice), per_device, expected.size(), &progress);
+    pipeline::DeviceWindows shared(trains, d.options, std::vector<int>(devices, kNoDevice), per_device, expected.size(), &progress, false);
     std::size_t w = 0;
     for (mining::CofiringWindow window; shared.next(window); ++w) {
         INFO(devices << " devices, " << per_device << " threads a device, window " << w);
@@ -76,7 +76,7 @@ TEST_CASE("co-firing windows over devices: a Cancel stops the feed and its threa
     CancelToken cancel;
     Progress progress({}, &cancel);
     const mining::CofiringWindows shape(trains, d.options);
-    pipeline::DeviceWindows shared(trains, d.options, {kNoDevice, kNoDevice}, 2, shape.size(), &progress);
+    pipeline::DeviceWindows shared(trains, d.options, {kNoDevice, kNoDevice}, 2, shape.size(), &progress, false);
     mining::CofiringWindow window;
     REQUIRE(shared.next(window));
     cancel.request();
@@ -86,7 +86,21 @@ TEST_CASE("co-firing windows over devices: a Cancel stops the feed and its threa
     }(), Cancelled);
 }
 
+TEST_CASE("co-firing windows over devices: threads that counted on the CPU give no whole recording", "[pipeline][devices]") {
+    // The CPU's sum of the steps needs every window in order; threads in chunks keep none,
+    // and the pipeline then counts the whole recording itself.
+    const DemoWindows& d = demo();
+    const SpikeTrains& trains = d.input.recording.trains;
+    mining::CofiringWindows decider(trains, d.options);
+    pipeline::DeviceWindows shared(trains, d.options, {kNoDevice, kNoDevice}, 1, decider.size(), nullptr, true);
+    mining::CofiringWindow window;
+    std::size_t handed = 0;
+    while (shared.next(window)) ++handed;
+    CHECK(handed == decider.size());
+    CHECK_FALSE(shared.whole_recording(decider, window));
+}
+
 TEST_CASE("co-firing windows over devices: none to count on is refused", "[pipeline][devices]") {
     const DemoWindows& d = demo();
-    CHECK_THROWS_AS(pipeline::DeviceWindows(d.input.recording.trains, d.options, {}, 2, 10, nullptr), Error);
+    CHECK_THROWS_AS(pipeline::DeviceWindows(d.input.recording.trains, d.options, {}, 2, 10, nullptr, false), Error);
 }

@@ -13,6 +13,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <tuple>
 #include <vector>
 
 using namespace spikeminer;
@@ -113,6 +117,58 @@ TEST_CASE("GPU co-firing windows equal the CPU's on a simulated network with ass
     CHECK(check_same(trains, options, "whole recording") > 0);
     options.test.q = 1;
     CHECK(check_same(trains, options, "whole recording, every count") > 0);
+}
+
+TEST_CASE("GPU co-firing: the whole recording from the windows' shares, in order or in chunks over counters, equals its own count",
+          "[gpu][cofiring]") {
+    std::size_t edges = 0;
+    for (unsigned seed = 300; seed < 320; ++seed) {
+        test::Rng rng(seed);
+        auto [trains, options, grid] = test::random_case(rng, 90, 200, 3000, 20'000, Backend::Cuda);
+        options.test.q = rng.chance(50) ? 0.05 : 0.5;
+        options.step = rng.between(300, 2000) * grid;
+        options.window = options.step * rng.between(1, 5);
+        INFO("seed " << seed << ", window " << options.window << ", step " << options.step);
+        CofiringOptions on_cpu = options;
+        on_cpu.backend = Backend::Cpu;
+        const CofiringWindow expected = mining::cofiring_whole_recording(trains, on_cpu);
+        const auto check = [&](const CofiringWindow& whole) {
+            CHECK(std::tie(whole.span.start, whole.span.end, whole.tests) == std::tie(expected.span.start, expected.span.end, expected.tests));
+            CHECK(test::edge_mismatch(whole.edges, expected.edges).empty());
+        };
+        CofiringWindows one(trains, options);
+        if (one.size() == 1) continue;
+        REQUIRE(one.keep_whole_recording());
+        REQUIRE(one.backend().backend == Backend::Cuda);
+        CofiringWindow window;
+        while (one.next(window)) {}
+        CofiringWindow whole;
+        REQUIRE(one.whole_recording(whole));
+        check(whole);
+        edges += whole.edges.size();
+        // Three counters take chunks of `chunk` windows round robin, as the pipeline's threads do.
+        const std::size_t chunk = static_cast<std::size_t>(rng.between(1, 7));
+        std::vector<std::unique_ptr<CofiringWindows>> counters;
+        for (int k = 0; k < 3; ++k) {
+            counters.push_back(std::make_unique<CofiringWindows>(trains, options));
+            REQUIRE(counters.back()->keep_whole_recording());
+        }
+        for (std::size_t first = 0, k = 0; first < one.size(); first += chunk, k = (k + 1) % counters.size()) {
+            counters[k]->skip_to(first);
+            for (std::size_t w = first; w < std::min(one.size(), first + chunk); ++w) REQUIRE(counters[k]->next(window));
+        }
+        std::vector<std::vector<std::uint64_t>> shares;
+        for (auto& counter : counters) {
+            std::optional<std::vector<std::uint64_t>> share = counter->whole_recording_share();
+            REQUIRE(share.has_value());
+            shares.push_back(std::move(*share));
+        }
+        CofiringWindow from_shares;
+        REQUIRE(one.whole_recording_of(shares, from_shares));
+        check(from_shares);
+        CHECK_FALSE(one.whole_recording_of({{1, 2, 3}}, window));  // not counts of this recording's cells
+    }
+    CHECK(edges > 50);  // the planted pairs pass, so the comparison is not of empty sets
 }
 
 TEST_CASE("GPU co-firing with rows too long for shared memory equals the CPU", "[gpu][cofiring][simulated]") {

@@ -67,4 +67,22 @@ inline SmallCase small_case(unsigned seed, std::int64_t most_spikes) {
     return c;
 }
 
+// A random recording of 3 to `most_neurons` neurons on a grid of 1 or 3 ticks, and random
+// lags for it, counted on `backend`.
+struct RandomCase {
+    SpikeTrains trains;
+    mining::CofiringOptions options;
+    Tick grid;
+};
+
+inline RandomCase random_case(Rng& rng, int most_neurons, int fewest_spikes, int most_spikes, Tick span, Backend backend) {
+    const Tick grid = rng.chance(50) ? 1 : 3;
+    SpikeTrains trains = grid_recording(rng, static_cast<std::size_t>(rng.between(3, most_neurons)),
+                                        static_cast<std::size_t>(rng.between(fewest_spikes, most_spikes)), span, grid);
+    mining::CofiringOptions options;
+    options.backend = backend;
+    options.lags = random_lags(rng, grid);
+    return {std::move(trains), options, grid};
+}
+
 }  // namespace spikeminer::test

@@ -51,22 +51,6 @@ CofiringOptions cpu_options() {
     return options;
 }
 
-// A random recording of 3 to `most_neurons` neurons on a grid of 1 or 3 ticks, and random
-// lags for it.
-struct RandomCase {
-    SpikeTrains trains;
-    CofiringOptions options;
-    Tick grid;
-};
-RandomCase random_case(test::Rng& rng, int most_neurons, int fewest_spikes, int most_spikes, Tick span) {
-    const Tick grid = rng.chance(50) ? 1 : 3;
-    SpikeTrains trains = test::grid_recording(rng, static_cast<std::size_t>(rng.between(3, most_neurons)),
-                                              static_cast<std::size_t>(rng.between(fewest_spikes, most_spikes)), span, grid);
-    CofiringOptions options = cpu_options();
-    options.lags = test::random_lags(rng, grid);
-    return {std::move(trains), options, grid};
-}
-
 }  // namespace
 
 TEST_CASE("co-firing counts every pair's occurrences in every window, as the definition does", "[mining][cofiring]") {
@@ -83,7 +67,7 @@ TEST_CASE("co-firing edges are those Benjamini-Hochberg or Bonferroni accept ove
     std::size_t accepted = 0;
     for (unsigned seed = 100; seed < 160; ++seed) {
         test::Rng rng(seed);
-        auto [trains, options, grid] = random_case(rng, 8, 50, 400, 2000);
+        auto [trains, options, grid] = test::random_case(rng, 8, 50, 400, 2000, Backend::Cpu);
         options.test.q = rng.chance(50) ? 0.05 : 0.3;
         options.test.correction = rng.chance(70) ? mining::Correction::BenjaminiHochberg : mining::Correction::Bonferroni;
         options.test.chance = rng.chance(70) ? mining::Chance::Baseline : mining::Chance::Independent;
@@ -194,7 +178,7 @@ TEST_CASE("the whole recording's window from the steps the windows counted equal
     std::size_t edges = 0;
     for (unsigned seed = 200; seed < 230; ++seed) {
         test::Rng rng(seed);
-        auto [trains, options, grid] = random_case(rng, 90, 200, 3000, 20'000);
+        auto [trains, options, grid] = test::random_case(rng, 90, 200, 3000, 20'000, Backend::Cpu);
         options.test.q = rng.chance(50) ? 0.05 : 0.5;
         options.test.chance = rng.chance(70) ? mining::Chance::Baseline : mining::Chance::Independent;
         options.step = rng.between(300, 2000) * grid;
@@ -208,6 +192,7 @@ TEST_CASE("the whole recording's window from the steps the windows counted equal
             continue;
         }
         REQUIRE(windows.keep_whole_recording());
+        CHECK_FALSE(windows.whole_recording_share().has_value());  // the CPU sums the steps itself: no share
         CofiringWindow window;
         CHECK_FALSE(windows.whole_recording(window));  // nothing counted yet
         while (windows.next(window)) {}

@@ -26,14 +26,16 @@ std::vector<int> thread_devices(const std::vector<int>& devices, std::size_t per
 }  // namespace
 
 DeviceWindows::DeviceWindows(const SpikeTrains& trains, const mining::CofiringOptions& options, const std::vector<int>& devices,
-                             std::size_t threads_per_device, std::size_t windows, Progress* progress)
+                             std::size_t threads_per_device, std::size_t windows, Progress* progress, bool keep_whole)
     : trains_(trains),
       options_(options),
       thread_devices_(thread_devices(devices, threads_per_device)),
       windows_(windows),
       chunk_(chunk_windows(windows, thread_devices_.size())),
       chunks_((windows + chunk_ - 1) / chunk_),
-      progress_(progress) {
+      progress_(progress),
+      keep_whole_(keep_whole),
+      shares_(thread_devices_.size()) {
     // The threads' decisions share the CPU threads asked for.
     const std::size_t cpu = options.threads != 0 ? options.threads : std::max(1U, std::thread::hardware_concurrency());
     options_.threads = static_cast<unsigned>(std::max<std::size_t>(1, cpu / thread_devices_.size()));
@@ -85,6 +87,16 @@ BackendChoice DeviceWindows::backend() const {
     return backend_.value_or(BackendChoice{Backend::Cuda, {}});
 }
 
+bool DeviceWindows::whole_recording(mining::CofiringWindows& decider, mining::CofiringWindow& window) {
+    threads_.clear();  // joins: each has left its share
+    std::vector<std::vector<std::uint64_t>> shares;
+    for (std::optional<std::vector<std::uint64_t>>& share : shares_) {
+        if (!share) return false;
+        shares.push_back(std::move(*share));
+    }
+    return decider.whole_recording_of(std::move(shares), window);
+}
+
 void DeviceWindows::fail(std::exception_ptr failure) {
     {
         const std::lock_guard lock(mutex_);
@@ -101,6 +113,7 @@ void DeviceWindows::produce(std::size_t t) {
         mining::CofiringOptions options = options_;
         options.progress = &quiet_[t];
         mining::CofiringWindows windows(trains_, options);
+        if (keep_whole_) windows.keep_whole_recording();
         const std::size_t threads = thread_devices_.size();
         for (std::size_t c = t; c < chunks_; c += threads) {
             {
@@ -125,6 +138,9 @@ void DeviceWindows::produce(std::size_t t) {
             }
             changed_.notify_all();
         }
+        std::optional<std::vector<std::uint64_t>> share = windows.whole_recording_share();
+        const std::lock_guard lock(mutex_);
+        shares_[t] = std::move(share);
     } catch (...) {
         fail(std::current_exception());
     }

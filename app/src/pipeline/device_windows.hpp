@@ -33,9 +33,11 @@ public:
     static constexpr std::size_t kMostChunkWindows = 256;
 
     /// `threads_per_device` host threads for each of `devices` (each named once or more);
-    /// throws Error for no device. `options.threads` CPU threads are shared by them.
+    /// throws Error for no device. `options.threads` CPU threads are shared by them. With
+    /// `keep_whole`, each thread's counter keeps its share of the whole recording's counts
+    /// (for whole_recording()).
     DeviceWindows(const SpikeTrains& trains, const mining::CofiringOptions& options, const std::vector<int>& devices,
-                  std::size_t threads_per_device, std::size_t windows, Progress* progress);
+                  std::size_t threads_per_device, std::size_t windows, Progress* progress, bool keep_whole);
     ~DeviceWindows();
     DeviceWindows(const DeviceWindows&) = delete;
     DeviceWindows& operator=(const DeviceWindows&) = delete;
@@ -46,6 +48,10 @@ public:
     /// Where the windows were counted (as the threads' CofiringWindows chose): the CPU, with
     /// its note, once any thread's GPU gave way to it.
     [[nodiscard]] BackendChoice backend() const;
+    /// After the last window: the window over the whole recording from the threads' shares
+    /// (made by `decider`, of the same options), without counting the spikes again. False
+    /// where a thread kept none (made without keep_whole, or its GPU gave way to the CPU).
+    bool whole_recording(mining::CofiringWindows& decider, mining::CofiringWindow& window);
 
 private:
     void produce(std::size_t thread);
@@ -59,6 +65,8 @@ private:
     std::size_t chunks_;
     Progress* progress_;
     std::vector<Progress> quiet_;  // each thread's: Cancel only
+    bool keep_whole_;
+    std::vector<std::optional<std::vector<std::uint64_t>>> shares_;  // each thread's, once it ends
     std::size_t handed_ = 0;       // windows handed over
 
     mutable std::mutex mutex_;

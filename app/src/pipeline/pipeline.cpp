@@ -199,9 +199,10 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         add_episodes(std::move(episodes), seconds_since(began), "");
         reset_peak_memory();
     }
-    // The assemblies' members, from the whole recording's co-firing graph: counted first,
-    // or, where the CPU counts the windows here, from the steps they counted (the same
-    // counts without counting the spikes again), after them.
+    // The assemblies' members, from the whole recording's co-firing graph: after the
+    // windows, from the steps they counted (the same counts without counting the spikes
+    // again), or, where that cannot be (windows fed from elsewhere, one window, or the sum
+    // over the memory budget), counted first.
     const bool members_from_windows = !feed && windows.keep_whole_recording();
     std::vector<std::vector<NeuronId>> whole;
     const std::size_t notes_at = result.notes.size();
@@ -223,7 +224,8 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     WindowFeed from_gpu;
     if (windows_on_gpu) {
         const std::vector<int> devices = config.devices.empty() ? std::vector<int>{current_device()} : config.devices;
-        on_gpu = std::make_unique<DeviceWindows>(trains, counting, devices, threads_per_device(windows, devices), windows.size(), progress);
+        on_gpu = std::make_unique<DeviceWindows>(trains, counting, devices, threads_per_device(windows, devices), windows.size(), progress,
+                                                 members_from_windows);
         from_gpu = [&on_gpu](mining::CofiringWindows&, mining::CofiringWindow& w) { return on_gpu->next(w); };
         if (config.devices.size() > 1) result.notes.push_back("co-firing windows counted on " + std::to_string(config.devices.size()) + " devices");
     }
@@ -332,8 +334,8 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     if (members_from_windows) {
         members_stage(members_at, [&](std::string& note) {
             mining::CofiringWindow counted;
-            if (!windows.whole_recording(counted)) return count_members(note);
-            note = windows.backend().note;
+            if (!(on_gpu ? on_gpu->whole_recording(windows, counted) : windows.whole_recording(counted))) return count_members(note);
+            note = counting_backend.note;
             return detail::assemblies_of_whole(trains, counted, config, progress);
         });
     }

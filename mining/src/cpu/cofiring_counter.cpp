@@ -61,7 +61,7 @@ public:
         }
     }
 
-    std::vector<CofiringCandidate> candidates(const CandidateRule& rule) override { return candidates_of(window_.data(), rule); }
+    std::vector<CofiringCandidate> candidates(const CandidateRule& rule) override { return candidates_of_counts(window_.data(), trains_.num_neurons(), lags_.slots, rule, threads_); }
 
     std::optional<std::vector<CofiringCandidate>> whole_recording_candidates(const CandidateRule& rule) override {
         if (total_.empty() || last_bin_ != bins_.bins || summed_ < first_bin_) return std::nullopt;
@@ -70,46 +70,10 @@ public:
             parallel_cells([&](std::size_t c) { total_[c] += kept[c]; });
         }
         summed_ = last_bin_;
-        return candidates_of(total_.data(), rule);
+        return candidates_of_counts(total_.data(), trains_.num_neurons(), lags_.slots, rule, threads_);
     }
 
 private:
-    // The candidate tests of `counts` (cells_ of them, as window_ holds them).
-    std::vector<CofiringCandidate> candidates_of(const std::uint64_t* counts, const CandidateRule& rule) {
-        const std::size_t n = trains_.num_neurons();
-        const auto slots = static_cast<std::size_t>(lags_.slots);
-        std::vector<CofiringCandidate> found;
-        // Pairs in tiles of kTile x kTile neurons: the counts of y then x, read down a column
-        // of rows, stay in cache from one x to the next.
-        const std::size_t tiles = (n + kTile - 1) / kTile;
-#pragma omp parallel num_threads(threads_)
-        {
-            std::vector<CofiringCandidate> mine;
-#pragma omp for schedule(dynamic, 1) nowait
-            for (std::size_t tx = 0; tx < tiles; ++tx) {
-                for (std::size_t ty = tx; ty < tiles; ++ty) {
-                    for (std::size_t x = tx * kTile; x < std::min(n, (tx + 1) * kTile); ++x) {
-                        if (rule.window_spikes[x] == 0) continue;
-                        for (std::size_t y = std::max(x + 1, ty * kTile); y < std::min(n, (ty + 1) * kTile); ++y) {
-                            if (rule.window_spikes[y] == 0) continue;
-                            for_each_candidate(rule, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y),
-                                               counts + (y * n + x) * slots, counts + (x * n + y) * slots,
-                                               rule.window_spikes[x], rule.window_spikes[y],
-                                               [&mine](const CofiringCandidate& c) { mine.push_back(c); });
-                        }
-                    }
-                }
-            }
-#pragma omp critical
-            found.insert(found.end(), mine.begin(), mine.end());
-        }
-        unsigned long long at_level[kLevels] = {};
-        for (const CofiringCandidate& c : found) ++at_level[c.level];
-        const int level = deepest_needed_level(at_level, rule);
-        std::erase_if(found, [level](const CofiringCandidate& c) { return c.level < level; });
-        return found;
-    }
-
     template <typename F>
     void parallel_cells(F f) {
 #pragma omp parallel for num_threads(threads_) schedule(static)
@@ -240,6 +204,40 @@ private:
 };
 
 }  // namespace
+
+std::vector<CofiringCandidate> candidates_of_counts(const std::uint64_t* counts, std::size_t n, int slot_count, const CandidateRule& rule,
+                                                    unsigned threads) {
+    const auto slots = static_cast<std::size_t>(slot_count);
+    std::vector<CofiringCandidate> found;
+    // Pairs in tiles of kTile x kTile neurons: the counts of y then x, read down a column
+    // of rows, stay in cache from one x to the next.
+    const std::size_t tiles = (n + kTile - 1) / kTile;
+#pragma omp parallel num_threads(threads != 0 ? threads : static_cast<unsigned>(omp_get_max_threads()))
+    {
+        std::vector<CofiringCandidate> mine;
+#pragma omp for schedule(dynamic, 1) nowait
+        for (std::size_t tx = 0; tx < tiles; ++tx) {
+            for (std::size_t ty = tx; ty < tiles; ++ty) {
+                for (std::size_t x = tx * kTile; x < std::min(n, (tx + 1) * kTile); ++x) {
+                    if (rule.window_spikes[x] == 0) continue;
+                    for (std::size_t y = std::max(x + 1, ty * kTile); y < std::min(n, (ty + 1) * kTile); ++y) {
+                        if (rule.window_spikes[y] == 0) continue;
+                        for_each_candidate(rule, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), counts + (y * n + x) * slots,
+                                           counts + (x * n + y) * slots, rule.window_spikes[x], rule.window_spikes[y],
+                                           [&mine](const CofiringCandidate& c) { mine.push_back(c); });
+                    }
+                }
+            }
+        }
+#pragma omp critical
+        found.insert(found.end(), mine.begin(), mine.end());
+    }
+    unsigned long long at_level[kLevels] = {};
+    for (const CofiringCandidate& c : found) ++at_level[c.level];
+    const int level = deepest_needed_level(at_level, rule);
+    std::erase_if(found, [level](const CofiringCandidate& c) { return c.level < level; });
+    return found;
+}
 
 std::size_t cpu_counter_bytes(std::size_t neurons, const LagLayout& lags, const BinLayout& bins, bool whole) {
     const std::size_t cells = neurons * neurons * static_cast<std::size_t>(lags.slots);

@@ -1,6 +1,7 @@
 // The GPU co-firing counter: the stream and its per-neuron index on the device, the bins of
 // one window and their sum there; each step counts the bin that enters, takes away the one
-// that leaves, and picks the window's candidate tests, of which only those come back.
+// that leaves, and picks the window's candidate tests, of which only those come back. Made
+// to, it also keeps its share of the whole recording's counts there.
 #include "../cofiring_counter.hpp"
 #include "../tuning.hpp"
 #include "cofiring_kernels.cuh"
@@ -29,7 +30,7 @@ constexpr std::uint32_t kMaxShares = 65535;  // a grid's y extent
 
 class GpuCofiringCounter final : public CofiringCounter {
 public:
-    GpuCofiringCounter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins, CounterProgress progress)
+    GpuCofiringCounter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins, CounterProgress progress, bool whole)
         : trains_(trains), lags_(lags), bins_(bins), progress_(progress), n_(trains.num_neurons()),
           cells_(n_ * n_ * static_cast<std::size_t>(lags.slots)), from_(n_), to_(n_), staged_spikes_(n_) {
         const cudaStream_t s = stream_.get();
@@ -52,6 +53,10 @@ public:
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(window_.get(), 0, cells_ * sizeof(unsigned long long), s));
         const std::size_t kept = bins_.windows > 1 ? bins_.per_window : 1;
         bins_memory_ = allocate_or_oom<std::uint32_t>(kept * cells_, "co-firing bin counts");
+        if (whole && bins_.windows > 1) {
+            share_ = allocate_or_oom<unsigned long long>(cells_, "co-firing whole-recording share");
+            SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(share_.get(), 0, cells_ * sizeof(unsigned long long), s));
+        }
         window_spikes_ = allocate_or_oom<std::uint64_t>(n_, "co-firing window spikes");
         tally_ = allocate_or_oom<WindowTally>(1, "co-firing candidates");
         at_level_ = allocate_or_oom<unsigned long long>(kLevels, "co-firing candidates");
@@ -74,13 +79,30 @@ public:
 
     void move_to(std::size_t first, std::size_t last) override {
         for (std::size_t b = first_bin_; b < last_bin_; ++b) {
-            if (b < first || b >= last) add(bin_counts(b), true);
+            if (b < first || b >= last) add(window_.get(), bin_counts(b), true);
         }
         for (std::size_t b = first; b < last; ++b) {
             if (b < first_bin_ || b >= last_bin_) count_bin(b);
         }
         first_bin_ = first;
         last_bin_ = last;
+        if (share_.size() == 0) return;
+        // Windows 0, per_window, 2 per_window ... tile the bins up to the last of them; the
+        // last window holds the bins after those.
+        const std::size_t per = bins_.per_window;
+        if (first % per == 0) add(share_.get(), window_.get(), false);
+        if (first + 1 == bins_.windows) {
+            for (std::size_t b = first / per * per + per; b < last; ++b) add(share_.get(), bin_counts(b), false);
+        }
+    }
+
+    std::optional<std::vector<std::uint64_t>> whole_recording_share() override {
+        if (share_.size() == 0) return std::nullopt;
+        std::vector<std::uint64_t> share(cells_);
+        static_assert(sizeof(std::uint64_t) == sizeof(unsigned long long));
+        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(share.data(), share_.get(), cells_ * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream_.get()));
+        SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+        return share;
     }
 
     std::vector<CofiringCandidate> candidates(const CandidateRule& host_rule) override {
@@ -125,8 +147,9 @@ private:
         return bins_memory_.get() + (bins_.windows > 1 ? (b % bins_.per_window) * cells_ : 0);
     }
 
-    void add(const std::uint32_t* bin, bool subtract) {
-        add_bin_kernel<<<blocks_for(cells_, kBlock), kBlock, 0, stream_.get()>>>(window_.get(), bin, cells_, subtract);
+    template <typename T>
+    void add(unsigned long long* into, const T* from, bool subtract) {
+        add_counts_kernel<<<blocks_for(cells_, kBlock), kBlock, 0, stream_.get()>>>(into, from, cells_, subtract);
         check_launch();
     }
 
@@ -138,7 +161,7 @@ private:
         if (keep && pieces.empty()) SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counts, 0, cells_ * sizeof(std::uint32_t), stream_.get()));
         for (const auto& [first, last] : pieces) {
             count_piece(first, last, counts, keep);
-            add(counts, false);
+            add(window_.get(), counts, false);
             if (progress_.progress == nullptr) continue;
             if (progress_.report_spikes) {
                 // One window is all the work: wait for each piece, to report it and to stop soon after a Cancel.
@@ -215,6 +238,7 @@ private:
     DeviceBuffer<std::uint32_t> first_;
     DeviceBuffer<std::uint32_t> last_;
     DeviceBuffer<unsigned long long> window_;
+    DeviceBuffer<unsigned long long> share_;  // of the whole recording, when kept (whole_recording_share)
     DeviceBuffer<std::uint32_t> bins_memory_;  // per_window bins (windows that slide) or one piece's scratch
     DeviceBuffer<std::uint64_t> window_spikes_;
     DeviceBuffer<std::uint32_t> table_;
@@ -237,8 +261,8 @@ private:
 }  // namespace
 
 std::unique_ptr<CofiringCounter> make_gpu_cofiring_counter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins,
-                                                           CounterProgress progress) {
-    return std::make_unique<GpuCofiringCounter>(trains, lags, bins, progress);
+                                                           CounterProgress progress, bool whole) {
+    return std::make_unique<GpuCofiringCounter>(trains, lags, bins, progress, whole);
 }
 
 }  // namespace spikeminer::mining::detail

@@ -92,11 +92,13 @@ __global__ void count_piece_kernel(PieceArgs args) {
     }
 }
 
-/// window[c] += added[c] (or -= when `subtract`), one thread per cell.
-__global__ inline void add_bin_kernel(unsigned long long* window, const std::uint32_t* bin, std::uint64_t cells, bool subtract) {
+/// into[c] += from[c] (or -= when `subtract`), one thread per cell: a bin's counts into or
+/// out of the window, a window's or a bin's into the whole recording's share.
+template <typename T>
+__global__ void add_counts_kernel(unsigned long long* into, const T* from, std::uint64_t cells, bool subtract) {
     const std::uint64_t c = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
     if (c >= cells) return;
-    window[c] = subtract ? window[c] - bin[c] : window[c] + bin[c];
+    into[c] = subtract ? into[c] - from[c] : into[c] + from[c];
 }
 
 /// How many candidates a window has, how many of those are kept, and the level kept from.

@@ -180,14 +180,23 @@ public:
     /// Bytes of device memory the GPU counter's window and bin counts take (most of its
     /// memory): for choosing how many counters a device can hold.
     [[nodiscard]] std::size_t gpu_count_bytes() const;
-    /// Before the first window: asks the CPU counter to sum its steps' counts as the windows
-    /// come, for whole_recording(). False, and nothing kept, where the windows are counted
-    /// on a GPU, are one window, or the sum would pass the memory budget.
+    /// Before the first window: asks the counter to sum its steps' counts as the windows
+    /// come, for whole_recording() (on the GPU, its share of them: whole_recording_share()).
+    /// False, and nothing kept, where the windows are one, or the CPU's sum would pass the
+    /// memory budget.
     bool keep_whole_recording();
     /// After every window was taken in order (the last one last), with the steps kept: the
     /// window over the whole recording, what cofiring_whole_recording() gives with these
     /// options, without counting the spikes again. False when it cannot be made so.
     bool whole_recording(CofiringWindow& window);
+    /// Where the GPU counts the windows, kept (keep_whole_recording): this object's share
+    /// of the whole recording's counts, after the windows it took (each once, in any order
+    /// and chunks); empty when it took none. nullopt where none is kept (the CPU counts).
+    [[nodiscard]] std::optional<std::vector<std::uint64_t>> whole_recording_share();
+    /// The window over the whole recording from the shares of objects with these options
+    /// that took every window once between them (whole_recording_share). False when a
+    /// share is not one of these counts.
+    bool whole_recording_of(std::vector<std::vector<std::uint64_t>> shares, CofiringWindow& window);
 
 private:
     struct State;
