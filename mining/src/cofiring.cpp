@@ -50,7 +50,8 @@ struct CofiringWindows::State {
 
     // Spikes of each neuron within the window, from the trains' per-neuron index: two
     // cursors per neuron, into its spikes, that move forward with the windows (from the
-    // first spikes again when a window comes after a later one).
+    // first spikes again when a window comes after a later one), by galloping: a step's
+    // few spikes cost a few reads, the whole recording's window a search.
     std::vector<std::uint32_t> window_starts;
     std::vector<std::uint32_t> window_ends;
     Tick cursors_at = 0;
@@ -65,11 +66,24 @@ struct CofiringWindows::State {
         std::vector<std::uint64_t> spikes(n);
         for (NeuronId neuron = 0; neuron < n; ++neuron) {
             const auto of = trains.spikes_of(neuron);
+            // The first of the neuron's spikes from `from` on at or after t.
+            const auto first_at = [&](std::uint32_t from, Tick t) {
+                std::size_t lo = from;  // every spike before lo is before t
+                std::size_t step = 1;
+                while (lo + step <= of.size() && all[of[lo + step - 1]] < t) {
+                    lo += step;
+                    step *= 2;
+                }
+                const std::size_t hi = std::min(of.size(), lo + step - 1);  // of[hi] (when there) is at or after t
+                return static_cast<std::uint32_t>(
+                    std::partition_point(of.begin() + static_cast<std::ptrdiff_t>(lo), of.begin() + static_cast<std::ptrdiff_t>(hi),
+                                         [&](std::uint32_t i) { return all[i] < t; }) -
+                    of.begin());
+            };
             std::uint32_t& start = window_starts[neuron];
             std::uint32_t& end = window_ends[neuron];
-            while (start < of.size() && all[of[start]] < span.start) ++start;
-            end = std::max(end, start);
-            while (end < of.size() && all[of[end]] < span.end) ++end;
+            start = first_at(start, span.start);
+            end = first_at(std::max(end, start), span.end);
             spikes[neuron] = end - start;
         }
         return spikes;
