@@ -16,9 +16,15 @@ struct NeuronTimes {
 
     /// Gathered neuron by neuron on all cores.
     explicit NeuronTimes(const SpikeTrains& trains);
+    /// Only the spikes of `only` (the other neurons hold none): what one episode's
+    /// occurrences need, without gathering the whole recording.
+    NeuronTimes(const SpikeTrains& trains, std::span<const NeuronId> only);
     [[nodiscard]] std::span<const Tick> of(NeuronId n) const {
         return {times.data() + offsets[n], static_cast<std::size_t>(offsets[n + 1] - offsets[n])};
     }
+
+private:
+    void gather(const SpikeTrains& trains, const std::vector<bool>& kept);  // the neurons kept (all when empty)
 };
 
 }  // namespace spikeminer::mining::detail

@@ -44,9 +44,8 @@ std::vector<Occurrence> greedy_occurrences(const SpikeTrains& trains, const Neur
 }  // namespace detail
 
 std::vector<Occurrence> find_occurrences(const SpikeTrains& trains, const Episode& episode) {
-    CountOptions options;
-    options.backend = Backend::Cpu;
-    return EpisodeCounter(trains, options).occurrences(episode);
+    validate(episode, trains);
+    return detail::greedy_occurrences(trains, detail::NeuronTimes(trains, episode.neurons), episode);
 }
 
 }  // namespace spikeminer::mining
