@@ -108,6 +108,14 @@ std::span<const std::uint32_t> SpikeTrains::spikes_of(NeuronId n) const {
     return {spike_index_.data() + begin, neuron_offsets_[n + 1] - begin};
 }
 
+std::span<const std::uint32_t> SpikeTrains::spikes_of(NeuronId n, TimeSpan span) const {
+    const std::span<const std::uint32_t> of = spikes_of(n);
+    const auto before = [this](std::uint32_t i, Tick t) { return stream_.times[i] < t; };
+    const auto first = std::lower_bound(of.begin(), of.end(), span.start, before);
+    const auto last = std::lower_bound(first, of.end(), std::max(span.start, span.end), before);
+    return {first, last};
+}
+
 void SpikeTrains::set_span(TimeSpan span) {
     check_tick(span.start, "the recording's start");
     if (span.end < span.start) {

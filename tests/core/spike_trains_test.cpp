@@ -52,6 +52,28 @@ TEST_CASE("per-neuron indexes list each neuron's spikes in time order") {
     CHECK(trains.num_neurons() == 12);
 }
 
+TEST_CASE("a neuron's spikes within a span are those of its spikes whose times fall in it") {
+    std::mt19937 random(12);
+    std::uniform_int_distribution<Tick> time(-500, 500);
+    std::uniform_int_distribution<NeuronId> neuron(0, 4);
+    std::vector<Spike> spikes(3000);
+    for (auto& s : spikes) s = Spike{time(random), neuron(random)};
+    const auto trains = SpikeTrains::from_spikes(spikes, table_of(5), TimeBase{});
+    const auto times = trains.times();
+    for (int k = 0; k < 200; ++k) {
+        const Tick a = time(random);
+        const TimeSpan span{a, a + time(random) / 2};  // some empty or backwards
+        for (NeuronId n = 0; n < 5; ++n) {
+            std::vector<std::uint32_t> expected;
+            for (const std::uint32_t i : trains.spikes_of(n)) {
+                if (times[i] >= span.start && times[i] < span.end) expected.push_back(i);
+            }
+            const auto got = trains.spikes_of(n, span);
+            CHECK(std::vector<std::uint32_t>(got.begin(), got.end()) == expected);
+        }
+    }
+}
+
 TEST_CASE("duplicates are kept or merged, and counted either way") {
     const std::vector<Spike> spikes{{1, 0}, {1, 0}, {1, 1}, {2, 0}, {1, 0}};
     const auto kept = SpikeTrains::from_spikes(spikes, table_of(2), TimeBase{}, DuplicatePolicy::Keep);

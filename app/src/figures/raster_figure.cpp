@@ -74,9 +74,8 @@ Figure raster_figure(const SpikeTrains& trains, std::span<const std::vector<Neur
             const double y = kTop + row_height * static_cast<double>(row);
             const Colour colour = Colour::hex(group[v] == -1 ? kOtherNeuronColour : assembly_colour(static_cast<std::size_t>(group[v])));
             if (group[v] != -1 && row_height >= kLabelledRow) canvas.text({kLeft - 4, y + row_height - 1}, trains.label(v), label_size, black, Anchor::End);
-            for (const std::uint32_t at : trains.spikes_of(v)) {
+            for (const std::uint32_t at : trains.spikes_of(v, excerpt)) {
                 const Tick t = times[at];
-                if (t < excerpt.start || t >= excerpt.end) continue;
                 canvas.line({x_of(t), y}, {x_of(t), y + row_height * 5 / 6}, colour, 1);
             }
         }

@@ -138,14 +138,10 @@ std::vector<Tick> activation_times(const SpikeTrains& trains, const std::vector<
     if (sizes != nullptr) sizes->clear();
     // The members' spikes (shifted) within the span, in time order, each with its member's index.
     const auto all = trains.times();
-    const auto before = [all](std::uint32_t i, Tick t) { return all[i] < t; };
     std::vector<std::pair<Tick, std::size_t>> spikes;
     for (std::size_t m = 0; m < members.size(); ++m) {
         const Tick moved = static_cast<Tick>(m) * shift;
-        const auto of = trains.spikes_of(members[m]);
-        const auto first = std::lower_bound(of.begin(), of.end(), span.start - moved, before);
-        const auto last = std::lower_bound(first, of.end(), span.end - moved, before);
-        for (auto it = first; it != last; ++it) spikes.emplace_back(all[*it] + moved, m);
+        for (const std::uint32_t i : trains.spikes_of(members[m], {span.start - moved, span.end - moved})) spikes.emplace_back(all[i] + moved, m);
     }
     std::sort(spikes.begin(), spikes.end());
     std::vector<Tick> out;

@@ -107,6 +107,8 @@ public:
 
     /// Positions in the stream of neuron n's spikes, ascending (so times ascend too).
     [[nodiscard]] std::span<const std::uint32_t> spikes_of(NeuronId n) const;
+    /// Those of them within `span` (found by binary search).
+    [[nodiscard]] std::span<const std::uint32_t> spikes_of(NeuronId n, TimeSpan span) const;
     /// Number of spikes of neuron n.
     [[nodiscard]] std::size_t spike_count(NeuronId n) const { return spikes_of(n).size(); }
 
