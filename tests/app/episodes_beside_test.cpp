@@ -59,7 +59,7 @@ TEST_CASE("episodes beside the windows: what the mining throws comes out of take
 TEST_CASE("episodes beside the windows: a Cancel while waiting stops the wait and the mining", "[pipeline]") {
     const Demo& d = demo();
     CancelToken cancel;
-    const Progress progress({}, &cancel);
+    Progress progress({}, &cancel);
     cancel.request();
     pipeline::EpisodesBeside beside(d.input.recording.trains, d.config, kNoDevice);
     double seconds = 0;

@@ -24,11 +24,14 @@ EpisodesBeside::~EpisodesBeside() {
     if (thread_.joinable()) thread_.join();
 }
 
-mining::MiningResult EpisodesBeside::take(const Progress* progress, double& seconds) {
+mining::MiningResult EpisodesBeside::take(Progress* progress, double& seconds) {
+    const bool waited = progress != nullptr && !done_.load(std::memory_order_acquire);
+    if (waited) progress->begin("episodes (mined beside the co-firing windows)", 0);
     while (!done_.load(std::memory_order_acquire)) {
         if (progress != nullptr) progress->check_cancelled();
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
+    if (waited) progress->finish();
     thread_.join();
     if (failure_) std::rethrow_exception(failure_);
     seconds = seconds_;

@@ -24,9 +24,10 @@ public:
     EpisodesBeside(const EpisodesBeside&) = delete;
     EpisodesBeside& operator=(const EpisodesBeside&) = delete;
 
-    /// Waits for the episodes, checking `progress` for Cancel meanwhile (throws Cancelled,
-    /// and rethrows what the mining threw); `seconds` is the mining's own time.
-    mining::MiningResult take(const Progress* progress, double& seconds);
+    /// Waits for the episodes (a task of unknown length on `progress` while it must), checking
+    /// `progress` for Cancel meanwhile (throws Cancelled, and rethrows what the mining threw);
+    /// `seconds` is the mining's own time.
+    mining::MiningResult take(Progress* progress, double& seconds);
 
 private:
     CancelToken cancel_;
