@@ -7,6 +7,7 @@
 
 #include "spikeminer/app/pipeline/assembly_activity.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <numeric>
@@ -70,6 +71,64 @@ TEST_CASE("activity: an activation is more than half the members within the lag 
     CHECK(pipeline::activation_times(trains, {0, 1, 2}, {35, 100}, 2).empty());
     // Shifted apart by 100 a member, member 1's spike at 11 lands at 111: no group near 10.
     CHECK(pipeline::activation_times(trains, {0, 1}, {0, 300}, 2, 100).empty());
+}
+
+TEST_CASE("activity: activations on random trains are the definition's, ties, shifts and spans included", "[assemblies]") {
+    // The definition, spelled out: every member's spikes (shifted by m x shift) within the
+    // span, sorted by time then member; from each spike not yet in a group, the spikes up
+    // to `within` after it; a group when more than half the members are among them.
+    const auto defined = [](const SpikeTrains& trains, const std::vector<NeuronId>& members, TimeSpan span, Tick within, Tick shift) {
+        std::vector<std::pair<Tick, std::size_t>> spikes;
+        for (std::size_t m = 0; m < members.size(); ++m) {
+            for (const std::uint32_t i : trains.spikes_of(members[m])) {
+                const Tick t = trains.times()[i] + static_cast<Tick>(m) * shift;
+                if (t >= span.start && t < span.end) spikes.emplace_back(t, m);
+            }
+        }
+        std::sort(spikes.begin(), spikes.end());
+        std::vector<Tick> out;
+        std::vector<std::uint32_t> sizes;
+        for (std::size_t i = 0; i < spikes.size();) {
+            std::vector<bool> in(members.size(), false);
+            std::size_t end = i;
+            while (end < spikes.size() && spikes[end].first - spikes[i].first <= within) in[spikes[end++].second] = true;
+            const auto distinct = static_cast<std::size_t>(std::count(in.begin(), in.end(), true));
+            if (2 * distinct > members.size()) {
+                out.push_back(spikes[i].first);
+                sizes.push_back(static_cast<std::uint32_t>(distinct));
+                i = end;
+            } else {
+                ++i;
+            }
+        }
+        return std::pair(out, sizes);
+    };
+    std::mt19937_64 random(7);
+    for (int round = 0; round < 200; ++round) {
+        std::uniform_int_distribution<Tick> time(0, 400);
+        std::uniform_int_distribution<NeuronId> neuron(0, 5);
+        std::vector<std::pair<NeuronId, Tick>> spikes(std::uniform_int_distribution<int>(0, 120)(random));
+        for (auto& [n, t] : spikes) {
+            n = neuron(random);
+            t = time(random);
+        }
+        spikes.emplace_back(5, 400);
+        const SpikeTrains trains = test::make_trains({"a", "b", "c", "d", "e", "f"}, spikes);
+        std::vector<NeuronId> members;
+        for (NeuronId n = 0; n < 6; ++n) {
+            if (random() % 2 == 0) members.push_back(n);
+        }
+        const Tick within = std::uniform_int_distribution<Tick>(0, 8)(random);
+        const Tick shift = random() % 3 == 0 ? std::uniform_int_distribution<Tick>(1, 30)(random) : 0;
+        const Tick start = std::uniform_int_distribution<Tick>(-50, 200)(random);
+        const TimeSpan span{start, start + std::uniform_int_distribution<Tick>(0, 400)(random)};
+        INFO("round " << round << ", within " << within << ", shift " << shift << ", span " << span.start << "-" << span.end);
+        std::vector<std::uint32_t> sizes;
+        const std::vector<Tick> got = pipeline::activation_times(trains, members, span, within, shift, &sizes);
+        const auto [want, want_sizes] = defined(trains, members, span, within, shift);
+        CHECK(got == want);
+        CHECK(sizes == want_sizes);
+    }
 }
 
 TEST_CASE("activity: chance's activations are what independent Poisson neurons make, and never fewer", "[assemblies]") {
