@@ -28,14 +28,15 @@ struct CofiringWindows::State {
     std::unique_ptr<detail::CofiringCounter> cpu;
     std::unique_ptr<SurrogateTrains> surrogates;  // with the surrogate edge test
     std::size_t next = 0;
-    bool keep_whole = false;  // the counter sums the bins for the whole recording (or, on the GPU, its share of them)
+    bool keep_whole = false;   // the counter sums the bins for the whole recording (or, on the GPU, its share of them)
+    bool share_on_gpu = false;  // kept as the GPU counter's share: a CPU that takes over keeps none
 
     State(const SpikeTrains& t, const CofiringOptions& o) : trains(t), options(o) {}
 
     detail::CofiringCounter& on_cpu() {
         // A GPU's share left with it: the CPU's sum is only made where the CPU counts from the start.
         if (!cpu) cpu = detail::make_cpu_cofiring_counter(trains, lags, bins, options.threads, host_memory_budget(options.memory_budget),
-                                                          counter_progress, keep_whole && choice.backend == Backend::Cpu);
+                                                          counter_progress, keep_whole && !share_on_gpu);
         return *cpu;
     }
 
@@ -164,7 +165,7 @@ std::size_t CofiringWindows::gpu_count_bytes() const {
     const std::size_t n = s.trains.num_neurons();
     const std::size_t cells = n * n * static_cast<std::size_t>(s.lags.slots);
     const std::size_t kept_bins = s.bins.windows > 1 ? s.bins.per_window : 1;  // as the GPU counter keeps them
-    const std::size_t share = s.keep_whole ? cells * sizeof(unsigned long long) : 0;
+    const std::size_t share = s.share_on_gpu ? cells * sizeof(unsigned long long) : 0;
     return cells * sizeof(unsigned long long) + share + kept_bins * cells * sizeof(std::uint32_t);
 }
 
@@ -211,17 +212,17 @@ bool CofiringWindows::keep_whole_recording() {
     State& s = *state_;
     if (s.next != 0 || s.cpu || s.gpu || s.bins.windows == 1) return false;
     if (s.choice.backend == Backend::Cuda) {
-        s.keep_whole = true;  // on the device, beside the window (gpu_count_bytes)
+        s.keep_whole = s.share_on_gpu = true;  // on the device, beside the window (gpu_count_bytes)
     } else {
         s.keep_whole = detail::cpu_counter_bytes(s.trains.num_neurons(), s.lags, s.bins, true) <= host_memory_budget(s.options.memory_budget);
     }
     return s.keep_whole;
 }
 
-std::optional<std::vector<std::uint64_t>> CofiringWindows::whole_recording_share() {
+std::optional<WholeRecordingShare> CofiringWindows::whole_recording_share() {
     State& s = *state_;
-    if (!s.keep_whole || s.cpu || s.choice.backend != Backend::Cuda) return std::nullopt;
-    if (!s.gpu) return std::vector<std::uint64_t>{};  // no window taken: nothing to add
+    if (!s.share_on_gpu || s.cpu) return std::nullopt;
+    if (!s.gpu) return WholeRecordingShare{};  // no window taken: nothing to add
     return s.gpu->whole_recording_share();
 }
 
@@ -229,24 +230,27 @@ bool CofiringWindows::whole_recording(CofiringWindow& window) {
     State& s = *state_;
     if (!s.keep_whole) return false;
     if (s.cpu) return s.decide_whole(window, [&](const detail::CandidateRule& rule) { return s.cpu->whole_recording_candidates(rule); });
-    std::optional<std::vector<std::uint64_t>> share = whole_recording_share();
-    if (!share) return false;
-    return whole_recording_of({*share}, window);
+    const std::optional<WholeRecordingShare> share = whole_recording_share();
+    return share && whole_recording_of(*share, window);
 }
 
-bool CofiringWindows::whole_recording_of(std::vector<std::vector<std::uint64_t>> shares, CofiringWindow& window) {
+bool CofiringWindows::whole_recording_of(const WholeRecordingShare& sum, CofiringWindow& window) {
     State& s = *state_;
     const std::size_t n = s.trains.num_neurons();
-    const std::size_t cells = n * n * static_cast<std::size_t>(s.lags.slots);
-    std::erase_if(shares, [](const std::vector<std::uint64_t>& share) { return share.empty(); });
-    if (shares.empty() || std::any_of(shares.begin(), shares.end(), [&](const auto& share) { return share.size() != cells; })) return false;
-    std::vector<std::uint64_t>& sum = shares.front();
-    for (std::size_t k = 1; k < shares.size(); ++k) {
-        std::transform(sum.begin(), sum.end(), shares[k].begin(), sum.begin(), std::plus<>());
-    }
+    if (sum.steps != s.bins.bins || sum.counts.size() != n * n * static_cast<std::size_t>(s.lags.slots)) return false;
     return s.decide_whole(window, [&](const detail::CandidateRule& rule) {
-        return std::optional(detail::candidates_of_counts(sum.data(), n, s.lags.slots, rule, s.options.threads));
+        return std::optional(detail::candidates_of_counts(sum.counts.data(), n, s.lags.slots, rule, s.options.threads));
     });
+}
+
+void WholeRecordingShare::add(const WholeRecordingShare& other) {
+    if (counts.empty()) {
+        counts = other.counts;
+    } else if (!other.counts.empty()) {
+        if (other.counts.size() != counts.size()) throw Error("shares of the whole recording's co-firing counts of different sizes");
+        std::transform(counts.begin(), counts.end(), other.counts.begin(), counts.begin(), std::plus<>());
+    }
+    steps += other.steps;
 }
 
 std::vector<std::pair<NeuronId, NeuronId>> joined_pairs(const CofiringWindow& window) {

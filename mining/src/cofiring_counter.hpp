@@ -34,11 +34,11 @@ public:
     }
     /// This counter's share of the whole recording's counts (cells as the window's), when it
     /// was made to keep one (the GPU counter): each window of index a multiple of
-    /// per_window adds its counts as it is decided, and the last window the bins after the
-    /// last such window. Counters that decided every window once between them (in chunks,
-    /// in any order) hold shares that sum to the whole recording's counts. nullopt for a
-    /// counter that keeps none.
-    virtual std::optional<std::vector<std::uint64_t>> whole_recording_share() { return std::nullopt; }
+    /// per_window adds its counts as the counter moves to it, and the last window the bins
+    /// after the last such window. Counters that took every window once between them (in
+    /// chunks, in any order) hold shares that sum to the whole recording's counts, every
+    /// bin once. nullopt for a counter that keeps none.
+    virtual std::optional<WholeRecordingShare> whole_recording_share() { return std::nullopt; }
 };
 
 /// The candidate tests of `counts` ((end neuron, start neuron, slot) row-major, as a

@@ -182,6 +182,16 @@ TimeSpan BinLayout::bin(std::size_t b) const {
 
 TimeSpan BinLayout::window(std::size_t w) const { return {bin(w).start, bin(last_bin(w) - 1).end}; }
 
+ShareOfWindow share_of_window(const BinLayout& bins, std::size_t w) {
+    ShareOfWindow share;
+    share.window = w % bins.per_window == 0;
+    if (w + 1 == bins.windows) {
+        share.tail_first = w / bins.per_window * bins.per_window + bins.per_window;
+        share.tail_last = std::max(share.tail_first, bins.last_bin(w));
+    }
+    return share;
+}
+
 BinLayout lay_out_bins(const SpikeTrains& trains, const CofiringOptions& options, std::string& note) {
     BinLayout layout;
     TimeSpan span = trains.span();

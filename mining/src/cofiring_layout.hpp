@@ -96,6 +96,17 @@ struct BinLayout {
     [[nodiscard]] std::size_t last_bin(std::size_t w) const { return std::min(w + per_window, bins); }
 };
 
+/// What window w adds to its counter's share of the whole recording (the GPU counter's
+/// whole_recording_share): windows 0, per_window, 2 per_window ... add their counts (they
+/// tile the bins up to the last of them), and the last window its bins [tail_first,
+/// tail_last) after those. Windows that cover every bin between them add each bin once.
+struct ShareOfWindow {
+    bool window = false;
+    std::size_t tail_first = 0;
+    std::size_t tail_last = 0;
+};
+ShareOfWindow share_of_window(const BinLayout& bins, std::size_t w);
+
 /// Bins and windows for `options` over the trains' span (widened to every spike). Sets
 /// `note` when the recording is shorter than one window.
 BinLayout lay_out_bins(const SpikeTrains& trains, const CofiringOptions& options, std::string& note);

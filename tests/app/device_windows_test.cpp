@@ -87,8 +87,9 @@ TEST_CASE("co-firing windows over devices: a Cancel stops the feed and its threa
 }
 
 TEST_CASE("co-firing windows over devices: threads that counted on the CPU give no whole recording", "[pipeline][devices]") {
-    // The CPU's sum of the steps needs every window in order; threads in chunks keep none,
-    // and the pipeline then counts the whole recording itself.
+    // Only GPU counters keep shares that sum over threads (the CPU's own sum of the steps
+    // needs every window in order): CPU threads give none, and the pipeline then counts the
+    // whole recording itself.
     const DemoWindows& d = demo();
     const SpikeTrains& trains = d.input.recording.trains;
     mining::CofiringWindows decider(trains, d.options);

@@ -157,16 +157,23 @@ TEST_CASE("GPU co-firing: the whole recording from the windows' shares, in order
             counters[k]->skip_to(first);
             for (std::size_t w = first; w < std::min(one.size(), first + chunk); ++w) REQUIRE(counters[k]->next(window));
         }
-        std::vector<std::vector<std::uint64_t>> shares;
-        for (auto& counter : counters) {
-            std::optional<std::vector<std::uint64_t>> share = counter->whole_recording_share();
+        mining::WholeRecordingShare sum;
+        mining::WholeRecordingShare all_but_last;
+        for (std::size_t k = 0; k < counters.size(); ++k) {
+            std::optional<mining::WholeRecordingShare> share = counters[k]->whole_recording_share();
             REQUIRE(share.has_value());
-            shares.push_back(std::move(*share));
+            sum.add(*share);
+            if (k + 1 < counters.size()) all_but_last.add(*share);
         }
         CofiringWindow from_shares;
-        REQUIRE(one.whole_recording_of(shares, from_shares));
+        REQUIRE(one.whole_recording_of(sum, from_shares));
         check(from_shares);
-        CHECK_FALSE(one.whole_recording_of({{1, 2, 3}}, window));  // not counts of this recording's cells
+        // A counter's steps left out, or counted twice, or counts of another size: refused.
+        if (all_but_last.steps != sum.steps) CHECK_FALSE(one.whole_recording_of(all_but_last, window));
+        mining::WholeRecordingShare twice = sum;
+        twice.add(sum);
+        CHECK_FALSE(one.whole_recording_of(twice, window));
+        CHECK_FALSE(one.whole_recording_of({{1, 2, 3}, sum.steps}, window));
     }
     CHECK(edges > 50);  // the planted pairs pass, so the comparison is not of empty sets
 }

@@ -6,6 +6,8 @@
 // refuses.
 #include "catch.hpp"
 
+#include "cofiring_layout.hpp"
+
 #include "brute_cofiring.hpp"
 #include "cofiring_inputs.hpp"
 #include "random_streams.hpp"
@@ -14,6 +16,7 @@
 #include "spikeminer/mining/cofiring.hpp"
 #include "spikeminer/mining/significance.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -206,6 +209,34 @@ TEST_CASE("the whole recording's window from the steps the windows counted equal
         edges += whole.edges.size();
     }
     CHECK(edges > 50);  // the planted pairs pass, so the comparison is not of empty sets
+}
+
+TEST_CASE("the windows' shares of the whole recording hold every bin once, whatever the layout", "[mining][cofiring]") {
+    for (std::size_t per = 1; per <= 9; ++per) {
+        for (std::size_t windows = 2; windows <= 60; ++windows) {
+            // Every window of per bins, and (a recording shorter than its last windows) clipped.
+            for (std::size_t bins = windows; bins <= windows - 1 + per; ++bins) {
+                mining::detail::BinLayout layout;
+                layout.per_window = per;
+                layout.windows = windows;
+                layout.bins = bins;
+                std::vector<int> added(bins, 0);
+                for (std::size_t w = 0; w < windows; ++w) {
+                    const mining::detail::ShareOfWindow part = mining::detail::share_of_window(layout, w);
+                    if (part.window) {
+                        for (std::size_t b = w; b < layout.last_bin(w); ++b) ++added[b];
+                    }
+                    REQUIRE(part.tail_first <= part.tail_last);
+                    for (std::size_t b = part.tail_first; b < part.tail_last; ++b) {
+                        CHECK((b >= w && b < layout.last_bin(w)));  // a bin the window holds
+                        ++added[b];
+                    }
+                }
+                INFO(per << " bins a window, " << windows << " windows, " << bins << " bins");
+                CHECK(std::all_of(added.begin(), added.end(), [](int k) { return k == 1; }));
+            }
+        }
+    }
 }
 
 TEST_CASE("the whole recording's window is not made from windows that skipped steps", "[mining][cofiring]") {

@@ -34,8 +34,7 @@ DeviceWindows::DeviceWindows(const SpikeTrains& trains, const mining::CofiringOp
       chunk_(chunk_windows(windows, thread_devices_.size())),
       chunks_((windows + chunk_ - 1) / chunk_),
       progress_(progress),
-      keep_whole_(keep_whole),
-      shares_(thread_devices_.size()) {
+      keep_whole_(keep_whole) {
     // The threads' decisions share the CPU threads asked for.
     const std::size_t cpu = options.threads != 0 ? options.threads : std::max(1U, std::thread::hardware_concurrency());
     options_.threads = static_cast<unsigned>(std::max<std::size_t>(1, cpu / thread_devices_.size()));
@@ -88,13 +87,10 @@ BackendChoice DeviceWindows::backend() const {
 }
 
 bool DeviceWindows::whole_recording(mining::CofiringWindows& decider, mining::CofiringWindow& window) {
-    threads_.clear();  // joins: each has left its share
-    std::vector<std::vector<std::uint64_t>> shares;
-    for (std::optional<std::vector<std::uint64_t>>& share : shares_) {
-        if (!share) return false;
-        shares.push_back(std::move(*share));
-    }
-    return decider.whole_recording_of(std::move(shares), window);
+    if (handed_ < windows_) return false;
+    threads_.clear();  // joins: each has added its share, or said it has none
+    if (failure_) std::rethrow_exception(failure_);
+    return !share_missing_ && decider.whole_recording_of(shares_, window);
 }
 
 void DeviceWindows::fail(std::exception_ptr failure) {
@@ -138,9 +134,13 @@ void DeviceWindows::produce(std::size_t t) {
             }
             changed_.notify_all();
         }
-        std::optional<std::vector<std::uint64_t>> share = windows.whole_recording_share();
+        const std::optional<mining::WholeRecordingShare> share = windows.whole_recording_share();
         const std::lock_guard lock(mutex_);
-        shares_[t] = std::move(share);
+        if (share) {
+            shares_.add(*share);
+        } else {
+            share_missing_ = true;
+        }
     } catch (...) {
         fail(std::current_exception());
     }

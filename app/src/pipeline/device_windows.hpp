@@ -48,9 +48,10 @@ public:
     /// Where the windows were counted (as the threads' CofiringWindows chose): the CPU, with
     /// its note, once any thread's GPU gave way to it.
     [[nodiscard]] BackendChoice backend() const;
-    /// After the last window: the window over the whole recording from the threads' shares
-    /// (made by `decider`, of the same options), without counting the spikes again. False
-    /// where a thread kept none (made without keep_whole, or its GPU gave way to the CPU).
+    /// After the last window was handed over: the window over the whole recording from the
+    /// threads' shares (made by `decider`, of the same options), without counting the spikes
+    /// again. False before then, or where a thread kept none (made without keep_whole, or
+    /// its GPU gave way to the CPU). Throws what a thread threw.
     bool whole_recording(mining::CofiringWindows& decider, mining::CofiringWindow& window);
 
 private:
@@ -66,7 +67,8 @@ private:
     Progress* progress_;
     std::vector<Progress> quiet_;  // each thread's: Cancel only
     bool keep_whole_;
-    std::vector<std::optional<std::vector<std::uint64_t>>> shares_;  // each thread's, once it ends
+    mining::WholeRecordingShare shares_;  // the sum of the threads' shares, each added as its thread ends
+    bool share_missing_ = false;          // a thread ended without one
     std::size_t handed_ = 0;       // windows handed over
 
     mutable std::mutex mutex_;

@@ -25,6 +25,7 @@ EpisodesBeside::~EpisodesBeside() {
 }
 
 mining::MiningResult EpisodesBeside::take(Progress* progress, double& seconds) {
+    if (progress != nullptr) progress->check_cancelled();
     const bool waited = progress != nullptr && !done_.load(std::memory_order_acquire);
     if (waited) progress->begin("episodes (mined beside the co-firing windows)", 0);
     while (!done_.load(std::memory_order_acquire)) {

@@ -179,10 +179,11 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     // The episodes first, or, where the GPU mines them and shares out the windows' counting
     // (DeviceWindows), beside the windows; their stage and notes come first either way.
     const bool windows_on_gpu = !feed && windows.backend().backend == Backend::Cuda && windows.size() >= kThreadedWindows;
-    const auto add_episodes = [&](mining::MiningResult episodes, double seconds, const char* where) {
+    // The peak of episodes mined beside other stages is not theirs alone: not known (0).
+    const auto add_episodes = [&](mining::MiningResult episodes, double seconds, const char* where, std::size_t peak) {
         result.episodes = std::move(episodes);
         const std::string backend = result.episodes.levels.empty() ? "" : backend_name(result.episodes.levels.back().backend) + where;
-        result.stages.insert(result.stages.begin(), {"episodes", seconds, backend, peak_memory()});
+        result.stages.insert(result.stages.begin(), {"episodes", seconds, backend, peak});
         std::vector<std::string> notes;
         for (const auto& level : result.episodes.levels) {
             if (!level.significance_note.empty()) notes.push_back("episodes, level " + std::to_string(level.level) + ": " + level.significance_note);
@@ -190,20 +191,25 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         if (!result.episodes.stopped.empty()) notes.push_back("episodes: " + result.episodes.stopped);
         result.notes.insert(result.notes.begin() + 1, notes.begin(), notes.end());  // after the time scales
     };
+    // The assemblies' members, from the whole recording's co-firing graph: after the
+    // windows, from the steps they counted (the same counts without counting the spikes
+    // again), or, where that cannot be (windows fed from elsewhere, one window, or the sum
+    // over the memory budget), counted first.
+    const bool members_from_windows = !feed && windows.keep_whole_recording();
+    // On the GPU, threads on each device share the windows' counting (as many as the device's
+    // free memory holds before the mining beside takes its part); the graphs and cliques
+    // stay on the first device.
+    const std::vector<int> devices = config.devices.empty() ? std::vector<int>{current_device()} : config.devices;
+    const std::size_t counting_threads = windows_on_gpu ? threads_per_device(windows, devices) : 0;
     std::optional<EpisodesBeside> beside;
     if (windows_on_gpu && choose_backend(parse_backend(config.backend)).backend == Backend::Cuda) {
         beside.emplace(trains, config, current_device());
     } else {
         const auto began = Clock::now();
         mining::MiningResult episodes = mine_episodes(trains, config, progress);
-        add_episodes(std::move(episodes), seconds_since(began), "");
+        add_episodes(std::move(episodes), seconds_since(began), "", peak_memory());
         reset_peak_memory();
     }
-    // The assemblies' members, from the whole recording's co-firing graph: after the
-    // windows, from the steps they counted (the same counts without counting the spikes
-    // again), or, where that cannot be (windows fed from elsewhere, one window, or the sum
-    // over the memory budget), counted first.
-    const bool members_from_windows = !feed && windows.keep_whole_recording();
     std::vector<std::vector<NeuronId>> whole;
     const std::size_t notes_at = result.notes.size();
     const auto members_stage = [&](std::size_t at, const std::function<std::vector<std::vector<NeuronId>>(std::string&)>& find) {
@@ -218,14 +224,10 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     const std::size_t members_at = result.stages.size();
     if (!members_from_windows) members_stage(members_at, count_members);
     if (!windows.note().empty()) result.notes.push_back(windows.note());
-    // On the GPU, threads on each device share the windows' counting; the graphs and
-    // cliques stay on the first device.
     std::unique_ptr<DeviceWindows> on_gpu;
     WindowFeed from_gpu;
     if (windows_on_gpu) {
-        const std::vector<int> devices = config.devices.empty() ? std::vector<int>{current_device()} : config.devices;
-        on_gpu = std::make_unique<DeviceWindows>(trains, counting, devices, threads_per_device(windows, devices), windows.size(), progress,
-                                                 members_from_windows);
+        on_gpu = std::make_unique<DeviceWindows>(trains, counting, devices, counting_threads, windows.size(), progress, members_from_windows);
         from_gpu = [&on_gpu](mining::CofiringWindows&, mining::CofiringWindow& w) { return on_gpu->next(w); };
         if (config.devices.size() > 1) result.notes.push_back("co-firing windows counted on " + std::to_string(config.devices.size()) + " devices");
     }
@@ -383,7 +385,7 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     if (beside) {
         double seconds = 0;
         mining::MiningResult episodes = beside->take(progress, seconds);
-        add_episodes(std::move(episodes), seconds, ", beside the co-firing windows");
+        add_episodes(std::move(episodes), seconds, ", beside the co-firing windows", 0);
     }
     if (input.recording.truth) result.recovery = recover(*input.recording.truth, result, trains.time_base());
     return result;

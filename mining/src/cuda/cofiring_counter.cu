@@ -87,20 +87,20 @@ public:
         first_bin_ = first;
         last_bin_ = last;
         if (share_.size() == 0) return;
-        // Windows 0, per_window, 2 per_window ... tile the bins up to the last of them; the
-        // last window holds the bins after those.
-        const std::size_t per = bins_.per_window;
-        if (first % per == 0) add(share_.get(), window_.get(), false);
-        if (first + 1 == bins_.windows) {
-            for (std::size_t b = first / per * per + per; b < last; ++b) add(share_.get(), bin_counts(b), false);
+        const ShareOfWindow part = share_of_window(bins_, first);
+        if (part.window) {
+            add(share_.get(), window_.get(), false);
+            shared_steps_ += last - first;
         }
+        for (std::size_t b = part.tail_first; b < part.tail_last; ++b, ++shared_steps_) add(share_.get(), bin_counts(b), false);
     }
 
-    std::optional<std::vector<std::uint64_t>> whole_recording_share() override {
+    std::optional<WholeRecordingShare> whole_recording_share() override {
         if (share_.size() == 0) return std::nullopt;
-        std::vector<std::uint64_t> share(cells_);
+        WholeRecordingShare share{std::vector<std::uint64_t>(cells_), shared_steps_};
         static_assert(sizeof(std::uint64_t) == sizeof(unsigned long long));
-        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(share.data(), share_.get(), cells_ * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream_.get()));
+        SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(share.counts.data(), share_.get(), cells_ * sizeof(std::uint64_t), cudaMemcpyDeviceToHost,
+                                              stream_.get()));
         SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
         return share;
     }
@@ -239,6 +239,7 @@ private:
     DeviceBuffer<std::uint32_t> last_;
     DeviceBuffer<unsigned long long> window_;
     DeviceBuffer<unsigned long long> share_;  // of the whole recording, when kept (whole_recording_share)
+    std::size_t shared_steps_ = 0;            // the bins added to it
     DeviceBuffer<std::uint32_t> bins_memory_;  // per_window bins (windows that slide) or one piece's scratch
     DeviceBuffer<std::uint64_t> window_spikes_;
     DeviceBuffer<std::uint32_t> table_;

@@ -119,6 +119,15 @@ struct CofiringEdge {
     bool operator==(const CofiringEdge&) const = default;
 };
 
+/// Part of the whole recording's co-firing counts (CofiringWindows::whole_recording_share):
+/// the counts of the steps a counter added, and how many steps those were.
+struct WholeRecordingShare {
+    std::vector<std::uint64_t> counts;  ///< (end neuron, start neuron, slot), row-major; empty: none added
+    std::size_t steps = 0;
+    /// Adds `other`'s steps to these (throws Error when their counts are not of one size).
+    void add(const WholeRecordingShare& other);
+};
+
 /// One window's result.
 struct CofiringWindow {
     std::size_t index = 0;
@@ -191,12 +200,13 @@ public:
     bool whole_recording(CofiringWindow& window);
     /// Where the GPU counts the windows, kept (keep_whole_recording): this object's share
     /// of the whole recording's counts, after the windows it took (each once, in any order
-    /// and chunks); empty when it took none. nullopt where none is kept (the CPU counts).
-    [[nodiscard]] std::optional<std::vector<std::uint64_t>> whole_recording_share();
-    /// The window over the whole recording from the shares of objects with these options
-    /// that took every window once between them (whole_recording_share). False when a
-    /// share is not one of these counts.
-    bool whole_recording_of(std::vector<std::vector<std::uint64_t>> shares, CofiringWindow& window);
+    /// and chunks); no steps when it took none. nullopt where none is kept (the CPU counts,
+    /// or counted after the GPU gave way).
+    [[nodiscard]] std::optional<WholeRecordingShare> whole_recording_share();
+    /// The window over the whole recording from the sum of the shares of objects with these
+    /// options that took every window once between them (whole_recording_share). False
+    /// when the sum is not every step once, or not counts of this recording.
+    bool whole_recording_of(const WholeRecordingShare& sum, CofiringWindow& window);
 
 private:
     struct State;
