@@ -199,8 +199,12 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     // On the GPU, threads on each device share the windows' counting (as many as the device's
     // free memory holds before the mining beside takes its part); the graphs and cliques
     // stay on the first device.
-    const std::vector<int> devices = config.devices.empty() ? std::vector<int>{current_device()} : config.devices;
-    const std::size_t counting_threads = windows_on_gpu ? threads_per_device(windows, devices) : 0;
+    std::vector<int> devices = config.devices;
+    std::size_t counting_threads = 0;
+    if (windows_on_gpu) {
+        if (devices.empty()) devices.push_back(current_device());
+        counting_threads = threads_per_device(windows, devices);
+    }
     std::optional<EpisodesBeside> beside;
     if (windows_on_gpu && choose_backend(parse_backend(config.backend)).backend == Backend::Cuda) {
         beside.emplace(trains, config, current_device());
