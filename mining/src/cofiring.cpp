@@ -243,9 +243,9 @@ bool CofiringWindows::whole_recording_of(const WholeRecordingShare& sum, Cofirin
     });
 }
 
-void WholeRecordingShare::add(const WholeRecordingShare& other) {
+void WholeRecordingShare::add(WholeRecordingShare other) {
     if (counts.empty()) {
-        counts = other.counts;
+        counts = std::move(other.counts);
     } else if (!other.counts.empty()) {
         if (other.counts.size() != counts.size()) throw Error("shares of the whole recording's co-firing counts of different sizes");
         std::transform(counts.begin(), counts.end(), other.counts.begin(), counts.begin(), std::plus<>());

@@ -90,7 +90,7 @@ bool DeviceWindows::whole_recording(mining::CofiringWindows& decider, mining::Co
     if (handed_ < windows_) return false;
     threads_.clear();  // joins: each has added its share, or said it has none
     if (failure_) std::rethrow_exception(failure_);
-    return !share_missing_ && decider.whole_recording_of(shares_, window);
+    return decider.whole_recording_of(shares_, window);
 }
 
 void DeviceWindows::fail(std::exception_ptr failure) {
@@ -134,13 +134,10 @@ void DeviceWindows::produce(std::size_t t) {
             }
             changed_.notify_all();
         }
-        const std::optional<mining::WholeRecordingShare> share = windows.whole_recording_share();
+        // A thread without a share leaves its steps out of the sum, which then makes no whole recording.
+        std::optional<mining::WholeRecordingShare> share = windows.whole_recording_share();
         const std::lock_guard lock(mutex_);
-        if (share) {
-            shares_.add(*share);
-        } else {
-            share_missing_ = true;
-        }
+        if (share) shares_.add(std::move(*share));
     } catch (...) {
         fail(std::current_exception());
     }

@@ -68,7 +68,6 @@ private:
     std::vector<Progress> quiet_;  // each thread's: Cancel only
     bool keep_whole_;
     mining::WholeRecordingShare shares_;  // the sum of the threads' shares, each added as its thread ends
-    bool share_missing_ = false;          // a thread ended without one
     std::size_t handed_ = 0;       // windows handed over
 
     mutable std::mutex mutex_;

@@ -125,7 +125,7 @@ struct WholeRecordingShare {
     std::vector<std::uint64_t> counts;  ///< (end neuron, start neuron, slot), row-major; empty: none added
     std::size_t steps = 0;
     /// Adds `other`'s steps to these (throws Error when their counts are not of one size).
-    void add(const WholeRecordingShare& other);
+    void add(WholeRecordingShare other);
 };
 
 /// One window's result.
