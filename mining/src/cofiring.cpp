@@ -30,6 +30,7 @@ struct CofiringWindows::State {
     std::size_t next = 0;
     bool keep_whole = false;   // the counter sums the bins for the whole recording (or, on the GPU, its share of them)
     bool share_on_gpu = false;  // kept as the GPU counter's share: a CPU that takes over keeps none
+    std::optional<WholeRecordingCounts> whole_counts;  // the CPU's sum, once taken from its counter
 
     State(const SpikeTrains& t, const CofiringOptions& o) : trains(t), options(o) {}
 
@@ -103,6 +104,22 @@ struct CofiringWindows::State {
         rule.tests = window.tests;
         rule.bonferroni = options.test.correction == Correction::Bonferroni;
         return rule;
+    }
+
+    // Takes the CPU's sum of every step from its counter, where it kept one and took the
+    // last window; false where it did not.
+    bool take_from_cpu() {
+        if (whole_counts) return true;
+        if (!keep_whole || !cpu) return false;
+        whole_counts = cpu->take_whole_recording();
+        return whole_counts.has_value();
+    }
+
+    // The window over the whole recording from counts at these lags' slots.
+    bool decide_whole_of(const std::uint64_t* counts, CofiringWindow& window) {
+        return decide_whole(window, [&](const detail::CandidateRule& rule) {
+            return std::optional(detail::candidates_of_counts(counts, trains.num_neurons(), lags.slots, rule, options.threads));
+        });
     }
 
     // The window over the whole recording, its candidates picked by `pick` with its rule.
@@ -229,18 +246,48 @@ std::optional<WholeRecordingShare> CofiringWindows::whole_recording_share() {
 bool CofiringWindows::whole_recording(CofiringWindow& window) {
     State& s = *state_;
     if (!s.keep_whole) return false;
-    if (s.cpu) return s.decide_whole(window, [&](const detail::CandidateRule& rule) { return s.cpu->whole_recording_candidates(rule); });
+    if (s.cpu || s.whole_counts) return s.take_from_cpu() && whole_recording_from(*s.whole_counts, window);
     const std::optional<WholeRecordingShare> share = whole_recording_share();
     return share && whole_recording_of(*share, window);
+}
+
+std::optional<WholeRecordingCounts> CofiringWindows::take_whole_recording_counts() {
+    State& s = *state_;
+    if (!s.take_from_cpu()) return std::nullopt;
+    std::optional<WholeRecordingCounts> counts = std::move(s.whole_counts);
+    s.whole_counts.reset();
+    s.keep_whole = false;
+    s.cpu.reset();
+    return counts;
+}
+
+bool CofiringWindows::whole_recording_from(const WholeRecordingCounts& counted, CofiringWindow& window) {
+    State& s = *state_;
+    const std::size_t n = s.trains.num_neurons();
+    if (counted.lags.empty() || counted.counts.size() != n * n * counted.lags.size()) return false;
+    detail::CountedElsewhere elsewhere;
+    elsewhere.counts = detail::project_counts(counted.counts, counted.lags, s.lags, n, s.options.threads, elsewhere.slots);
+    if (std::all_of(elsewhere.slots.begin(), elsewhere.slots.end(), [](bool held) { return held; })) {
+        return s.decide_whole_of(elsewhere.counts.data(), window);
+    }
+    // The other slots counted over the whole recording, on top of those.
+    detail::BinLayout whole = s.bins;
+    whole.per_window = whole.bins;
+    whole.windows = 1;
+    Progress* progress = s.options.progress;
+    const std::unique_ptr<detail::CofiringCounter> rest = detail::make_cpu_cofiring_counter(
+        s.trains, s.lags, whole, s.options.threads, host_memory_budget(s.options.memory_budget), {progress, true}, false, &elsewhere);
+    if (progress != nullptr) progress->begin("co-firing: spikes counted", s.trains.num_spikes());
+    rest->move_to(0, whole.bins);
+    if (progress != nullptr) progress->finish();
+    return s.decide_whole(window, [&](const detail::CandidateRule& rule) { return std::optional(rest->candidates(rule)); });
 }
 
 bool CofiringWindows::whole_recording_of(const WholeRecordingShare& sum, CofiringWindow& window) {
     State& s = *state_;
     const std::size_t n = s.trains.num_neurons();
     if (sum.steps != s.bins.bins || sum.counts.size() != n * n * static_cast<std::size_t>(s.lags.slots)) return false;
-    return s.decide_whole(window, [&](const detail::CandidateRule& rule) {
-        return std::optional(detail::candidates_of_counts(sum.counts.data(), n, s.lags.slots, rule, s.options.threads));
-    });
+    return s.decide_whole_of(sum.counts.data(), window);
 }
 
 void WholeRecordingShare::add(WholeRecordingShare other) {
@@ -262,12 +309,12 @@ std::vector<std::pair<NeuronId, NeuronId>> joined_pairs(const CofiringWindow& wi
     return pairs;
 }
 
-CofiringWindow cofiring_whole_recording(const SpikeTrains& trains, CofiringOptions options) {
+CofiringWindow cofiring_whole_recording(const SpikeTrains& trains, CofiringOptions options, const WholeRecordingCounts* counted) {
     options.window = 0;
     options.step = 0;
     CofiringWindows windows(trains, options);
     CofiringWindow window;
-    windows.next(window);
+    if (counted == nullptr || !windows.whole_recording_from(*counted, window)) windows.next(window);
     return window;
 }
 

@@ -25,13 +25,10 @@ public:
     /// The current window's candidate tests at the deepest needed level or deeper
     /// (deepest_needed_level()), in any order. `rule`'s pointers are host memory.
     virtual std::vector<CofiringCandidate> candidates(const CandidateRule& rule) = 0;
-    /// The same for the whole recording, when the counter summed every bin's counts as its
-    /// windows came (a CPU counter made to keep them, every window from the first in
-    /// order, the last one current); nullopt otherwise.
-    virtual std::optional<std::vector<CofiringCandidate>> whole_recording_candidates(const CandidateRule& rule) {
-        (void)rule;
-        return std::nullopt;
-    }
+    /// The whole recording's counts (cells as the window's), moved out, when the counter
+    /// summed every bin's counts as its windows came (a CPU counter made to keep them, every
+    /// window from the first in order, the last one current); nullopt otherwise.
+    virtual std::optional<WholeRecordingCounts> take_whole_recording() { return std::nullopt; }
     /// This counter's share of the whole recording's counts (cells as the window's), when it
     /// was made to keep one (the GPU counter): each window of index a multiple of
     /// per_window adds its counts as the counter moves to it, and the last window the bins
@@ -39,6 +36,13 @@ public:
     /// chunks, in any order) hold shares that sum to the whole recording's counts, every
     /// bin once. nullopt for a counter that keeps none.
     virtual std::optional<WholeRecordingShare> whole_recording_share() { return std::nullopt; }
+};
+
+/// One window's counts at some of its slots, made elsewhere (project_counts): which slots
+/// they hold, and the counts (those of the other slots 0).
+struct CountedElsewhere {
+    std::vector<bool> slots;
+    std::vector<std::uint64_t> counts;
 };
 
 /// The candidate tests of `counts` ((end neuron, start neuron, slot) row-major, as a
@@ -71,9 +75,11 @@ std::size_t cpu_counter_bytes(std::size_t neurons, const LagLayout& lags, const 
 
 /// The CPU counter (src/cpu/cofiring_counter.cpp), on `threads` threads (0: all), its counts
 /// within `budget` bytes (check_memory); with `whole`, it also sums the bins for the whole
-/// recording's counts (whole_recording_candidates).
+/// recording's counts (take_whole_recording). With `elsewhere` (one window only), it
+/// starts from those counts and counts only the slots they do not hold.
 std::unique_ptr<CofiringCounter> make_cpu_cofiring_counter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins,
-                                                           unsigned threads, std::size_t budget, CounterProgress progress, bool whole);
+                                                           unsigned threads, std::size_t budget, CounterProgress progress, bool whole,
+                                                           const CountedElsewhere* elsewhere = nullptr);
 
 #ifdef SPIKEMINER_HAVE_CUDA
 /// The GPU counter (src/cuda/cofiring_counter.cu) on the current device; with `whole`

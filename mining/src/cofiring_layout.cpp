@@ -140,10 +140,53 @@ LagLayout lay_out(const CofiringLags& lags, Tick grid) {
     return layout;
 }
 
-LookBacks look_backs(const LagLayout& layout) {
+std::vector<Interval> slot_ranges(const LagLayout& layout) {
+    std::vector<Interval> ranges;
+    for (int s = 0; s < layout.slots; ++s) ranges.push_back({layout.lo[s], layout.hi[s]});
+    return ranges;
+}
+
+std::vector<std::uint64_t> project_counts(std::span<const std::uint64_t> counts, const std::vector<Interval>& from, const LagLayout& to,
+                                          std::size_t neurons, unsigned threads, std::vector<bool>& covered) {
+    const std::size_t pairs = neurons * neurons;
+    const std::size_t width = from.size();
+    const auto slots = static_cast<std::size_t>(to.slots);
+    covered.assign(slots, false);
+    std::vector<std::uint64_t> projected(pairs * slots, 0);
+    if (width == 0 || counts.size() != pairs * width) return projected;
+    // The run of `from` slots each slot of `to` sums, where they follow one another without a
+    // gap from its lo to its hi.
+    std::vector<SlotRun> runs(slots);
+    for (std::size_t s = 0; s < slots; ++s) {
+        SlotRun& run = runs[s];
+        while (run.first < static_cast<int>(width) && from[static_cast<std::size_t>(run.first)].lo < to.lo[s]) ++run.first;
+        Tick reached = to.lo[s];
+        run.last = run.first;
+        while (run.last < static_cast<int>(width) && from[static_cast<std::size_t>(run.last)].lo == reached &&
+               from[static_cast<std::size_t>(run.last)].hi <= to.hi[s]) {
+            reached = from[static_cast<std::size_t>(run.last)].hi;
+            ++run.last;
+        }
+        covered[s] = reached == to.hi[s];
+        if (!covered[s]) run.last = run.first;
+    }
+    const auto n = static_cast<std::ptrdiff_t>(pairs);
+#pragma omp parallel for schedule(static) num_threads(threads != 0 ? threads : static_cast<unsigned>(omp_get_max_threads()))
+    for (std::ptrdiff_t p = 0; p < n; ++p) {
+        const std::uint64_t* in = counts.data() + static_cast<std::size_t>(p) * width;
+        std::uint64_t* out = projected.data() + static_cast<std::size_t>(p) * slots;
+        for (std::size_t s = 0; s < slots; ++s) {
+            for (int f = runs[s].first; f < runs[s].last; ++f) out[s] += in[f];
+        }
+    }
+    return projected;
+}
+
+LookBacks look_backs(const LagLayout& layout, const std::vector<bool>& skipped) {
     LookBacks out;
     for (int s = 0; s < layout.slots; ++s) {
-        if (out.count > 0 && out.runs[out.count - 1].hi == layout.lo[s]) {
+        if (static_cast<std::size_t>(s) < skipped.size() && skipped[static_cast<std::size_t>(s)]) continue;
+        if (out.count > 0 && out.runs[out.count - 1].hi == layout.lo[s] && out.runs[out.count - 1].last_slot == s - 1) {
             out.runs[out.count - 1].hi = layout.hi[s];
             out.runs[out.count - 1].last_slot = s;
         } else {

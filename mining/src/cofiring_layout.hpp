@@ -59,6 +59,15 @@ std::uint64_t grid_lags(const Interval& range, Tick grid);
 /// Lays out `lags` for spikes on a grid of `grid` ticks (see validate() for the checks).
 LagLayout lay_out(const CofiringLags& lags, Tick grid);
 
+/// The slots of `layout` as lag ranges (lo, hi] ((-1, 0]: lag 0).
+std::vector<Interval> slot_ranges(const LagLayout& layout);
+
+/// Counts of `neurons` x `neurons` pairs at the slots `from` (as slot_ranges gives them)
+/// summed into the slots of `to` that a run of slots of `from` makes up, `covered` saying
+/// which those are (the others' counts 0).
+std::vector<std::uint64_t> project_counts(std::span<const std::uint64_t> counts, const std::vector<Interval>& from, const LagLayout& to,
+                                          std::size_t neurons, unsigned threads, std::vector<bool>& covered);
+
 /// Adjacent slots merged: a range of lags (lo, hi] an end spike looks back over, and its
 /// last slot (the lags fall, slot by slot, as the look-back walks forward in time).
 struct LookBack {
@@ -73,7 +82,8 @@ struct LookBacks {
     LookBack runs[kMaxSlots];
 };
 
-LookBacks look_backs(const LagLayout& layout);
+/// The look-backs over the slots of `layout` but those `skipped` marks (counted elsewhere).
+LookBacks look_backs(const LagLayout& layout, const std::vector<bool>& skipped = {});
 
 /// The greatest common divisor of the differences between spike times (1 when there is
 /// one spike or none): the grid the times lie on, whose lags chance spreads over evenly.

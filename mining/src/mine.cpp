@@ -94,7 +94,8 @@ bool level_two(const SpikeTrains& trains, const std::vector<Episode>& singles, c
     for (const Episode& e : singles) neurons.push_back(e.neurons[0]);
     report.candidates = neurons.size() * neurons.size() * options.intervals.size();
     std::optional<detail::PairsKept> sieved =
-        detail::pairs_that_can_reach(trains, neurons, report.threshold, options.intervals, options.count, options.chance, budget);
+        detail::pairs_that_can_reach(trains, neurons, report.threshold, options.intervals, options.count, options.chance, budget,
+                                     options.pair_counts);
     if (!sieved) {
         if (static_cast<double>(report.candidates) * static_cast<double>(candidate_bytes(2)) > static_cast<double>(budget)) {
             stopped = over_budget(2, report.candidates, budget);

@@ -40,7 +40,8 @@ double engine_bytes(std::size_t neurons, std::size_t intervals) {
 
 std::optional<PairsKept> pairs_that_can_reach(const SpikeTrains& trains, const std::vector<NeuronId>& neurons, std::uint64_t threshold,
                                               const std::vector<Interval>& intervals, const CountOptions& count,
-                                              const std::optional<ChanceTest>& test, std::size_t memory_budget) {
+                                              const std::optional<ChanceTest>& test, std::size_t memory_budget,
+                                              const WholeRecordingCounts* counted) {
     const std::vector<std::vector<Interval>> groups = engine_groups(intervals);
     std::size_t widest = 0;
     for (const auto& group : groups) widest = std::max(widest, group.size());
@@ -79,7 +80,7 @@ std::optional<PairsKept> pairs_that_can_reach(const SpikeTrains& trains, const s
             options.lags.baseline = {group.back().hi, group.back().hi + 1};
             options.test.q = 1;
         }
-        const CofiringWindow whole = cofiring_whole_recording(trains, options);
+        const CofiringWindow whole = cofiring_whole_recording(trains, options, counted);
         out.group_tests.push_back(whole.tests);
         for (const CofiringEdge& e : whole.edges) {
             if (rank[e.a] == kNone || rank[e.b] == kNone) continue;

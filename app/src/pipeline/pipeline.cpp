@@ -176,8 +176,9 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     mining::CofiringOptions counting = result.cofiring;
     counting.progress = progress;
     mining::CofiringWindows windows(trains, counting);
-    // The episodes first, or, where the GPU mines them and shares out the windows' counting
-    // (DeviceWindows), beside the windows; their stage and notes come first either way.
+    // The episodes first; or, where the GPU mines them and shares out the windows' counting
+    // (DeviceWindows), beside the windows; or after the windows, where the CPU counts them
+    // (below). Their stage and notes come first whichever.
     const bool windows_on_gpu = !feed && windows.backend().backend == Backend::Cuda && windows.size() >= kThreadedWindows;
     // The peak of episodes mined beside other stages is not theirs alone: not known (0).
     const auto add_episodes = [&](mining::MiningResult episodes, double seconds, const char* where, std::size_t peak) {
@@ -196,6 +197,12 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     // again), or, where that cannot be (windows fed from elsewhere, one window, or the sum
     // over the memory budget), counted first.
     const bool members_from_windows = !feed && windows.keep_whole_recording();
+    // Where the CPU counts the windows and keeps their sum, the episodes are mined after
+    // them: level 2's sieve reads the lags it shares with the windows (the chance baseline,
+    // the most of its count) from that sum, and counts only the others.
+    mining::MiningOptions episode_options = mining_options(trains, config, progress);
+    const bool mine_after = members_from_windows && !windows_on_gpu && windows.backend().backend == Backend::Cpu &&
+                            episode_options.max_level >= 2 && episode_options.chance.has_value();
     // On the GPU, threads on each device share the windows' counting (as many as the device's
     // free memory holds before the mining beside takes its part); the graphs and cliques
     // stay on the first device.
@@ -205,14 +212,18 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         if (devices.empty()) devices.push_back(current_device());
         counting_threads = threads_per_device(windows, devices);
     }
+    const auto mine_here = [&](const mining::WholeRecordingCounts* pair_counts) {
+        const auto began = Clock::now();
+        episode_options.pair_counts = pair_counts;
+        mining::MiningResult episodes = mining::mine(trains, episode_options);
+        add_episodes(std::move(episodes), seconds_since(began), "", peak_memory());
+        reset_peak_memory();
+    };
     std::optional<EpisodesBeside> beside;
     if (windows_on_gpu && choose_backend(parse_backend(config.backend)).backend == Backend::Cuda) {
         beside.emplace(trains, config, current_device());
-    } else {
-        const auto began = Clock::now();
-        mining::MiningResult episodes = mine_episodes(trains, config, progress);
-        add_episodes(std::move(episodes), seconds_since(began), "", peak_memory());
-        reset_peak_memory();
+    } else if (!mine_after) {
+        mine_here(nullptr);
     }
     std::vector<std::vector<NeuronId>> whole;
     const std::size_t notes_at = result.notes.size();
@@ -344,6 +355,10 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
             note = counting_backend.note;
             return detail::assemblies_of_whole(trains, counted, config, progress);
         });
+    }
+    if (mine_after) {
+        const std::optional<mining::WholeRecordingCounts> counts = windows.take_whole_recording_counts();
+        mine_here(counts ? &*counts : nullptr);
     }
     // The window groups (candidates of stage 7), in window order: cliques that show no
     // whole-recording assembly (other groups, and parts of one, as after a split or before

@@ -29,15 +29,21 @@ constexpr std::size_t kTile = 64;
 class CpuCofiringCounter final : public CofiringCounter {
 public:
     CpuCofiringCounter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins, unsigned threads, std::size_t budget,
-                       CounterProgress progress, bool whole)
-        : trains_(trains), lags_(lags), bins_(bins), runs_(look_backs(lags)), progress_(progress),
+                       CounterProgress progress, bool whole, const CountedElsewhere* elsewhere)
+        : trains_(trains), lags_(lags), bins_(bins),
+          runs_(look_backs(lags, elsewhere != nullptr ? elsewhere->slots : std::vector<bool>{})), progress_(progress),
           threads_(threads != 0 ? threads : static_cast<unsigned>(omp_get_max_threads())),
           cells_(trains.num_neurons() * trains.num_neurons() * static_cast<std::size_t>(lags.slots)) {
         whole = whole && bins_.windows > 1;  // one window: it is the whole recording
         check_memory(cpu_counter_bytes(trains.num_neurons(), lags, bins, whole), trains.num_neurons(), bins_.per_window, budget);
         // Bins are kept (for their subtraction later) only when windows slide.
         const std::size_t kept = bins_.windows > 1 ? bins_.per_window : 0;
-        window_.assign(cells_, 0);
+        if (elsewhere != nullptr) {
+            if (bins_.windows != 1 || elsewhere->counts.size() != cells_) throw Error("counts made elsewhere that are not one window's");
+            window_.assign(elsewhere->counts.begin(), elsewhere->counts.end());
+        } else {
+            window_.assign(cells_, 0);
+        }
         if (whole) total_.assign(cells_, 0);
         ring_.resize(kept);
         for (auto& slot : ring_) slot.assign(cells_, 0);
@@ -63,14 +69,14 @@ public:
 
     std::vector<CofiringCandidate> candidates(const CandidateRule& rule) override { return candidates_of_counts(window_.data(), trains_.num_neurons(), lags_.slots, rule, threads_); }
 
-    std::optional<std::vector<CofiringCandidate>> whole_recording_candidates(const CandidateRule& rule) override {
+    std::optional<WholeRecordingCounts> take_whole_recording() override {
         if (total_.empty() || last_bin_ != bins_.bins || summed_ < first_bin_) return std::nullopt;
         for (std::size_t b = summed_; b < last_bin_; ++b) {
             const std::uint32_t* kept = ring_[b % bins_.per_window].data();
             parallel_cells([&](std::size_t c) { total_[c] += kept[c]; });
         }
         summed_ = last_bin_;
-        return candidates_of_counts(total_.data(), trains_.num_neurons(), lags_.slots, rule, threads_);
+        return WholeRecordingCounts{slot_ranges(lags_), std::move(total_)};
     }
 
 private:
@@ -82,7 +88,7 @@ private:
 
     // Counts bin b straight into the window (one window, the whole recording).
     void count_bin(std::size_t b) {
-        const auto pieces = bin_pieces(trains_.times(), bins_.bin(b), lags_.reach, false, std::numeric_limits<std::size_t>::max(), threads_);
+        const auto pieces = bin_pieces(trains_.times(), bins_.bin(b), reach(), false, std::numeric_limits<std::size_t>::max(), threads_);
         UninitializedVector<std::uint32_t> counts(cells_, 0);
         for (const auto& [first, last] : pieces) {
             count_ends(first, last, counts.data());
@@ -97,7 +103,7 @@ private:
     // later. The bin it replaces there (b - per_window when the windows move a step; none
     // at the first window) leaves the window in the same pass over the counts as b enters.
     void count_kept(std::size_t b) {
-        const auto pieces = bin_pieces(trains_.times(), bins_.bin(b), lags_.reach, true, std::numeric_limits<std::size_t>::max(), threads_);
+        const auto pieces = bin_pieces(trains_.times(), bins_.bin(b), reach(), true, std::numeric_limits<std::size_t>::max(), threads_);
         for (const auto& [first, last] : pieces) count_ends(first, last, fresh_.data());
         const std::size_t slot = b % bins_.per_window;
         std::uint32_t* entering = fresh_.data();
@@ -113,6 +119,9 @@ private:
         }
         ring_[slot].swap(fresh_);  // the emptied counts are the next bin's
     }
+
+    // The longest lag counted (none: 0).
+    [[nodiscard]] Tick reach() const { return runs_.count == 0 ? 0 : runs_.runs[runs_.count - 1].hi; }
 
     // Adds the occurrences ending at spikes [first, last) to `counts`. The end neurons go in
     // groups whose rows fit in a core's cache together; each group passes over the piece's
@@ -246,8 +255,9 @@ std::size_t cpu_counter_bytes(std::size_t neurons, const LagLayout& lags, const 
 }
 
 std::unique_ptr<CofiringCounter> make_cpu_cofiring_counter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins,
-                                                           unsigned threads, std::size_t budget, CounterProgress progress, bool whole) {
-    return std::make_unique<CpuCofiringCounter>(trains, lags, bins, threads, budget, progress, whole);
+                                                           unsigned threads, std::size_t budget, CounterProgress progress, bool whole,
+                                                           const CountedElsewhere* elsewhere) {
+    return std::make_unique<CpuCofiringCounter>(trains, lags, bins, threads, budget, progress, whole, elsewhere);
 }
 
 }  // namespace spikeminer::mining::detail

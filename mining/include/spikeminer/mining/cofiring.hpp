@@ -33,6 +33,7 @@
 #include "spikeminer/core/backend.hpp"
 #include "spikeminer/core/progress.hpp"
 #include "spikeminer/core/spike_trains.hpp"
+#include "spikeminer/core/uninitialized.hpp"
 #include "spikeminer/mining/episode.hpp"
 #include "spikeminer/mining/multiple_testing.hpp"
 #include "spikeminer/mining/significance.hpp"
@@ -128,6 +129,16 @@ struct WholeRecordingShare {
     void add(WholeRecordingShare other);
 };
 
+/// The whole recording's co-firing counts as a run's windows summed them
+/// (CofiringWindows::take_whole_recording_counts), for another test over the same spikes
+/// (level 2's sieve: MiningOptions::pair_counts): counts[(b n + a) lags.size() + s] holds
+/// the pairs of a spike of a before one of b at a lag in lags[s] = (lo, hi] ((-1, 0]: lag
+/// 0, a's spike first in the stream), n the recording's neurons.
+struct WholeRecordingCounts {
+    std::vector<Interval> lags;
+    UninitializedVector<std::uint64_t> counts;
+};
+
 /// One window's result.
 struct CofiringWindow {
     std::size_t index = 0;
@@ -198,6 +209,14 @@ public:
     /// window over the whole recording, what cofiring_whole_recording() gives with these
     /// options, without counting the spikes again. False when it cannot be made so.
     bool whole_recording(CofiringWindow& window);
+    /// After every window was taken in order, where the CPU kept the steps: the whole
+    /// recording's counts, moved out (the counts of the windows are freed); nullopt
+    /// elsewhere. whole_recording() can no longer be made afterwards.
+    std::optional<WholeRecordingCounts> take_whole_recording_counts();
+    /// The window over the whole recording from counts of the same spikes: these options'
+    /// lags that a run of their slots makes up are read from them, only the others counted
+    /// (on the CPU). False where they are not counts of this recording's neurons.
+    bool whole_recording_from(const WholeRecordingCounts& counted, CofiringWindow& window);
     /// Where the GPU counts the windows, kept (keep_whole_recording): this object's share
     /// of the whole recording's counts, after the windows it took (each once, in any order
     /// and chunks); no steps when it took none. nullopt where none is kept (the CPU counts,
@@ -214,7 +233,8 @@ private:
 };
 
 /// One window over the whole recording: CofiringWindows(trains, options with window and
-/// step 0).next().
-CofiringWindow cofiring_whole_recording(const SpikeTrains& trains, CofiringOptions options);
+/// step 0).next(); with `counted`, the lags it holds read from it (whole_recording_from),
+/// only the others counted.
+CofiringWindow cofiring_whole_recording(const SpikeTrains& trains, CofiringOptions options, const WholeRecordingCounts* counted = nullptr);
 
 }  // namespace spikeminer::mining

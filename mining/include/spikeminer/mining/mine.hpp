@@ -11,6 +11,8 @@
 
 namespace spikeminer::mining {
 
+struct WholeRecordingCounts;  // cofiring.hpp
+
 /// What to mine.
 struct MiningOptions {
     std::vector<Interval> intervals;        ///< allowed inter-event constraints
@@ -25,6 +27,10 @@ struct MiningOptions {
     /// When given, from level 2 on a frequent episode is kept (reported, and joined into
     /// the next level's candidates) only when it is significant against surrogates too.
     std::optional<SignificanceOptions> significance;
+    /// The whole recording's co-firing counts made already (a run's windows, with these
+    /// intervals and the chance test's baseline counted too), which level 2's sieve reads
+    /// where they hold its lags, instead of counting the spikes again. Not owned.
+    const WholeRecordingCounts* pair_counts = nullptr;
 };
 
 /// Minimum count from a rate: ceil(rate_hz * duration_s), at least 1, at most 2^64 - 1.
