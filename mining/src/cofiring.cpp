@@ -107,11 +107,12 @@ struct CofiringWindows::State {
     }
 
     // Takes the CPU's sum of every step from its counter, where it kept one and took the
-    // last window; false where it did not.
+    // last window (the counter, its windows counted, goes); false where it did not.
     bool take_from_cpu() {
         if (whole_counts) return true;
         if (!keep_whole || !cpu) return false;
         whole_counts = cpu->take_whole_recording();
+        if (whole_counts) cpu.reset();
         return whole_counts.has_value();
     }
 
@@ -246,7 +247,7 @@ std::optional<WholeRecordingShare> CofiringWindows::whole_recording_share() {
 bool CofiringWindows::whole_recording(CofiringWindow& window) {
     State& s = *state_;
     if (!s.keep_whole) return false;
-    if (s.cpu || s.whole_counts) return s.take_from_cpu() && whole_recording_from(*s.whole_counts, window);
+    if (s.cpu || s.whole_counts) return s.take_from_cpu() && s.decide_whole_of(s.whole_counts->counts.data(), window);
     const std::optional<WholeRecordingShare> share = whole_recording_share();
     return share && whole_recording_of(*share, window);
 }
@@ -257,24 +258,31 @@ std::optional<WholeRecordingCounts> CofiringWindows::take_whole_recording_counts
     std::optional<WholeRecordingCounts> counts = std::move(s.whole_counts);
     s.whole_counts.reset();
     s.keep_whole = false;
-    s.cpu.reset();
     return counts;
 }
 
 bool CofiringWindows::whole_recording_from(const WholeRecordingCounts& counted, CofiringWindow& window) {
     State& s = *state_;
     const std::size_t n = s.trains.num_neurons();
-    if (counted.lags.empty() || counted.counts.size() != n * n * counted.lags.size()) return false;
+    const std::vector<Interval>& lags = counted.lags;
+    if (lags.empty() || counted.counts.size() != n * n * lags.size() || counted.spikes != s.trains.num_spikes() ||
+        counted.span != TimeSpan{s.bins.origin, s.bins.end}) {
+        return false;
+    }
+    for (std::size_t k = 0; k < lags.size(); ++k) {
+        if (lags[k].lo < -1 || lags[k].lo >= lags[k].hi || (k > 0 && lags[k].lo < lags[k - 1].hi)) return false;
+    }
+    Progress* progress = s.options.progress;
     detail::CountedElsewhere elsewhere;
-    elsewhere.counts = detail::project_counts(counted.counts, counted.lags, s.lags, n, s.options.threads, elsewhere.slots);
+    elsewhere.counts = detail::project_counts(counted.counts, lags, s.lags, n, s.options.threads, elsewhere.slots);
     if (std::all_of(elsewhere.slots.begin(), elsewhere.slots.end(), [](bool held) { return held; })) {
+        if (progress != nullptr) progress->check_cancelled();
         return s.decide_whole_of(elsewhere.counts.data(), window);
     }
     // The other slots counted over the whole recording, on top of those.
     detail::BinLayout whole = s.bins;
     whole.per_window = whole.bins;
     whole.windows = 1;
-    Progress* progress = s.options.progress;
     const std::unique_ptr<detail::CofiringCounter> rest = detail::make_cpu_cofiring_counter(
         s.trains, s.lags, whole, s.options.threads, host_memory_budget(s.options.memory_budget), {progress, true}, false, &elsewhere);
     if (progress != nullptr) progress->begin("co-firing: spikes counted", s.trains.num_spikes());

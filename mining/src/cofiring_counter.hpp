@@ -42,7 +42,7 @@ public:
 /// they hold, and the counts (those of the other slots 0).
 struct CountedElsewhere {
     std::vector<bool> slots;
-    std::vector<std::uint64_t> counts;
+    UninitializedVector<std::uint64_t> counts;
 };
 
 /// The candidate tests of `counts` ((end neuron, start neuron, slot) row-major, as a
@@ -76,10 +76,10 @@ std::size_t cpu_counter_bytes(std::size_t neurons, const LagLayout& lags, const 
 /// The CPU counter (src/cpu/cofiring_counter.cpp), on `threads` threads (0: all), its counts
 /// within `budget` bytes (check_memory); with `whole`, it also sums the bins for the whole
 /// recording's counts (take_whole_recording). With `elsewhere` (one window only), it
-/// starts from those counts and counts only the slots they do not hold.
+/// starts from those counts (moved in) and counts only the slots they do not hold.
 std::unique_ptr<CofiringCounter> make_cpu_cofiring_counter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins,
                                                            unsigned threads, std::size_t budget, CounterProgress progress, bool whole,
-                                                           const CountedElsewhere* elsewhere = nullptr);
+                                                           CountedElsewhere* elsewhere = nullptr);
 
 #ifdef SPIKEMINER_HAVE_CUDA
 /// The GPU counter (src/cuda/cofiring_counter.cu) on the current device; with `whole`

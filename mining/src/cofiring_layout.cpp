@@ -146,14 +146,13 @@ std::vector<Interval> slot_ranges(const LagLayout& layout) {
     return ranges;
 }
 
-std::vector<std::uint64_t> project_counts(std::span<const std::uint64_t> counts, const std::vector<Interval>& from, const LagLayout& to,
-                                          std::size_t neurons, unsigned threads, std::vector<bool>& covered) {
+UninitializedVector<std::uint64_t> project_counts(std::span<const std::uint64_t> counts, const std::vector<Interval>& from,
+                                                 const LagLayout& to, std::size_t neurons, unsigned threads, std::vector<bool>& covered) {
     const std::size_t pairs = neurons * neurons;
     const std::size_t width = from.size();
     const auto slots = static_cast<std::size_t>(to.slots);
     covered.assign(slots, false);
-    std::vector<std::uint64_t> projected(pairs * slots, 0);
-    if (width == 0 || counts.size() != pairs * width) return projected;
+    UninitializedVector<std::uint64_t> projected(pairs * slots);
     // The run of `from` slots each slot of `to` sums, where they follow one another without a
     // gap from its lo to its hi.
     std::vector<SlotRun> runs(slots);
@@ -176,7 +175,9 @@ std::vector<std::uint64_t> project_counts(std::span<const std::uint64_t> counts,
         const std::uint64_t* in = counts.data() + static_cast<std::size_t>(p) * width;
         std::uint64_t* out = projected.data() + static_cast<std::size_t>(p) * slots;
         for (std::size_t s = 0; s < slots; ++s) {
-            for (int f = runs[s].first; f < runs[s].last; ++f) out[s] += in[f];
+            std::uint64_t sum = 0;
+            for (int f = runs[s].first; f < runs[s].last; ++f) sum += in[f];
+            out[s] = sum;
         }
     }
     return projected;

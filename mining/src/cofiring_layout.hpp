@@ -65,8 +65,8 @@ std::vector<Interval> slot_ranges(const LagLayout& layout);
 /// Counts of `neurons` x `neurons` pairs at the slots `from` (as slot_ranges gives them)
 /// summed into the slots of `to` that a run of slots of `from` makes up, `covered` saying
 /// which those are (the others' counts 0).
-std::vector<std::uint64_t> project_counts(std::span<const std::uint64_t> counts, const std::vector<Interval>& from, const LagLayout& to,
-                                          std::size_t neurons, unsigned threads, std::vector<bool>& covered);
+UninitializedVector<std::uint64_t> project_counts(std::span<const std::uint64_t> counts, const std::vector<Interval>& from,
+                                                 const LagLayout& to, std::size_t neurons, unsigned threads, std::vector<bool>& covered);
 
 /// Adjacent slots merged: a range of lags (lo, hi] an end spike looks back over, and its
 /// last slot (the lags fall, slot by slot, as the look-back walks forward in time).

@@ -45,7 +45,8 @@ std::optional<PairsKept> pairs_that_can_reach(const SpikeTrains& trains, const s
     const std::vector<std::vector<Interval>> groups = engine_groups(intervals);
     std::size_t widest = 0;
     for (const auto& group : groups) widest = std::max(widest, group.size());
-    const double bytes = engine_bytes(trains.num_neurons(), widest);
+    const double bytes = engine_bytes(trains.num_neurons(), widest) +
+                         (counted != nullptr ? static_cast<double>(counted->counts.size() * sizeof(std::uint64_t)) : 0.0);
     if (bytes > static_cast<double>(memory_budget)) {
         if (!test) return std::nullopt;
         throw MemoryBudgetExceeded("its test against chance of " + std::to_string(trains.num_neurons()) + " neurons needs " +

@@ -35,8 +35,9 @@ struct PairsKept {
 /// kMaxIntervals a group); with a test its q is shared evenly among the groups (so the
 /// false discovery rate of all of them stays within q). When the counts would take more
 /// than `memory_budget` bytes: nullopt without a test (the bound is not worked out),
-/// MemoryBudgetExceeded saying what would fit with one. A group whose lags `counted` holds
-/// (cofiring_whole_recording) is read from it instead of counted.
+/// MemoryBudgetExceeded saying what would fit with one (the counts `counted` held beside
+/// them). A group's lag slots that `counted` makes up are read from it, only the others
+/// counted (cofiring_whole_recording).
 std::optional<PairsKept> pairs_that_can_reach(const SpikeTrains& trains, const std::vector<NeuronId>& neurons, std::uint64_t threshold,
                                               const std::vector<Interval>& intervals, const CountOptions& count,
                                               const std::optional<ChanceTest>& test, std::size_t memory_budget,

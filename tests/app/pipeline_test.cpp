@@ -282,6 +282,31 @@ TEST_CASE("pipeline: without the test against chance the automatic episode thres
     CHECK(pipeline::mine_episodes(quiet, config, nullptr).levels[0].threshold == 10);
 }
 
+TEST_CASE("pipeline: the episodes mined after the CPU's windows, level 2 reading their counts, are those mined alone", "[pipeline]") {
+    const Demo& d = demo();
+    const mining::MiningResult alone = pipeline::mine_episodes(d.input.recording.trains, d.result.settings, nullptr);
+    const mining::MiningResult& run = d.result.episodes;
+    REQUIRE(run.episodes.size() == alone.episodes.size());
+    CHECK(run.episodes.size() > 20);
+    for (std::size_t i = 0; i < run.episodes.size(); ++i) {
+        CHECK(run.episodes[i].episode == alone.episodes[i].episode);
+        CHECK(run.episodes[i].count == alone.episodes[i].count);
+        REQUIRE(run.episodes[i].chance.has_value() == alone.episodes[i].chance.has_value());
+        if (run.episodes[i].chance) CHECK(*run.episodes[i].chance == *alone.episodes[i].chance);
+    }
+    REQUIRE(run.levels.size() == alone.levels.size());
+    for (std::size_t l = 0; l < run.levels.size(); ++l) {
+        CHECK(run.levels[l].chance_tests == alone.levels[l].chance_tests);
+        CHECK(run.levels[l].beat_chance == alone.levels[l].beat_chance);
+    }
+    // Their stage keeps its place before the windows'.
+    const auto at = [&](const char* name) {
+        return std::find_if(d.result.stages.begin(), d.result.stages.end(), [&](const pipeline::StageTime& t) { return t.stage == name; });
+    };
+    REQUIRE(at("episodes") != d.result.stages.end());
+    CHECK(at("episodes") < at("co-firing"));
+}
+
 TEST_CASE("run config: keys from JSON, checked by name and type, and back", "[pipeline][config]") {
     pipeline::RunConfig config;
     pipeline::apply_json(config, R"({"simulate": {"scenario": "demo", "seed": 7}, "cofiring": {"window_s": 20, "step_s": 2, "sync_ms": 1.5},

@@ -216,6 +216,7 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
         const auto began = Clock::now();
         episode_options.pair_counts = pair_counts;
         mining::MiningResult episodes = mining::mine(trains, episode_options);
+        episode_options.pair_counts = nullptr;  // not kept past the counts
         add_episodes(std::move(episodes), seconds_since(began), "", peak_memory());
         reset_peak_memory();
     };

@@ -29,7 +29,7 @@ constexpr std::size_t kTile = 64;
 class CpuCofiringCounter final : public CofiringCounter {
 public:
     CpuCofiringCounter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins, unsigned threads, std::size_t budget,
-                       CounterProgress progress, bool whole, const CountedElsewhere* elsewhere)
+                       CounterProgress progress, bool whole, CountedElsewhere* elsewhere)
         : trains_(trains), lags_(lags), bins_(bins),
           runs_(look_backs(lags, elsewhere != nullptr ? elsewhere->slots : std::vector<bool>{})), progress_(progress),
           threads_(threads != 0 ? threads : static_cast<unsigned>(omp_get_max_threads())),
@@ -40,7 +40,7 @@ public:
         const std::size_t kept = bins_.windows > 1 ? bins_.per_window : 0;
         if (elsewhere != nullptr) {
             if (bins_.windows != 1 || elsewhere->counts.size() != cells_) throw Error("counts made elsewhere that are not one window's");
-            window_.assign(elsewhere->counts.begin(), elsewhere->counts.end());
+            window_ = std::move(elsewhere->counts);
         } else {
             window_.assign(cells_, 0);
         }
@@ -76,7 +76,7 @@ public:
             parallel_cells([&](std::size_t c) { total_[c] += kept[c]; });
         }
         summed_ = last_bin_;
-        return WholeRecordingCounts{slot_ranges(lags_), std::move(total_)};
+        return WholeRecordingCounts{slot_ranges(lags_), std::move(total_), {bins_.origin, bins_.end}, trains_.num_spikes()};
     }
 
 private:
@@ -256,7 +256,7 @@ std::size_t cpu_counter_bytes(std::size_t neurons, const LagLayout& lags, const 
 
 std::unique_ptr<CofiringCounter> make_cpu_cofiring_counter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins,
                                                            unsigned threads, std::size_t budget, CounterProgress progress, bool whole,
-                                                           const CountedElsewhere* elsewhere) {
+                                                           CountedElsewhere* elsewhere) {
     return std::make_unique<CpuCofiringCounter>(trains, lags, bins, threads, budget, progress, whole, elsewhere);
 }
 

@@ -133,10 +133,13 @@ struct WholeRecordingShare {
 /// (CofiringWindows::take_whole_recording_counts), for another test over the same spikes
 /// (level 2's sieve: MiningOptions::pair_counts): counts[(b n + a) lags.size() + s] holds
 /// the pairs of a spike of a before one of b at a lag in lags[s] = (lo, hi] ((-1, 0]: lag
-/// 0, a's spike first in the stream), n the recording's neurons.
+/// 0, a's spike first in the stream), n the recording's neurons; over `span`, which holds
+/// `spikes` spikes.
 struct WholeRecordingCounts {
-    std::vector<Interval> lags;
+    std::vector<Interval> lags;  ///< in increasing lag, not overlapping
     UninitializedVector<std::uint64_t> counts;
+    TimeSpan span;
+    std::uint64_t spikes = 0;
 };
 
 /// One window's result.
@@ -214,8 +217,9 @@ public:
     /// elsewhere. whole_recording() can no longer be made afterwards.
     std::optional<WholeRecordingCounts> take_whole_recording_counts();
     /// The window over the whole recording from counts of the same spikes: these options'
-    /// lags that a run of their slots makes up are read from them, only the others counted
-    /// (on the CPU). False where they are not counts of this recording's neurons.
+    /// lag slots that a run of their slots makes up are read from them, only the others
+    /// counted (on the CPU). False where they are not counts of this recording (its neurons,
+    /// span and spikes) or their lags are not in increasing order without overlap.
     bool whole_recording_from(const WholeRecordingCounts& counted, CofiringWindow& window);
     /// Where the GPU counts the windows, kept (keep_whole_recording): this object's share
     /// of the whole recording's counts, after the windows it took (each once, in any order

@@ -27,9 +27,9 @@ struct MiningOptions {
     /// When given, from level 2 on a frequent episode is kept (reported, and joined into
     /// the next level's candidates) only when it is significant against surrogates too.
     std::optional<SignificanceOptions> significance;
-    /// The whole recording's co-firing counts made already (a run's windows, with these
-    /// intervals and the chance test's baseline counted too), which level 2's sieve reads
-    /// where they hold its lags, instead of counting the spikes again. Not owned.
+    /// The whole recording's co-firing counts made already (a run's windows): level 2's
+    /// sieve reads the lag slots of its own that they make up (the chance test's baseline,
+    /// where the windows share it) and counts only the others. Not owned.
     const WholeRecordingCounts* pair_counts = nullptr;
 };
 
