@@ -201,8 +201,8 @@ PipelineResult run_pipeline(const Input& input, const RunConfig& given, Progress
     // them: level 2's sieve reads the lags it shares with the windows (the chance baseline,
     // the most of its count) from that sum, and counts only the others.
     mining::MiningOptions episode_options = mining_options(trains, config, progress);
-    const bool mine_after = members_from_windows && !windows_on_gpu && windows.backend().backend == Backend::Cpu &&
-                            episode_options.max_level >= 2 && episode_options.chance.has_value();
+    const bool mine_after = members_from_windows && windows.backend().backend == Backend::Cpu && episode_options.max_level >= 2 &&
+                            episode_options.chance.has_value();
     // On the GPU, threads on each device share the windows' counting (as many as the device's
     // free memory holds before the mining beside takes its part); the graphs and cliques
     // stay on the first device.
