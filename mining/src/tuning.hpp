@@ -39,6 +39,11 @@ inline constexpr std::size_t kPieceSpikes = std::size_t{1} << 20;
 inline constexpr std::size_t kFirstCapacity = std::size_t{1} << 16;
 /// Bytes of counter rows a group of end neurons keeps hot on the CPU: a core's L2 cache.
 inline constexpr std::size_t kRowsCache = std::size_t{1} << 20;
+/// A CPU co-firing slot is counted densely (a vector of each start neuron's spikes within
+/// its lags, added to the row of each end spike) when its lags hold, on the mean rate, at
+/// least neurons / kDenseSlot spikes: an add of n counts costs about what n / 16 scattered
+/// increments do.
+inline constexpr double kDenseSlot = 16;
 /// CPU co-firing groups per thread at least, for the balance of the threads' work.
 inline constexpr std::size_t kGroupsPerThread = 4;
 /// Baseline counts below this are looked up in precomputed tables; above, p-values are computed.

@@ -2,7 +2,10 @@
 // spikes within the counted lags (two cursors per run of adjacent slots, moving forward
 // with it) and adds one to its row: (its neuron, the earlier spike's neuron, the lag's
 // slot). The threads take groups of end neurons, so each row has one writer and the rows
-// being written stay in cache.
+// being written stay in cache. A slot whose lags hold many spikes against the neurons
+// there are is counted densely instead: its start spikes are kept per neuron as the end
+// spikes walk forward (each spike enters and leaves once), and each end spike adds that
+// whole vector to its row, a vector add in place of hundreds of scattered increments.
 #include "../cofiring_counter.hpp"
 #include "../tuning.hpp"
 
@@ -20,11 +23,18 @@
 namespace spikeminer::mining::detail {
 namespace {
 
+using tuning::kDenseSlot;
 using tuning::kGroupsPerThread;
 using tuning::kRowsCache;
 
 // Neurons a side of the tiles of pairs the candidates are read in.
 constexpr std::size_t kTile = 64;
+
+// row[k] += add[k] for k < n, in the widest vectors the processor has.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void add_row(std::uint32_t* __restrict row,
+                                                                           const std::uint32_t* __restrict add, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) row[k] += add[k];
+}
 
 class CpuCofiringCounter final : public CofiringCounter {
 public:
@@ -128,18 +138,29 @@ private:
     // spikes and takes its own (a pass costs little: the spikes one end looks back over are
     // mostly those the previous end of its group looked back over).
     void count_ends(std::size_t first, std::size_t last, std::uint32_t* counts) {
-        const std::size_t row_bytes = trains_.num_neurons() * static_cast<std::size_t>(lags_.slots) * sizeof(std::uint32_t);
-        const std::size_t balanced = (trains_.num_neurons() + kGroupsPerThread * threads_ - 1) / (kGroupsPerThread * threads_);
+        if (first == last) return;
+        const PieceLookBacks looks = piece_look_backs(first, last);
+        const std::size_t n = trains_.num_neurons();
+        // A group's rows: its counts, and those of its dense slots apart (contiguous, to add).
+        const std::size_t row_bytes = n * (static_cast<std::size_t>(lags_.slots) + looks.dense) * sizeof(std::uint32_t);
+        const std::size_t balanced = (n + kGroupsPerThread * threads_ - 1) / (kGroupsPerThread * threads_);
         const std::size_t group = std::max<std::size_t>(1, std::min(kRowsCache / row_bytes, balanced));
-        const auto groups = static_cast<std::ptrdiff_t>((trains_.num_neurons() + group - 1) / group);
+        const auto groups = static_cast<std::ptrdiff_t>((n + group - 1) / group);
+        // Per thread, for each dense slot: the start spikes within its lags, and the group's rows.
+        const std::size_t scratch = looks.dense * (1 + group) * n;
+        if (scratch_.size() < threads_) scratch_.resize(threads_);
+        for (auto& mine : scratch_) {
+            if (mine.size() < scratch) mine.resize(scratch);
+        }
         FirstFailure failure;
         std::atomic<std::size_t> done{0};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
         for (std::ptrdiff_t g = 0; g < groups; ++g) {
             if (failure.failed()) continue;
             failure.run([&] {
-                count_group(first, last, static_cast<NeuronId>(static_cast<std::size_t>(g) * group),
-                            static_cast<NeuronId>(std::min(trains_.num_neurons(), static_cast<std::size_t>(g + 1) * group)), counts);
+                const auto low = static_cast<NeuronId>(static_cast<std::size_t>(g) * group);
+                const auto high = static_cast<NeuronId>(std::min(n, static_cast<std::size_t>(g + 1) * group));
+                count_group(first, last, low, high, looks, counts, scratch_[static_cast<std::size_t>(omp_get_thread_num())].data());
                 const std::size_t finished = ++done;
                 if (progress_.progress != nullptr && omp_get_thread_num() == 0) {
                     report(first + (last - first) * finished / static_cast<std::size_t>(groups));
@@ -150,18 +171,69 @@ private:
         if (progress_.progress != nullptr) progress_.progress->check_cancelled();
     }
 
+    // The look-backs of a piece: those of the layout, but a slot whose lags hold, on the
+    // piece's mean rate, at least a kDenseSlot-th as many spikes as there are neurons is
+    // its own look-back, counted densely (from lag 1 on: lag 0 takes no vector).
+    struct PieceLookBacks {
+        LookBacks runs;
+        bool dense_run[kMaxSlots] = {};
+        std::size_t dense = 0;  // how many
+    };
+
+    [[nodiscard]] PieceLookBacks piece_look_backs(std::size_t first, std::size_t last) const {
+        const auto times = trains_.times();
+        const double rate = static_cast<double>(last - first) / static_cast<double>(times[last - 1] - times[first] + 1);
+        const auto dense = [&](int s) {
+            return lags_.lo[s] >= 0 && rate * static_cast<double>(lags_.hi[s] - lags_.lo[s]) * kDenseSlot >= static_cast<double>(trains_.num_neurons());
+        };
+        PieceLookBacks out;
+        for (int r = 0; r < runs_.count; ++r) {
+            const LookBack& run = runs_.runs[r];
+            int s = run.last_slot;
+            while (s > 0 && lags_.lo[s] > run.lo) --s;  // the run's first slot
+            for (; s <= run.last_slot; ++s) {
+                LookBacks& runs = out.runs;
+                if (dense(s)) {
+                    out.dense_run[runs.count] = true;
+                    ++out.dense;
+                    runs.runs[runs.count++] = LookBack{lags_.lo[s], lags_.hi[s], s};
+                } else if (runs.count > 0 && !out.dense_run[runs.count - 1] && runs.runs[runs.count - 1].last_slot == s - 1 &&
+                           runs.runs[runs.count - 1].hi == lags_.lo[s]) {
+                    runs.runs[runs.count - 1].hi = lags_.hi[s];
+                    runs.runs[runs.count - 1].last_slot = s;
+                } else {
+                    runs.runs[runs.count++] = LookBack{lags_.lo[s], lags_.hi[s], s};
+                }
+            }
+        }
+        return out;
+    }
+
     // The occurrences ending at the spikes of neurons [low, high) among [first, last).
-    void count_group(std::size_t first, std::size_t last, NeuronId low, NeuronId high, std::uint32_t* counts) const {
+    // `scratch`: room for each dense look-back's n counts, then the group's rows of n.
+    void count_group(std::size_t first, std::size_t last, NeuronId low, NeuronId high, const PieceLookBacks& looks,
+                     std::uint32_t* counts, std::uint32_t* scratch) const {
         const auto times = trains_.times();
         const auto neurons = trains_.neurons();
         const std::size_t n = trains_.num_neurons();
         const auto slots = static_cast<std::size_t>(lags_.slots);
-        // Per look-back: the first spike at or after t - hi, and at or after t - lo.
+        const LookBacks& runs = looks.runs;
+        const std::size_t rows = static_cast<std::size_t>(high - low) * n;
+        // Per look-back: the first spike at or after t - hi, and at or after t - lo. A dense
+        // one starts empty, both at t - hi, and takes its spikes in as t moves.
         std::size_t from[kMaxSlots];
         std::size_t to[kMaxSlots];
-        for (int r = 0; r < runs_.count; ++r) {
-            from[r] = first_at_or_after(times, times[first] - runs_.runs[r].hi);
-            to[r] = first_at_or_after(times, times[first] - runs_.runs[r].lo);
+        std::uint32_t* within[kMaxSlots];
+        std::uint32_t* dense_rows[kMaxSlots];
+        std::uint32_t* next = scratch;
+        for (int r = 0; r < runs.count; ++r) {
+            from[r] = first_at_or_after(times, times[first] - runs.runs[r].hi);
+            to[r] = looks.dense_run[r] ? from[r] : first_at_or_after(times, times[first] - runs.runs[r].lo);
+            if (!looks.dense_run[r]) continue;
+            within[r] = next;
+            dense_rows[r] = next + n;
+            std::fill(next, next + n + rows, 0U);
+            next += n + rows;
         }
         for (std::size_t i = first; i < last; ++i) {
             // A group passes over the whole piece: Cancel is honoured every 64 Ki spikes.
@@ -170,8 +242,16 @@ private:
             if (end < low || end >= high) continue;
             const Tick t = times[i];
             std::uint32_t* row = counts + static_cast<std::size_t>(end) * n * slots;
-            for (int r = 0; r < runs_.count; ++r) {
-                const LookBack& run = runs_.runs[r];
+            for (int r = 0; r < runs.count; ++r) {
+                const LookBack& run = runs.runs[r];
+                if (looks.dense_run[r]) {
+                    std::uint32_t* in = within[r];
+                    for (; to[r] < i && times[to[r]] < t - run.lo; ++to[r]) ++in[neurons[to[r]]];
+                    for (; times[from[r]] < t - run.hi; ++from[r]) --in[neurons[from[r]]];
+                    add_row(dense_rows[r] + static_cast<std::size_t>(end - low) * n, in, n);
+                    dense_rows[r][static_cast<std::size_t>(end - low) * n + end] -= in[end];  // no pairs of a neuron with itself
+                    continue;
+                }
                 while (times[from[r]] < t - run.hi) ++from[r];
                 while (to[r] < times.size() && times[to[r]] < t - run.lo) ++to[r];
                 int s = run.last_slot;
@@ -182,6 +262,16 @@ private:
                     while (lag <= lags_.lo[s]) --s;
                     ++row[static_cast<std::size_t>(start) * slots + static_cast<std::size_t>(s)];
                 }
+            }
+        }
+        // The dense slots' rows into the counts.
+        for (int r = 0; r < runs.count; ++r) {
+            if (!looks.dense_run[r]) continue;
+            const auto s = static_cast<std::size_t>(runs.runs[r].last_slot);
+            for (NeuronId end = low; end < high; ++end) {
+                const std::uint32_t* dense = dense_rows[r] + static_cast<std::size_t>(end - low) * n;
+                std::uint32_t* row = counts + static_cast<std::size_t>(end) * n * slots + s;
+                for (std::size_t start = 0; start < n; ++start) row[start * slots] += dense[start];
             }
         }
     }
@@ -208,6 +298,7 @@ private:
     std::size_t summed_ = 0;
     std::vector<UninitializedVector<std::uint32_t>> ring_;  // windows that slide: bin b's counts at slot b mod per_window
     UninitializedVector<std::uint32_t> fresh_;             // zero: where the next bin is counted
+    std::vector<UninitializedVector<std::uint32_t>> scratch_;  // per thread: the dense slots' counts (count_group)
     std::size_t first_bin_ = 0;  // the current window's bins
     std::size_t last_bin_ = 0;
 };
