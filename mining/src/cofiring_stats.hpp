@@ -195,6 +195,36 @@ SPIKEMINER_HOST_DEVICE inline int deepest_needed_level(const unsigned long long*
     }
 }
 
+/// The counts of `row` at the slots of `run`, summed.
+template <typename Count>
+SPIKEMINER_HOST_DEVICE inline std::uint64_t run_sum(const Count* row, const SlotRun& run) {
+    std::uint64_t total = 0;
+    for (int s = run.first; s < run.last; ++s) total += row[s];
+    return total;
+}
+
+/// Whether the pair x < y may hold a candidate test (for_each_candidate), given its counts
+/// `yx` and `xy` as there: under baseline chance, only when some test's count reaches the
+/// least count of level 0 for the pair's baseline (test_level's first look-up), or the
+/// baseline is past the tables. Candidates are few, so this check, free of test_level's
+/// branch on each count's mean, rules out most pairs at a cost the branch predictor does
+/// not raise.
+template <typename Count>
+SPIKEMINER_HOST_DEVICE inline bool may_hold_candidate(const CandidateRule& rule, const Count* yx, const Count* xy) {
+    if (rule.test_off || rule.independent) return true;
+    const LagLayout& layout = rule.layout;
+    const std::uint64_t d = run_sum(yx, layout.baseline_run) + run_sum(xy, layout.baseline_run);
+    if (d >= rule.table_d) return true;
+    const auto least = [&](int type) { return rule.table[static_cast<std::uint64_t>(type) * kLevels * rule.table_d + d]; };
+    bool may = false;
+    if (layout.synchrony) may |= yx[0] + xy[0] + run_sum(yx, layout.sync_run) + run_sum(xy, layout.sync_run) >= least(0);
+    for (int k = 0; k < layout.intervals; ++k) {
+        may |= run_sum(yx, layout.interval_runs[k]) >= least(k + 1);
+        may |= run_sum(xy, layout.interval_runs[k]) >= least(k + 1);
+    }
+    return may;
+}
+
 /// Calls emit(candidate) for each candidate test of the unordered pair x < y, given its
 /// window counts: `yx` the slots of occurrences x then y (ending at y), `xy` those of y
 /// then x; `spikes_x`, `spikes_y` their spikes in the window (independent chance).
@@ -203,23 +233,18 @@ SPIKEMINER_HOST_DEVICE inline void for_each_candidate(const CandidateRule& rule,
                                                       const Count* xy, std::uint64_t spikes_x, std::uint64_t spikes_y,
                                                       Emit&& emit) {
     const LagLayout& layout = rule.layout;
-    const auto sum = [](const Count* row, const SlotRun& run) {
-        std::uint64_t total = 0;
-        for (int s = run.first; s < run.last; ++s) total += row[s];
-        return total;
-    };
-    const std::uint64_t d = sum(yx, layout.baseline_run) + sum(xy, layout.baseline_run);
+    const std::uint64_t d = run_sum(yx, layout.baseline_run) + run_sum(xy, layout.baseline_run);
     const auto offer = [&](int type, std::uint32_t a, std::uint32_t b, std::uint64_t c) {
         const int level = test_level(rule, type, c, d, spikes_x, spikes_y);
         if (level >= 0) emit(CofiringCandidate{a, b, type - 1, level, c, d});
     };
     if (layout.synchrony) {
-        const std::uint64_t c = yx[0] + xy[0] + sum(yx, layout.sync_run) + sum(xy, layout.sync_run);
+        const std::uint64_t c = yx[0] + xy[0] + run_sum(yx, layout.sync_run) + run_sum(xy, layout.sync_run);
         offer(0, x, y, c);
     }
     for (int k = 0; k < layout.intervals; ++k) {
-        offer(k + 1, x, y, sum(yx, layout.interval_runs[k]));
-        offer(k + 1, y, x, sum(xy, layout.interval_runs[k]));
+        offer(k + 1, x, y, run_sum(yx, layout.interval_runs[k]));
+        offer(k + 1, y, x, run_sum(xy, layout.interval_runs[k]));
     }
 }
 

@@ -322,9 +322,11 @@ std::vector<CofiringCandidate> candidates_of_counts(const std::uint64_t* counts,
                     if (rule.window_spikes[x] == 0) continue;
                     for (std::size_t y = std::max(x + 1, ty * kTile); y < std::min(n, (ty + 1) * kTile); ++y) {
                         if (rule.window_spikes[y] == 0) continue;
-                        for_each_candidate(rule, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), counts + (y * n + x) * slots,
-                                           counts + (x * n + y) * slots, rule.window_spikes[x], rule.window_spikes[y],
-                                           [&mine](const CofiringCandidate& c) { mine.push_back(c); });
+                        const std::uint64_t* yx = counts + (y * n + x) * slots;
+                        const std::uint64_t* xy = counts + (x * n + y) * slots;
+                        if (!may_hold_candidate(rule, yx, xy)) continue;
+                        for_each_candidate(rule, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), yx, xy, rule.window_spikes[x],
+                                           rule.window_spikes[y], [&mine](const CofiringCandidate& c) { mine.push_back(c); });
                     }
                 }
             }
