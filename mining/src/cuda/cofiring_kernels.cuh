@@ -123,13 +123,15 @@ __global__ inline void candidates_kernel(CandidateRule rule, const unsigned long
     const auto y = static_cast<std::uint32_t>(p % n);
     if (p < n * n && x < y && rule.window_spikes[x] != 0 && rule.window_spikes[y] != 0) {
         const auto slots = static_cast<std::uint64_t>(rule.layout.slots);
-        for_each_candidate(rule, x, y, window + (static_cast<std::uint64_t>(y) * n + x) * slots,
-                           window + (static_cast<std::uint64_t>(x) * n + y) * slots, rule.window_spikes[x], rule.window_spikes[y],
-                           [&](const CofiringCandidate& c) {
-                               const unsigned long long at = atomicAdd(&tally->found, 1ull);
-                               if (at < capacity) found[at] = c;
-                               atomicAdd(&block_levels[c.level], 1ull);
-                           });
+        const unsigned long long* yx = window + (static_cast<std::uint64_t>(y) * n + x) * slots;
+        const unsigned long long* xy = window + (static_cast<std::uint64_t>(x) * n + y) * slots;
+        if (may_hold_candidate(rule, yx, xy)) {  // most threads of a warp leave here together
+            for_each_candidate(rule, x, y, yx, xy, rule.window_spikes[x], rule.window_spikes[y], [&](const CofiringCandidate& c) {
+                const unsigned long long at = atomicAdd(&tally->found, 1ull);
+                if (at < capacity) found[at] = c;
+                atomicAdd(&block_levels[c.level], 1ull);
+            });
+        }
     }
     __syncthreads();
     for (int j = static_cast<int>(threadIdx.x); j < kLevels; j += static_cast<int>(blockDim.x)) {
