@@ -47,6 +47,7 @@ std::vector<CofiringCandidate> sorted(std::vector<CofiringCandidate> candidates)
 TEST_CASE("a window's candidates are every test the rule takes, counts at the level tables' edges included", "[mining][cofiring]") {
     std::size_t offered = 0;
     std::size_t at_least = 0;
+    std::size_t at_edge = 0;
     for (unsigned seed = 1; seed <= 12; ++seed) {
         test::Rng rng(seed);
         INFO("seed " << seed);
@@ -86,7 +87,9 @@ TEST_CASE("a window's candidates are every test the rule takes, counts at the le
                 };
                 if (layout.synchrony) {
                     const std::uint64_t c = near(0);
-                    const auto at_zero = static_cast<std::uint64_t>(rng.between(0, static_cast<std::int64_t>(c)));
+                    // All at lag 0 when synchrony is lag 0 alone.
+                    const bool lag_zero_only = layout.sync_run.first == layout.sync_run.last;
+                    const auto at_zero = lag_zero_only ? c : static_cast<std::uint64_t>(rng.between(0, static_cast<std::int64_t>(c)));
                     const auto on_yx_sync = static_cast<std::uint64_t>(rng.between(0, static_cast<std::int64_t>(c - at_zero)));
                     yx[0] += at_zero / 2;
                     xy[0] += at_zero - at_zero / 2;
@@ -114,6 +117,9 @@ TEST_CASE("a window's candidates are every test the rule takes, counts at the le
         const int level = mining::detail::deepest_needed_level(at_level, rule);
         std::erase_if(expected, [level](const CofiringCandidate& c) { return c.level < level; });
         offered += expected.size();
+        for (const CofiringCandidate& c : expected) {  // candidates whose count is exactly the least
+            at_edge += c.baseline < kTableD && c.count == least(c.interval + 1, c.baseline) ? 1 : 0;
+        }
 
         const auto threads = static_cast<unsigned>(rng.between(1, 3));
         const std::vector<CofiringCandidate> found = mining::detail::candidates_of_counts(counts.data(), n, layout.slots, rule, threads);
@@ -125,4 +131,5 @@ TEST_CASE("a window's candidates are every test the rule takes, counts at the le
     // The counts reached the tables' edges, and candidates came of them.
     CHECK(at_least > 1000);
     CHECK(offered > 1000);
+    CHECK(at_edge > 100);
 }

@@ -30,9 +30,12 @@ using tuning::kRowsCache;
 // Neurons a side of the tiles of pairs the candidates are read in.
 constexpr std::size_t kTile = 64;
 
-// row[k] += add[k] for k < n, in the widest vectors the processor has.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void add_row(std::uint32_t* __restrict row,
-                                                                           const std::uint32_t* __restrict add, std::size_t n) {
+// row[k] += add[k] for k < n, in the widest vectors the processor has (x86-64: one copy
+// for each vector width, chosen when the program loads).
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+void add_row(std::uint32_t* __restrict row, const std::uint32_t* __restrict add, std::size_t n) {
     for (std::size_t k = 0; k < n; ++k) row[k] += add[k];
 }
 
