@@ -183,11 +183,13 @@ UninitializedVector<std::uint64_t> project_counts(std::span<const std::uint64_t>
     return projected;
 }
 
-LookBacks look_backs(const LagLayout& layout, const std::vector<bool>& skipped) {
+LookBacks look_backs(const LagLayout& layout, const std::vector<bool>& skipped, const std::vector<bool>& alone) {
+    const auto marked = [](const std::vector<bool>& marks, int s) { return static_cast<std::size_t>(s) < marks.size() && marks[static_cast<std::size_t>(s)]; };
     LookBacks out;
     for (int s = 0; s < layout.slots; ++s) {
-        if (static_cast<std::size_t>(s) < skipped.size() && skipped[static_cast<std::size_t>(s)]) continue;
-        if (out.count > 0 && out.runs[out.count - 1].hi == layout.lo[s] && out.runs[out.count - 1].last_slot == s - 1) {
+        if (marked(skipped, s)) continue;
+        if (out.count > 0 && !marked(alone, s) && !marked(alone, s - 1) && out.runs[out.count - 1].hi == layout.lo[s] &&
+            out.runs[out.count - 1].last_slot == s - 1) {
             out.runs[out.count - 1].hi = layout.hi[s];
             out.runs[out.count - 1].last_slot = s;
         } else {

@@ -82,8 +82,9 @@ struct LookBacks {
     LookBack runs[kMaxSlots];
 };
 
-/// The look-backs over the slots of `layout` but those `skipped` marks (counted elsewhere).
-LookBacks look_backs(const LagLayout& layout, const std::vector<bool>& skipped = {});
+/// The look-backs over the slots of `layout` but those `skipped` marks (counted elsewhere);
+/// a slot `alone` marks is a look-back of its own, merged with none.
+LookBacks look_backs(const LagLayout& layout, const std::vector<bool>& skipped = {}, const std::vector<bool>& alone = {});
 
 /// The greatest common divisor of the differences between spike times (1 when there is
 /// one spike or none): the grid the times lie on, whose lags chance spreads over evenly.

@@ -184,6 +184,12 @@ TEST_CASE("the slots a run of counted slots makes up are read from them, and onl
     REQUIRE(split.count == 2);
     CHECK((split.runs[0].lo == 0 && split.runs[0].hi == 5 && split.runs[0].last_slot == 0));
     CHECK((split.runs[1].lo == 20 && split.runs[1].hi == 40 && split.runs[1].last_slot == 2));
+    // Adjacent slots merge into one look-back, unless one of them is to stay alone.
+    REQUIRE(mining::detail::look_backs(to).count == 2);
+    const mining::detail::LookBacks apart = mining::detail::look_backs(to, {}, {false, true, false});
+    REQUIRE(apart.count == 3);
+    CHECK((apart.runs[0].lo == 0 && apart.runs[0].hi == 5 && apart.runs[0].last_slot == 0));
+    CHECK((apart.runs[1].lo == 5 && apart.runs[1].hi == 10 && apart.runs[1].last_slot == 1));
 }
 
 TEST_CASE("the counts read are the ones the window is decided on", "[mining][cofiring]") {

@@ -44,7 +44,7 @@ public:
     CpuCofiringCounter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins, unsigned threads, std::size_t budget,
                        CounterProgress progress, bool whole, CountedElsewhere* elsewhere)
         : trains_(trains), lags_(lags), bins_(bins),
-          runs_(look_backs(lags, elsewhere != nullptr ? elsewhere->slots : std::vector<bool>{})), progress_(progress),
+          skipped_(elsewhere != nullptr ? elsewhere->slots : std::vector<bool>{}), runs_(look_backs(lags, skipped_)), progress_(progress),
           threads_(threads != 0 ? threads : static_cast<unsigned>(omp_get_max_threads())),
           cells_(trains.num_neurons() * trains.num_neurons() * static_cast<std::size_t>(lags.slots)) {
         whole = whole && bins_.windows > 1;  // one window: it is the whole recording
@@ -186,28 +186,15 @@ private:
     [[nodiscard]] PieceLookBacks piece_look_backs(std::size_t first, std::size_t last) const {
         const auto times = trains_.times();
         const double rate = static_cast<double>(last - first) / static_cast<double>(times[last - 1] - times[first] + 1);
-        const auto dense = [&](int s) {
-            return lags_.lo[s] >= 0 && rate * static_cast<double>(lags_.hi[s] - lags_.lo[s]) * kDenseSlot >= static_cast<double>(trains_.num_neurons());
-        };
-        PieceLookBacks out;
-        for (int r = 0; r < runs_.count; ++r) {
-            const LookBack& run = runs_.runs[r];
-            int s = run.last_slot;
-            while (s > 0 && lags_.lo[s] > run.lo) --s;  // the run's first slot
-            for (; s <= run.last_slot; ++s) {
-                LookBacks& runs = out.runs;
-                if (dense(s)) {
-                    out.dense_run[runs.count] = true;
-                    ++out.dense;
-                    runs.runs[runs.count++] = LookBack{lags_.lo[s], lags_.hi[s], s};
-                } else if (runs.count > 0 && !out.dense_run[runs.count - 1] && runs.runs[runs.count - 1].last_slot == s - 1 &&
-                           runs.runs[runs.count - 1].hi == lags_.lo[s]) {
-                    runs.runs[runs.count - 1].hi = lags_.hi[s];
-                    runs.runs[runs.count - 1].last_slot = s;
-                } else {
-                    runs.runs[runs.count++] = LookBack{lags_.lo[s], lags_.hi[s], s};
-                }
-            }
+        std::vector<bool> dense(static_cast<std::size_t>(lags_.slots), false);
+        for (int s = 0; s < lags_.slots; ++s) {
+            dense[static_cast<std::size_t>(s)] = lags_.lo[s] >= 0 && rate * static_cast<double>(lags_.hi[s] - lags_.lo[s]) * kDenseSlot >=
+                                                                         static_cast<double>(trains_.num_neurons());
+        }
+        PieceLookBacks out{look_backs(lags_, skipped_, dense)};
+        for (int r = 0; r < out.runs.count; ++r) {
+            out.dense_run[r] = dense[static_cast<std::size_t>(out.runs.runs[r].last_slot)];
+            out.dense += out.dense_run[r] ? 1 : 0;
         }
         return out;
     }
@@ -290,6 +277,7 @@ private:
     const SpikeTrains& trains_;
     LagLayout lags_;
     BinLayout bins_;
+    std::vector<bool> skipped_;  // slots counted elsewhere
     LookBacks runs_;
     CounterProgress progress_;
     unsigned threads_;
