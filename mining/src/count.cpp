@@ -3,7 +3,7 @@
 
 #include "cpu/cpu_counters.hpp"
 #include "gpu_counting.hpp"
-#include "neuron_times.hpp"
+#include "spikeminer/core/neuron_times.hpp"
 #include "prefix_counting.hpp"
 #include "shared_list_store.hpp"
 #include "tuning.hpp"
@@ -38,7 +38,7 @@ bool is_cpu_counter(Counter counter) { return counter == Counter::Fsm || counter
 using tuning::kManyEpisodes;
 using tuning::kSmallRecording;
 
-std::vector<std::uint64_t> count_with_cpu_counter(const detail::NeuronTimes& times, std::span<const Episode> episodes,
+std::vector<std::uint64_t> count_with_cpu_counter(const NeuronTimes& times, std::span<const Episode> episodes,
                                                Counter counter, unsigned threads) {
     if (counter == Counter::Fsm) {
         std::vector<std::uint64_t> counts;
@@ -69,7 +69,7 @@ struct EpisodeCounter::State {
     const SpikeTrains& trains;
     CountOptions options;
     BackendChoice choice;
-    detail::NeuronTimes times;
+    NeuronTimes times;
 #ifdef SPIKEMINER_HAVE_CUDA
     std::unique_ptr<detail::GpuSpikeTimes> gpu;  // made at the first GPU count
     std::unique_ptr<detail::GpuSurrogates> surrogates;  // made at the first GPU surrogate count

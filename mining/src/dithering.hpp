@@ -5,7 +5,7 @@
 // spike on the same tick.
 
 #include "host_device.hpp"
-#include "neuron_times.hpp"
+#include "spikeminer/core/neuron_times.hpp"
 #include "surrogate_random.hpp"
 
 #include "spikeminer/mining/surrogates.hpp"

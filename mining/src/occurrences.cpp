@@ -1,7 +1,7 @@
 // The occurrences behind a count: greedy by earliest end; for each chosen end the
 // occurrence that starts last, drawn forward through the backward reachable sets.
 #include "cpu/cpu_counters.hpp"
-#include "neuron_times.hpp"
+#include "spikeminer/core/neuron_times.hpp"
 
 #include "spikeminer/mining/count.hpp"
 
@@ -45,7 +45,7 @@ std::vector<Occurrence> greedy_occurrences(const SpikeTrains& trains, const Neur
 
 std::vector<Occurrence> find_occurrences(const SpikeTrains& trains, const Episode& episode) {
     validate(episode, trains);
-    return detail::greedy_occurrences(trains, detail::NeuronTimes(trains, episode.neurons), episode);
+    return detail::greedy_occurrences(trains, NeuronTimes(trains, episode.neurons), episode);
 }
 
 }  // namespace spikeminer::mining

@@ -2,7 +2,7 @@
 
 #include "end_lists.hpp"
 #include "lag_counts.hpp"
-#include "neuron_times.hpp"
+#include "spikeminer/core/neuron_times.hpp"
 
 #include "spikeminer/core/progress.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "end_lists.hpp"
-#include "neuron_times.hpp"
+#include "spikeminer/core/neuron_times.hpp"
 
 #include "spikeminer/core/device_threads.hpp"
 #include "spikeminer/core/progress.hpp"

@@ -2,7 +2,7 @@
 
 #include "dithering.hpp"
 #include "gpu_counting.hpp"
-#include "neuron_times.hpp"
+#include "spikeminer/core/neuron_times.hpp"
 
 #include "spikeminer/core/backend.hpp"
 #include "spikeminer/core/error.hpp"
@@ -31,7 +31,7 @@ SurrogateKind parse_surrogate(const std::string& name) {
 struct SurrogateTrains::State {
     const SpikeTrains& trains;
     detail::DitherBounds bounds;
-    detail::NeuronTimes times;
+    NeuronTimes times;
     std::vector<std::uint32_t> histograms;  // JointIsi: every neuron's, IsiBins(bounds.dither).cells() each
 
     // Neuron n's dithered spikes [first, last) of surrogate `index` into out[0, last - first).
@@ -65,7 +65,7 @@ SpikeTrains make_surrogate(const SpikeTrains& trains, const SurrogateOptions& op
 }
 
 SurrogateTrains::SurrogateTrains(const SpikeTrains& trains, const SurrogateOptions& options)
-    : state_(std::make_unique<State>(State{trains, detail::bounds_for(trains, options), detail::NeuronTimes(trains), {}})) {
+    : state_(std::make_unique<State>(State{trains, detail::bounds_for(trains, options), NeuronTimes(trains), {}})) {
     if (options.kind == SurrogateKind::JointIsi) {
         state_->histograms = detail::joint_isi_histograms(state_->times, detail::IsiBins(state_->bounds.dither));
     }
@@ -137,7 +137,7 @@ SpikeTrains SurrogateTrains::whole(std::uint64_t index, const std::vector<bool>&
 SpikeTrains make_surrogate_on_gpu(const SpikeTrains& trains, const SurrogateOptions& options, std::uint64_t index) {
 #ifdef SPIKEMINER_HAVE_CUDA
     choose_backend(Backend::Cuda);
-    const detail::NeuronTimes times(trains);
+    const NeuronTimes times(trains);
     detail::GpuSurrogates surrogates(trains, times, options, 0);
     surrogates.make(index);
     return surrogates.download();

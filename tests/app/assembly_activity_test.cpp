@@ -139,7 +139,7 @@ TEST_CASE("activity: chance's activations are what independent Poisson neurons m
     for (const std::uint32_t seed : {1u, 2u}) {
         const SpikeTrains trains = poisson_trains(5, 20.0, 20000.0, seed);
         const std::size_t observed = pipeline::activation_times(trains, members, trains.span(), 500).size();
-        const std::vector<double> chance = pipeline::chance_activations(trains, members, trains.span(), 500, 100 * kSecond, 0);
+        const std::vector<double> chance = pipeline::chance_activations(NeuronTimes(trains), members, trains.span(), 500, 100 * kSecond, 0);
         REQUIRE(chance.size() == 200);
         const double expected = std::accumulate(chance.begin(), chance.end(), 0.0);
         INFO("seed " << seed << ": " << observed << " activations, chance " << expected);
@@ -147,7 +147,7 @@ TEST_CASE("activity: chance's activations are what independent Poisson neurons m
         CHECK(std::fabs(static_cast<double>(observed) - expected) < 4 * std::sqrt(expected) + 0.03 * expected);
 
         const std::size_t close = pipeline::activation_times(trains, members, trains.span(), 2000).size();
-        const std::vector<double> wide = pipeline::chance_activations(trains, members, trains.span(), 2000, 100 * kSecond, 0);
+        const std::vector<double> wide = pipeline::chance_activations(NeuronTimes(trains), members, trains.span(), 2000, 100 * kSecond, 0);
         const double wide_expected = std::accumulate(wide.begin(), wide.end(), 0.0);
         INFO(close << " activations within 2 ms, chance " << wide_expected);
         CHECK(static_cast<double>(close) < wide_expected);

@@ -387,7 +387,7 @@ TEST_CASE("mining refuses a floor of 0, an interval twice and a baseline within 
 TEST_CASE("the prefix counter's chunks give the counts and kept lists of one call", "[mining][memory]") {
     const auto seed = GENERATE(range(std::uint64_t{1}, std::uint64_t{21}));
     const test::TinyStream stream = test::tiny_stream(seed);
-    const detail_types::NeuronTimes times(stream.trains);
+    const NeuronTimes times(stream.trains);
     std::vector<Episode> pairs;
     for (NeuronId a = 0; a < stream.neurons; ++a) {
         for (NeuronId b = 0; b < stream.neurons; ++b) {

@@ -36,21 +36,15 @@ struct Candidate {
     Activity activity;
 };
 
-std::size_t shared(const std::vector<NeuronId>& a, const std::vector<NeuronId>& b) {
-    std::vector<NeuronId> both;
-    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
-    return both.size();
-}
-
 // Whether `part` lies mostly (more than half its members) inside `whole`, a larger or equal group.
 bool mostly_inside(const std::vector<NeuronId>& part, const std::vector<NeuronId>& whole) {
-    return whole.size() >= part.size() && 2 * shared(part, whole) > part.size();
+    return whole.size() >= part.size() && 2 * shared_members(part, whole) > part.size();
 }
 
 }  // namespace
 
 bool shows(const std::vector<NeuronId>& clique, const std::vector<NeuronId>& members) {
-    const std::size_t both = shared(clique, members);
+    const std::size_t both = shared_members(clique, members);
     return 2 * both > clique.size() && 2 * both > members.size();
 }
 
@@ -124,10 +118,10 @@ bool near(Tick a, Tick b, Tick tolerance) { return std::max(a, b) - std::min(a, 
 // an assembly active when it starts or ends neither appears nor ends; a hand-over between a
 // larger assembly and its parts is judged by their on runs, whole steps, not by the first
 // and last activations), grows and shrinks at their members' changes away from those bounds.
-std::vector<AssemblyEvent> events_of(const SpikeTrains& trains, const std::vector<Assembly>& assemblies,
+// `times` holds at least the members' spikes.
+std::vector<AssemblyEvent> events_of(const NeuronTimes& times, TimeSpan span, const std::vector<Assembly>& assemblies,
                                      const std::vector<std::vector<TimeSpan>>& runs, const std::vector<WindowSummary>& windows, Tick step,
                                      Tick sync) {
-    const TimeSpan span = trains.span();
     const Tick tolerance = kHandOverSteps * std::max<Tick>(step, 1);
     std::vector<AssemblyEvent> events;
     const auto add = [&](Tick t, EventKind kind, std::uint32_t id, std::uint32_t other) {
@@ -179,7 +173,7 @@ std::vector<AssemblyEvent> events_of(const SpikeTrains& trains, const std::vecto
             });
         };
         std::set<std::pair<std::size_t, bool>> changed;  // (window, grew): one event each
-        for (const MemberChange& c : member_changes(trains, a.members, a.activations, sync, kAlpha)) {
+        for (const MemberChange& c : member_changes(times, a.members, a.activations, sync, kAlpha)) {
             if (!at_bound(c.time) && changed.insert({window_of(windows, step, c.time), c.joined}).second) {
                 add(c.time, c.joined ? EventKind::Grows : EventKind::Shrinks, a.track.id, 0);
             }
@@ -234,6 +228,17 @@ void assemblies_through_time(const SpikeTrains& trains, const RunConfig& config,
     for (const auto& clique : whole) {
         for (const NeuronId n : clique) mates[n].insert(clique.begin(), clique.end());
     }
+    // The spikes of every neuron a candidate can hold (the whole recording's cliques, and the
+    // tracked groups of enough windows; fellows are in those cliques), each neuron's together.
+    std::vector<NeuronId> involved;
+    for (const auto& [n, fellows] : mates) involved.push_back(n);
+    for (const TrackedAssembly& t : tracker.assemblies()) {
+        if (t.windows.size() < config.min_windows) continue;
+        for (const auto& m : t.members) involved.insert(involved.end(), m.begin(), m.end());
+    }
+    std::sort(involved.begin(), involved.end());
+    involved.erase(std::unique(involved.begin(), involved.end()), involved.end());
+    const NeuronTimes times(trains, involved);
     // Candidates: groups (a clique of the whole recording, or a window group's core) grown
     // or trimmed to the neurons firing together with them over a stretch, among their own
     // neurons and their fellows in the whole recording's cliques. Members may change through
@@ -249,8 +254,8 @@ void assemblies_through_time(const SpikeTrains& trains, const RunConfig& config,
     // A candidate's activations over the whole recording, chance's and its activity.
     const auto assess = [&](Candidate& c) {
         std::vector<std::uint32_t> sizes;
-        c.activations = activation_times(trains, c.members, span, sync, 0, &sizes);
-        c.chance = chance_activations(trains, c.members, span, sync, activity.step, kChanceSmoothing);
+        c.activations = activation_times(times, c.members, span, sync, 0, &sizes);
+        c.chance = chance_activations(times, c.members, span, sync, activity.step, kChanceSmoothing);
         ActivityOptions own = activity;
         own.chance = c.chance;
         c.activity = active_periods(c.activations, sizes, span, own);
@@ -260,7 +265,7 @@ void assemblies_through_time(const SpikeTrains& trains, const RunConfig& config,
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
         for (std::size_t g = 0; g < groups.size(); ++g) {
             const Group& group = groups[g];
-            members[g] = firing_together(trains, group.core, {group.around.begin(), group.around.end()}, group.during, sync, kAlpha, of_whole);
+            members[g] = firing_together(times, group.core, {group.around.begin(), group.around.end()}, group.during, sync, kAlpha, of_whole);
         }
         const std::size_t from = candidates.size();
         for (std::vector<NeuronId>& m : members) {
@@ -332,7 +337,7 @@ void assemblies_through_time(const SpikeTrains& trains, const RunConfig& config,
             // whose members joined where a larger assembly took over is, before that, the
             // group without them.
             const TimeSpan left{c.activity.runs.front().start, c.activity.runs.back().end};
-            std::vector<NeuronId> members = firing_together(trains, c.members, {}, left, sync, kAlpha, false);
+            std::vector<NeuronId> members = firing_together(times, c.members, {}, left, sync, kAlpha, false);
             if (members != c.members) {
                 if (members.size() < config.min_size || known(members)) continue;
                 c.members = std::move(members);
@@ -366,11 +371,11 @@ void assemblies_through_time(const SpikeTrains& trains, const RunConfig& config,
         for (std::size_t c = 0; c < w.cliques.size(); ++c) {
             const auto rank = [&](const Assembly& a) {
                 const bool on = std::any_of(a.active.begin(), a.active.end(), [&](const TimeSpan& p) { return p.start <= middle && middle < p.end; });
-                return std::tuple(shared(w.cliques[c], a.members), on, -static_cast<std::ptrdiff_t>(a.members.size()));
+                return std::tuple(shared_members(w.cliques[c], a.members), on, -static_cast<std::ptrdiff_t>(a.members.size()));
             };
             const Assembly* best = nullptr;
             for (const Assembly& a : result.assemblies) {
-                if (2 * shared(w.cliques[c], a.members) <= w.cliques[c].size()) continue;
+                if (2 * shared_members(w.cliques[c], a.members) <= w.cliques[c].size()) continue;
                 if (best == nullptr || rank(a) > rank(*best)) best = &a;
             }
             if (best == nullptr) continue;
@@ -388,7 +393,7 @@ void assemblies_through_time(const SpikeTrains& trains, const RunConfig& config,
     }
     std::vector<std::vector<TimeSpan>> runs;
     for (const Candidate& c : kept) runs.push_back(c.activity.runs);
-    result.events = events_of(trains, result.assemblies, runs, result.windows, cofiring.step, sync);
+    result.events = events_of(times, span, result.assemblies, runs, result.windows, cofiring.step, sync);
 }
 
 }  // namespace spikeminer::pipeline::detail

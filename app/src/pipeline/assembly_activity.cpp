@@ -12,6 +12,26 @@ namespace {
 // Rounds of estimating the on rate from the on steps and finding the states again.
 constexpr int kRounds = 8;
 
+// Sorts `items`, made of runs [runs[r], runs[r + 1]) each sorted, by merging neighbouring
+// runs: log2(runs) passes rather than a sort's log2(items).
+template <typename T>
+void merge_runs(std::vector<T>& items, std::vector<std::size_t> runs) {
+    std::vector<T> merged(items.size());
+    while (runs.size() > 2) {
+        const std::size_t count = runs.size() - 1;
+        std::vector<std::size_t> next{0};
+        for (std::size_t r = 0; r < count; r += 2) {
+            const std::size_t middle = runs[r + 1];
+            const std::size_t end = r + 1 < count ? runs[r + 2] : middle;
+            const auto at = [&items](std::size_t i) { return items.begin() + static_cast<std::ptrdiff_t>(i); };
+            std::merge(at(runs[r]), at(middle), at(middle), at(end), merged.begin() + static_cast<std::ptrdiff_t>(runs[r]));
+            next.push_back(end);
+        }
+        items.swap(merged);
+        runs = std::move(next);
+    }
+}
+
 // The most likely on/off state of each step (Viterbi) for counts per step, off's expected
 // count in each step and on's (off's and the assembly's own), and the log probabilities of
 // a switch and of staying; with the path's log probability (less what all paths share).
@@ -133,17 +153,22 @@ bool fewer_members_off(std::span<const Tick> activations, std::span<const std::u
 
 }  // namespace
 
-std::vector<Tick> activation_times(const SpikeTrains& trains, const std::vector<NeuronId>& members, TimeSpan span, Tick within,
+std::vector<Tick> activation_times(const NeuronTimes& times, const std::vector<NeuronId>& members, TimeSpan span, Tick within,
                                    Tick shift, std::vector<std::uint32_t>* sizes) {
     if (sizes != nullptr) sizes->clear();
-    // The members' spikes (shifted) within the span, in time order, each with its member's index.
-    const auto all = trains.times();
+    // The members' spikes (shifted) within the span, in time order, each with its member's
+    // index: each member's run is in time order already, and the runs are merged.
     std::vector<std::pair<Tick, std::size_t>> spikes;
+    std::vector<std::size_t> runs{0};
     for (std::size_t m = 0; m < members.size(); ++m) {
         const Tick moved = static_cast<Tick>(m) * shift;
-        for (const std::uint32_t i : trains.spikes_of(members[m], {span.start - moved, span.end - moved})) spikes.emplace_back(all[i] + moved, m);
+        const std::span<const Tick> of = times.of(members[m]);
+        const auto first = std::lower_bound(of.begin(), of.end(), span.start - moved);
+        const auto last = std::lower_bound(first, of.end(), std::max(span.start, span.end) - moved);
+        for (auto t = first; t != last; ++t) spikes.emplace_back(*t + moved, m);
+        runs.push_back(spikes.size());
     }
-    std::sort(spikes.begin(), spikes.end());
+    merge_runs(spikes, std::move(runs));
     std::vector<Tick> out;
     std::vector<std::size_t> in_reach(members.size(), 0);
     std::size_t distinct = 0;
@@ -167,17 +192,20 @@ std::vector<Tick> activation_times(const SpikeTrains& trains, const std::vector<
     return out;
 }
 
-std::vector<double> chance_activations(const SpikeTrains& trains, const std::vector<NeuronId>& members, TimeSpan span, Tick within,
+std::vector<Tick> activation_times(const SpikeTrains& trains, const std::vector<NeuronId>& members, TimeSpan span, Tick within,
+                                   Tick shift, std::vector<std::uint32_t>* sizes) {
+    return activation_times(NeuronTimes(trains, members), members, span, within, shift, sizes);
+}
+
+std::vector<double> chance_activations(const NeuronTimes& times, const std::vector<NeuronId>& members, TimeSpan span, Tick within,
                                        Tick step, std::size_t smooth) {
     const std::size_t steps = span.length() <= 0 || step <= 0 ? 0 : static_cast<std::size_t>((span.length() + step - 1) / step);
     std::vector<double> chance(steps, 0);
     if (steps == 0 || members.empty()) return chance;
     // Each member's spikes up to the start of each step (a running count).
-    const auto all = trains.times();
     std::vector<std::vector<double>> before(members.size(), std::vector<double>(steps + 1, 0));
     for (std::size_t m = 0; m < members.size(); ++m) {
-        for (const std::uint32_t i : trains.spikes_of(members[m])) {
-            const Tick t = all[i];
+        for (const Tick t : times.of(members[m])) {
             if (t >= span.start && t < span.end) before[m][static_cast<std::size_t>((t - span.start) / step) + 1] += 1;
         }
         for (std::size_t s = 0; s < steps; ++s) before[m][s + 1] += before[m][s];

@@ -18,26 +18,25 @@ double spread(double k, double n) {
 
 }  // namespace
 
-std::vector<std::uint8_t> took_part(const SpikeTrains& trains, NeuronId member, const std::vector<Tick>& activations, Tick within) {
-    const auto all = trains.times();
-    const auto of = trains.spikes_of(member);
+std::vector<std::uint8_t> took_part(const NeuronTimes& times, NeuronId member, const std::vector<Tick>& activations, Tick within) {
+    const std::span<const Tick> of = times.of(member);
     std::vector<std::uint8_t> took(activations.size(), 0);
     std::size_t at = 0;
     for (std::size_t i = 0; i < activations.size(); ++i) {
-        while (at < of.size() && all[of[at]] < activations[i] - within) ++at;
-        took[i] = at < of.size() && all[of[at]] <= activations[i] + within ? 1 : 0;
+        while (at < of.size() && of[at] < activations[i] - within) ++at;
+        took[i] = at < of.size() && of[at] <= activations[i] + within ? 1 : 0;
     }
     return took;
 }
 
-std::vector<MemberChange> member_changes(const SpikeTrains& trains, const std::vector<NeuronId>& members, const std::vector<Tick>& activations,
+std::vector<MemberChange> member_changes(const NeuronTimes& times, const std::vector<NeuronId>& members, const std::vector<Tick>& activations,
                                          Tick within, double alpha, std::size_t min_side) {
     std::vector<MemberChange> changes;
     const std::size_t n = activations.size();
     if (n < 2 * min_side) return changes;
     const double tests = static_cast<double>(n) * static_cast<double>(members.size());
     for (const NeuronId m : members) {
-        const std::vector<std::uint8_t> took = took_part(trains, m, activations, within);
+        const std::vector<std::uint8_t> took = took_part(times, m, activations, within);
         std::vector<double> before(n + 1, 0);  // activations taken part in among the first i
         for (std::size_t i = 0; i < n; ++i) before[i + 1] = before[i] + took[i];
         const double whole = spread(before[n], static_cast<double>(n));
@@ -63,26 +62,26 @@ std::vector<MemberChange> member_changes(const SpikeTrains& trains, const std::v
     return changes;
 }
 
-std::vector<NeuronId> firing_together(const SpikeTrains& trains, std::vector<NeuronId> members, const std::vector<NeuronId>& others,
+std::vector<NeuronId> firing_together(const NeuronTimes& times, std::vector<NeuronId> members, const std::vector<NeuronId>& others,
                                       TimeSpan span, Tick within, double alpha, bool keep_changing) {
     const auto share = [&](NeuronId n, const std::vector<Tick>& activations) {
-        const std::vector<std::uint8_t> took = took_part(trains, n, activations, within);
+        const std::vector<std::uint8_t> took = took_part(times, n, activations, within);
         return static_cast<std::size_t>(std::count(took.begin(), took.end(), std::uint8_t{1}));
     };
     // Each step drops or adds one neuron; a neuron added is never dropped (its share was more
     // than half) and dropped ones can come back only through a change of the rest, so the
     // steps are bounded: stop after as many as could each move every neuron twice.
     for (std::size_t moves = 0; !members.empty() && moves <= 2 * (members.size() + others.size()); ++moves) {
-        const std::vector<Tick> activations = activation_times(trains, members, span, within);
+        const std::vector<Tick> activations = activation_times(times, members, span, within);
         if (activations.empty()) return {};
         std::vector<std::pair<std::size_t, NeuronId>> weak;  // (activations taken part in, member) of those in at most half
         for (const NeuronId m : members) {
-            if (const std::size_t times = share(m, activations); 2 * times <= activations.size()) weak.emplace_back(times, m);
+            if (const std::size_t taken = share(m, activations); 2 * taken <= activations.size()) weak.emplace_back(taken, m);
         }
         if (!weak.empty()) {
             std::sort(weak.begin(), weak.end());
             const std::vector<MemberChange> changes =
-                keep_changing ? member_changes(trains, members, activations, within, alpha) : std::vector<MemberChange>{};
+                keep_changing ? member_changes(times, members, activations, within, alpha) : std::vector<MemberChange>{};
             const auto none = std::find_if(weak.begin(), weak.end(), [&](const auto& w) {
                 return std::none_of(changes.begin(), changes.end(), [&](const MemberChange& c) { return c.member == w.second; });
             });
@@ -94,7 +93,7 @@ std::vector<NeuronId> firing_together(const SpikeTrains& trains, std::vector<Neu
         std::pair<std::size_t, NeuronId> strongest{0, 0};  // (activations taken part in, neuron) of the others in more than half
         for (const NeuronId n : others) {
             if (std::binary_search(members.begin(), members.end(), n)) continue;
-            if (const std::size_t times = share(n, activations); 2 * times > activations.size() && times > strongest.first) strongest = {times, n};
+            if (const std::size_t taken = share(n, activations); 2 * taken > activations.size() && taken > strongest.first) strongest = {taken, n};
         }
         if (strongest.first == 0) return members;
         members.insert(std::upper_bound(members.begin(), members.end(), strongest.second), strongest.second);

@@ -4,7 +4,7 @@
 // throughout nor on one side of a change is none.
 #pragma once
 
-#include "spikeminer/core/spike_trains.hpp"
+#include "spikeminer/core/neuron_times.hpp"
 
 #include <vector>
 
@@ -16,8 +16,10 @@ struct MemberChange {
     bool joined = true;  ///< joined (took part in less than half the activations before, more than half after), or left
 };
 
+// `times` holds at least the spikes of the neurons asked about.
+
 /// Whether `member` took part (fired within `within` ticks, either way) in each of `activations`.
-std::vector<std::uint8_t> took_part(const SpikeTrains& trains, NeuronId member, const std::vector<Tick>& activations, Tick within);
+std::vector<std::uint8_t> took_part(const NeuronTimes& times, NeuronId member, const std::vector<Tick>& activations, Tick within);
 
 /// For each member, whether it took part (fired within `within` ticks of the activation,
 /// either way) in each of `activations`; the split of those into before and after that
@@ -25,7 +27,7 @@ std::vector<std::uint8_t> took_part(const SpikeTrains& trains, NeuronId member, 
 /// degree of freedom, Bonferroni over the splits and members) is at most `alpha`, each side
 /// holds `min_side` activations or more, and the member's share crosses one half: it was a
 /// member on one side only.
-std::vector<MemberChange> member_changes(const SpikeTrains& trains, const std::vector<NeuronId>& members, const std::vector<Tick>& activations,
+std::vector<MemberChange> member_changes(const NeuronTimes& times, const std::vector<NeuronId>& members, const std::vector<Tick>& activations,
                                          Tick within, double alpha, std::size_t min_side = 5);
 
 /// The group that fires together around `members` (sorted) within `span`: while a member
@@ -37,7 +39,7 @@ std::vector<MemberChange> member_changes(const SpikeTrains& trains, const std::v
 /// together: its weakest member takes part in few of its activations. A window's few
 /// activations give a clique of some of an assembly's members; the others of its windows
 /// join it.
-std::vector<NeuronId> firing_together(const SpikeTrains& trains, std::vector<NeuronId> members, const std::vector<NeuronId>& others,
+std::vector<NeuronId> firing_together(const NeuronTimes& times, std::vector<NeuronId> members, const std::vector<NeuronId>& others,
                                       TimeSpan span, Tick within, double alpha, bool keep_changing);
 
 }  // namespace spikeminer::pipeline::detail

@@ -20,13 +20,18 @@ std::string event_name(EventKind kind) {
     return "appears";
 }
 
-double jaccard(const std::vector<NeuronId>& a, const std::vector<NeuronId>& b) {
+std::size_t shared_members(const std::vector<NeuronId>& a, const std::vector<NeuronId>& b) {
     std::size_t shared = 0;
     for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
         if (a[i] < b[j]) ++i;
         else if (b[j] < a[i]) ++j;
         else { ++shared; ++i; ++j; }
     }
+    return shared;
+}
+
+double jaccard(const std::vector<NeuronId>& a, const std::vector<NeuronId>& b) {
+    const std::size_t shared = shared_members(a, b);
     const std::size_t together = a.size() + b.size() - shared;
     return together == 0 ? 0.0 : static_cast<double>(shared) / static_cast<double>(together);
 }

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "../end_lists.hpp"
-#include "../neuron_times.hpp"
+#include "spikeminer/core/neuron_times.hpp"
 
 #include "spikeminer/mining/count.hpp"
 

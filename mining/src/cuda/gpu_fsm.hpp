@@ -1,6 +1,6 @@
 #pragma once
 
-#include "../neuron_times.hpp"
+#include "spikeminer/core/neuron_times.hpp"
 
 #include "spikeminer/mining/episode.hpp"
 

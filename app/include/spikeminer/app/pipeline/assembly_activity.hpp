@@ -17,6 +17,7 @@
 // runs). An off period of g steps inside activity at rate r is seen when r g exceeds about
 // twice -ln(switch_probability): 14 s at one activation a second with the defaults.
 
+#include "spikeminer/core/neuron_times.hpp"
 #include "spikeminer/core/spike_trains.hpp"
 
 #include <cstddef>
@@ -29,6 +30,10 @@ namespace spikeminer::pipeline {
 /// within `span` (the time of the group's first spike; groups do not overlap, each starts
 /// after the last one's spikes). `shift` moves member j's spikes j x shift later. `sizes`,
 /// when given, gets the members firing within `within` of each activation's first spike.
+/// `times` holds at least the members' spikes.
+std::vector<Tick> activation_times(const NeuronTimes& times, const std::vector<NeuronId>& members, TimeSpan span, Tick within,
+                                   Tick shift = 0, std::vector<std::uint32_t>* sizes = nullptr);
+/// The same, the members' spikes gathered from the recording first.
 std::vector<Tick> activation_times(const SpikeTrains& trains, const std::vector<NeuronId>& members, TimeSpan span, Tick within,
                                    Tick shift = 0, std::vector<std::uint32_t>* sizes = nullptr);
 
@@ -39,8 +44,8 @@ std::vector<Tick> activation_times(const SpikeTrains& trains, const std::vector<
 /// of the rates (the sum of their products m at a time). At least half an activation over
 /// the span, spread evenly. The rate is first order in rate x within: right when chance
 /// coincidences are rare, above the count otherwise (some 15% at 20 Hz within 2 ms), which
-/// errs towards fewer active periods.
-std::vector<double> chance_activations(const SpikeTrains& trains, const std::vector<NeuronId>& members, TimeSpan span, Tick within,
+/// errs towards fewer active periods. `times` holds at least the members' spikes.
+std::vector<double> chance_activations(const NeuronTimes& times, const std::vector<NeuronId>& members, TimeSpan span, Tick within,
                                        Tick step, std::size_t smooth);
 
 struct ActivityOptions {

@@ -76,6 +76,9 @@ private:
     std::vector<std::uint32_t> last_ids_;
 };
 
+/// |a ∩ b| of two sorted member lists.
+std::size_t shared_members(const std::vector<NeuronId>& a, const std::vector<NeuronId>& b);
+
 /// |a ∩ b| / |a ∪ b| of two sorted member lists (0 for two empty lists).
 double jaccard(const std::vector<NeuronId>& a, const std::vector<NeuronId>& b);
 

@@ -1,8 +1,9 @@
-#include "neuron_times.hpp"
+// See neuron_times.hpp.
+#include "spikeminer/core/neuron_times.hpp"
 
 #include <omp.h>
 
-namespace spikeminer::mining::detail {
+namespace spikeminer {
 
 NeuronTimes::NeuronTimes(const SpikeTrains& trains) { gather(trains, {}); }
 
@@ -27,4 +28,4 @@ void NeuronTimes::gather(const SpikeTrains& trains, const std::vector<bool>& kep
     }
 }
 
-}  // namespace spikeminer::mining::detail
+}  // namespace spikeminer

@@ -6,10 +6,11 @@
 #include <span>
 #include <vector>
 
-namespace spikeminer::mining::detail {
+namespace spikeminer {
 
 /// Every neuron's spike times, contiguous and sorted (a CSR by neuron): what the counters
-/// search with binary searches, on the CPU and, uploaded, on the GPU.
+/// search with binary searches, on the CPU and, uploaded, on the GPU, and what the
+/// assemblies' activations sweep without a cache miss a spike.
 struct NeuronTimes {
     std::vector<std::uint64_t> offsets;  ///< neurons + 1
     UninitializedVector<Tick> times;
@@ -17,7 +18,7 @@ struct NeuronTimes {
     /// Gathered neuron by neuron on all cores.
     explicit NeuronTimes(const SpikeTrains& trains);
     /// Only the spikes of `only` (the other neurons hold none): what one episode's
-    /// occurrences need, without gathering the whole recording.
+    /// occurrences or a few assemblies need, without gathering the whole recording.
     NeuronTimes(const SpikeTrains& trains, std::span<const NeuronId> only);
     [[nodiscard]] std::span<const Tick> of(NeuronId n) const {
         return {times.data() + offsets[n], static_cast<std::size_t>(offsets[n + 1] - offsets[n])};
@@ -27,4 +28,4 @@ private:
     void gather(const SpikeTrains& trains, const std::vector<bool>& kept);  // the neurons kept (all when empty)
 };
 
-}  // namespace spikeminer::mining::detail
+}  // namespace spikeminer
