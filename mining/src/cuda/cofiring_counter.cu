@@ -10,6 +10,10 @@
 #include "mapped_host.hpp"
 
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
 
 namespace spikeminer::mining::detail {
 namespace {
@@ -28,24 +32,48 @@ using tuning::kFirstCapacity;
 using tuning::kPieceSpikes;
 constexpr std::uint32_t kMaxShares = 65535;  // a grid's y extent
 
+// The recording's spike stream and its per-neuron index on one device, read by every
+// counter counting that recording there: DeviceWindows' threads share one copy.
+struct DeviceSpikes {
+    DeviceBuffer<Tick> times;
+    DeviceBuffer<NeuronId> neurons;
+    DeviceBuffer<std::uint32_t> positions;
+    DeviceBuffer<std::uint64_t> offsets;
+};
+
+// The current device's copy of `trains`: the one a live counter holds, or a new one, whose
+// upload ends before any counter can read it. Counters end before their recording does, so
+// a recording's memory holds no other recording while its copy is held.
+std::shared_ptr<const DeviceSpikes> device_spikes(const SpikeTrains& trains) {
+    static std::mutex mutex;
+    static std::map<std::tuple<const Tick*, std::size_t, int>, std::weak_ptr<const DeviceSpikes>> held;
+    int device = 0;
+    SPIKEMINER_CUDA_CHECK(cudaGetDevice(&device));
+    const std::lock_guard lock(mutex);
+    std::erase_if(held, [](const auto& entry) { return entry.second.expired(); });
+    const auto key = std::tuple(trains.times().data(), trains.num_spikes(), device);
+    if (const auto found = held.find(key); found != held.end()) {
+        if (std::shared_ptr<const DeviceSpikes> spikes = found->second.lock()) return spikes;
+    }
+    const DeviceStream stream;
+    const cudaStream_t s = stream.get();
+    auto spikes = std::make_shared<DeviceSpikes>();
+    spikes->times = upload(trains.times().data(), trains.num_spikes(), "co-firing spike times", s);
+    spikes->neurons = upload(trains.neurons().data(), trains.num_spikes(), "co-firing spike neurons", s);
+    spikes->positions = upload(trains.spike_index().data(), trains.spike_index().size(), "co-firing spike index", s);
+    spikes->offsets = upload(trains.neuron_offsets().data(), trains.neuron_offsets().size(), "co-firing spike index", s);
+    SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s));
+    held[key] = spikes;
+    return spikes;
+}
+
 class GpuCofiringCounter final : public CofiringCounter {
 public:
     GpuCofiringCounter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins, CounterProgress progress, bool whole)
         : trains_(trains), lags_(lags), bins_(bins), progress_(progress), n_(trains.num_neurons()),
           cells_(n_ * n_ * static_cast<std::size_t>(lags.slots)), from_(n_), to_(n_), staged_spikes_(n_) {
         const cudaStream_t s = stream_.get();
-        times_ = upload(trains.times().data(), trains.num_spikes(), "co-firing spike times", s);
-        neurons_ = upload(trains.neurons().data(), trains.num_spikes(), "co-firing spike neurons", s);
-        std::vector<std::uint32_t> positions;
-        std::vector<std::uint64_t> offsets{0};
-        positions.reserve(trains.num_spikes());
-        for (NeuronId n = 0; n < n_; ++n) {
-            const auto of = trains.spikes_of(n);
-            positions.insert(positions.end(), of.begin(), of.end());
-            offsets.push_back(positions.size());
-        }
-        positions_ = upload(positions, "co-firing spike index", s);
-        offsets_ = upload(offsets, "co-firing spike index", s);
+        spikes_ = device_spikes(trains);
         cursor_.assign(n_, 0);
         first_ = allocate_or_oom<std::uint32_t>(n_, "co-firing ranges");
         last_ = allocate_or_oom<std::uint32_t>(n_, "co-firing ranges");
@@ -203,11 +231,11 @@ private:
         const std::uint32_t per_block = std::max<std::uint32_t>(kEndsPerBlock, (most + kMaxShares - 1) / kMaxShares);
         const std::uint32_t shares = std::max<std::uint32_t>(1, (most + per_block - 1) / per_block);
         PieceArgs a = args_;
-        a.times = times_.get();
-        a.neurons = neurons_.get();
+        a.times = spikes_->times.get();
+        a.neurons = spikes_->neurons.get();
         a.spikes = trains_.num_spikes();
-        a.positions = positions_.get();
-        a.offsets = offsets_.get();
+        a.positions = spikes_->positions.get();
+        a.offsets = spikes_->offsets.get();
         a.first = first_.get();
         a.last = last_.get();
         a.per_block = per_block;
@@ -231,10 +259,7 @@ private:
     std::size_t n_;
     std::size_t cells_;
     DeviceStream stream_;
-    DeviceBuffer<Tick> times_;
-    DeviceBuffer<NeuronId> neurons_;
-    DeviceBuffer<std::uint32_t> positions_;
-    DeviceBuffer<std::uint64_t> offsets_;
+    std::shared_ptr<const DeviceSpikes> spikes_;
     DeviceBuffer<std::uint32_t> first_;
     DeviceBuffer<std::uint32_t> last_;
     DeviceBuffer<unsigned long long> window_;

@@ -111,6 +111,10 @@ public:
     [[nodiscard]] std::span<const std::uint32_t> spikes_of(NeuronId n, TimeSpan span) const;
     /// Number of spikes of neuron n.
     [[nodiscard]] std::size_t spike_count(NeuronId n) const { return spikes_of(n).size(); }
+    /// Every neuron's positions (spikes_of), neuron after neuron, and where each neuron's
+    /// start there (N + 1 offsets): the index whole, as a device copies it.
+    [[nodiscard]] std::span<const std::uint32_t> spike_index() const { return spike_index_; }
+    [[nodiscard]] std::span<const std::uint64_t> neuron_offsets() const { return neuron_offsets_; }
 
     [[nodiscard]] const std::string& label(NeuronId n) const { return neurons_.labels.at(n); }
     [[nodiscard]] const NeuronTable& neuron_table() const { return neurons_; }
