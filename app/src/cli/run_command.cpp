@@ -11,8 +11,6 @@
 #include "spikeminer/app/pipeline/pipeline.hpp"
 #include "spikeminer/app/pipeline/ranks.hpp"
 #include "spikeminer/app/pipeline/results.hpp"
-#include "spikeminer/core/backend.hpp"
-#include "spikeminer/core/device_query.hpp"
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/core/memory.hpp"
 
@@ -24,7 +22,6 @@
 #include <memory>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 #include <unistd.h>
 
@@ -148,15 +145,10 @@ void run(pipeline::RunConfig config, const RunArguments& args) {
     pipeline::check_results_dir(args.output, config);
     TerminalProgress terminal;
     reset_peak_memory();
-    // The GPU's start (its context: tenths of a second) overlaps the reading, and the
-    // pipeline finds it made. (The reader's child process never touches the GPU.)
-    std::jthread starting;
-    if (parse_backend(config.backend) != Backend::Cpu) starting = std::jthread([] { (void)query_devices(); });
     const auto reading = std::chrono::steady_clock::now();
     const pipeline::Input input = pipeline::load_input(config, &terminal.progress());
     const pipeline::StageTime read{config.simulate.empty() ? "read" : "simulate",
                                    std::chrono::duration<double>(std::chrono::steady_clock::now() - reading).count(), "cpu", peak_memory()};
-    if (starting.joinable()) starting.join();
     std::optional<pipeline::PipelineResult> ran = pipeline::run_pipeline_on_ranks(ranks, input, config, &terminal.progress());
     if (!ran) return;
     pipeline::PipelineResult& result = *ran;
