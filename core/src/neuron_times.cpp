@@ -3,6 +3,8 @@
 
 #include <omp.h>
 
+#include <algorithm>
+
 namespace spikeminer {
 
 NeuronTimes::NeuronTimes(const SpikeTrains& trains) { gather(trains, {}); }
@@ -11,6 +13,13 @@ NeuronTimes::NeuronTimes(const SpikeTrains& trains, std::span<const NeuronId> on
     std::vector<bool> kept(trains.num_neurons(), false);
     for (const NeuronId n : only) kept.at(n) = true;
     gather(trains, kept);
+}
+
+std::span<const Tick> NeuronTimes::of(NeuronId n, TimeSpan span) const {
+    const std::span<const Tick> all = of(n);
+    const auto first = std::lower_bound(all.begin(), all.end(), span.start);
+    const auto last = std::lower_bound(first, all.end(), std::max(span.start, span.end));
+    return {first, last};
 }
 
 void NeuronTimes::gather(const SpikeTrains& trains, const std::vector<bool>& kept) {

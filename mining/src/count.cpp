@@ -3,7 +3,6 @@
 
 #include "cpu/cpu_counters.hpp"
 #include "gpu_counting.hpp"
-#include "spikeminer/core/neuron_times.hpp"
 #include "prefix_counting.hpp"
 #include "shared_list_store.hpp"
 #include "tuning.hpp"
@@ -11,6 +10,7 @@
 #include "spikeminer/core/device_query.hpp"
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/core/memory.hpp"
+#include "spikeminer/core/neuron_times.hpp"
 
 #include <algorithm>
 

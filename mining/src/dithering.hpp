@@ -5,9 +5,9 @@
 // spike on the same tick.
 
 #include "host_device.hpp"
-#include "spikeminer/core/neuron_times.hpp"
 #include "surrogate_random.hpp"
 
+#include "spikeminer/core/neuron_times.hpp"
 #include "spikeminer/mining/surrogates.hpp"
 
 #include <cstddef>

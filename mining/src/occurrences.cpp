@@ -1,8 +1,8 @@
 // The occurrences behind a count: greedy by earliest end; for each chosen end the
 // occurrence that starts last, drawn forward through the backward reachable sets.
 #include "cpu/cpu_counters.hpp"
-#include "spikeminer/core/neuron_times.hpp"
 
+#include "spikeminer/core/neuron_times.hpp"
 #include "spikeminer/mining/count.hpp"
 
 #include <algorithm>

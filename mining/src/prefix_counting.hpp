@@ -2,8 +2,8 @@
 
 #include "end_lists.hpp"
 #include "lag_counts.hpp"
-#include "spikeminer/core/neuron_times.hpp"
 
+#include "spikeminer/core/neuron_times.hpp"
 #include "spikeminer/core/progress.hpp"
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "end_lists.hpp"
-#include "spikeminer/core/neuron_times.hpp"
 
 #include "spikeminer/core/device_threads.hpp"
+#include "spikeminer/core/neuron_times.hpp"
 #include "spikeminer/core/progress.hpp"
 
 #include <functional>

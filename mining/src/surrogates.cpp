@@ -2,10 +2,10 @@
 
 #include "dithering.hpp"
 #include "gpu_counting.hpp"
-#include "spikeminer/core/neuron_times.hpp"
 
 #include "spikeminer/core/backend.hpp"
 #include "spikeminer/core/error.hpp"
+#include "spikeminer/core/neuron_times.hpp"
 
 #include <algorithm>
 #include <vector>

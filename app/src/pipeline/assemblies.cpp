@@ -228,13 +228,17 @@ void assemblies_through_time(const SpikeTrains& trains, const RunConfig& config,
     for (const auto& clique : whole) {
         for (const NeuronId n : clique) mates[n].insert(clique.begin(), clique.end());
     }
-    // The spikes of every neuron a candidate can hold (the whole recording's cliques, and the
-    // tracked groups of enough windows; fellows are in those cliques), each neuron's together.
+    // The window groups: tracked groups seen in enough windows.
+    std::vector<const TrackedAssembly*> tracked;
+    for (const TrackedAssembly& t : tracker.assemblies()) {
+        if (t.windows.size() >= config.min_windows) tracked.push_back(&t);
+    }
+    // The spikes of every neuron a candidate can hold (the whole recording's cliques and the
+    // window groups; fellows are in those cliques), each neuron's together.
     std::vector<NeuronId> involved;
     for (const auto& [n, fellows] : mates) involved.push_back(n);
-    for (const TrackedAssembly& t : tracker.assemblies()) {
-        if (t.windows.size() < config.min_windows) continue;
-        for (const auto& m : t.members) involved.insert(involved.end(), m.begin(), m.end());
+    for (const TrackedAssembly* t : tracked) {
+        for (const auto& m : t->members) involved.insert(involved.end(), m.begin(), m.end());
     }
     std::sort(involved.begin(), involved.end());
     involved.erase(std::unique(involved.begin(), involved.end()), involved.end());
@@ -298,13 +302,12 @@ void assemblies_through_time(const SpikeTrains& trains, const RunConfig& config,
         });
     };
     groups.clear();
-    for (const TrackedAssembly& t : tracker.assemblies()) {
-        if (t.windows.size() < config.min_windows) continue;
-        const TimeSpan during{result.windows[t.windows.front()].span.start, result.windows[t.windows.back()].span.end};
-        std::vector<NeuronId> core = t.core();
+    for (const TrackedAssembly* t : tracked) {
+        const TimeSpan during{result.windows[t->windows.front()].span.start, result.windows[t->windows.back()].span.end};
+        std::vector<NeuronId> core = t->core();
         if (seen_in_part(core, during)) continue;
         groups.push_back({std::move(core), {}, during});
-        for (const auto& m : t.members) with_fellows(groups.back().around, m);
+        for (const auto& m : t->members) with_fellows(groups.back().around, m);
     }
     offer(groups, false);
     // Largest first (the whole recording's before the windows' at one size): a part mostly

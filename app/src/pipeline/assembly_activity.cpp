@@ -16,6 +16,7 @@ constexpr int kRounds = 8;
 // runs: log2(runs) passes rather than a sort's log2(items).
 template <typename T>
 void merge_runs(std::vector<T>& items, std::vector<std::size_t> runs) {
+    if (runs.size() <= 2) return;  // one run or none: in order already
     std::vector<T> merged(items.size());
     while (runs.size() > 2) {
         const std::size_t count = runs.size() - 1;
@@ -162,10 +163,7 @@ std::vector<Tick> activation_times(const NeuronTimes& times, const std::vector<N
     std::vector<std::size_t> runs{0};
     for (std::size_t m = 0; m < members.size(); ++m) {
         const Tick moved = static_cast<Tick>(m) * shift;
-        const std::span<const Tick> of = times.of(members[m]);
-        const auto first = std::lower_bound(of.begin(), of.end(), span.start - moved);
-        const auto last = std::lower_bound(first, of.end(), std::max(span.start, span.end) - moved);
-        for (auto t = first; t != last; ++t) spikes.emplace_back(*t + moved, m);
+        for (const Tick t : times.of(members[m], {span.start - moved, span.end - moved})) spikes.emplace_back(t + moved, m);
         runs.push_back(spikes.size());
     }
     merge_runs(spikes, std::move(runs));

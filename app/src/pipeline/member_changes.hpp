@@ -16,9 +16,9 @@ struct MemberChange {
     bool joined = true;  ///< joined (took part in less than half the activations before, more than half after), or left
 };
 
-// `times` holds at least the spikes of the neurons asked about.
-
-/// Whether `member` took part (fired within `within` ticks, either way) in each of `activations`.
+/// Whether `member` took part (fired within `within` ticks, either way) in each of
+/// `activations`. `times` holds at least the member's spikes (as in the functions below:
+/// those of the members and the others).
 std::vector<std::uint8_t> took_part(const NeuronTimes& times, NeuronId member, const std::vector<Tick>& activations, Tick within);
 
 /// For each member, whether it took part (fired within `within` ticks of the activation,

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "../end_lists.hpp"
-#include "spikeminer/core/neuron_times.hpp"
 
+#include "spikeminer/core/neuron_times.hpp"
 #include "spikeminer/mining/count.hpp"
 
 #include <cstdint>

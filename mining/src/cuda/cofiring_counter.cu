@@ -41,18 +41,30 @@ struct DeviceSpikes {
     DeviceBuffer<std::uint64_t> offsets;
 };
 
+// The copies on one device, by recording, and the lock its uploads take (a device's first
+// counters wait for its copy, not for another device's).
+struct DeviceCopies {
+    std::mutex mutex;
+    std::map<std::tuple<const Tick*, const std::uint64_t*, std::size_t, std::size_t>, std::weak_ptr<const DeviceSpikes>> held;
+};
+
 // The current device's copy of `trains`: the one a live counter holds, or a new one, whose
 // upload ends before any counter can read it. Counters end before their recording does, so
 // a recording's memory holds no other recording while its copy is held.
 std::shared_ptr<const DeviceSpikes> device_spikes(const SpikeTrains& trains) {
-    static std::mutex mutex;
-    static std::map<std::tuple<const Tick*, std::size_t, int>, std::weak_ptr<const DeviceSpikes>> held;
+    static std::mutex devices_mutex;
+    static std::map<int, DeviceCopies> devices;  // nodes stay put: a device's entry outlives the lock
     int device = 0;
     SPIKEMINER_CUDA_CHECK(cudaGetDevice(&device));
-    const std::lock_guard lock(mutex);
-    std::erase_if(held, [](const auto& entry) { return entry.second.expired(); });
-    const auto key = std::tuple(trains.times().data(), trains.num_spikes(), device);
-    if (const auto found = held.find(key); found != held.end()) {
+    DeviceCopies* copies = nullptr;
+    {
+        const std::lock_guard lock(devices_mutex);
+        copies = &devices[device];
+    }
+    const std::lock_guard lock(copies->mutex);
+    std::erase_if(copies->held, [](const auto& entry) { return entry.second.expired(); });
+    const auto key = std::tuple(trains.times().data(), trains.neuron_offsets().data(), trains.num_spikes(), trains.num_neurons());
+    if (const auto found = copies->held.find(key); found != copies->held.end()) {
         if (std::shared_ptr<const DeviceSpikes> spikes = found->second.lock()) return spikes;
     }
     const DeviceStream stream;
@@ -63,7 +75,7 @@ std::shared_ptr<const DeviceSpikes> device_spikes(const SpikeTrains& trains) {
     spikes->positions = upload(trains.spike_index().data(), trains.spike_index().size(), "co-firing spike index", s);
     spikes->offsets = upload(trains.neuron_offsets().data(), trains.neuron_offsets().size(), "co-firing spike index", s);
     SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s));
-    held[key] = spikes;
+    copies->held[key] = spikes;
     return spikes;
 }
 

@@ -23,6 +23,9 @@ struct NeuronTimes {
     [[nodiscard]] std::span<const Tick> of(NeuronId n) const {
         return {times.data() + offsets[n], static_cast<std::size_t>(offsets[n + 1] - offsets[n])};
     }
+    /// Those of them within `span`, as SpikeTrains::spikes_of(n, span) finds them (none
+    /// when the span ends before it starts).
+    [[nodiscard]] std::span<const Tick> of(NeuronId n, TimeSpan span) const;
 
 private:
     void gather(const SpikeTrains& trains, const std::vector<bool>& kept);  // the neurons kept (all when empty)

@@ -111,8 +111,9 @@ public:
     [[nodiscard]] std::span<const std::uint32_t> spikes_of(NeuronId n, TimeSpan span) const;
     /// Number of spikes of neuron n.
     [[nodiscard]] std::size_t spike_count(NeuronId n) const { return spikes_of(n).size(); }
-    /// Every neuron's positions (spikes_of), neuron after neuron, and where each neuron's
-    /// start there (N + 1 offsets): the index whole, as a device copies it.
+    /// The per-neuron index whole, as a device copies it: every neuron's positions
+    /// (spikes_of), neuron after neuron, and the N + 1 offsets at which each neuron's begin
+    /// (both empty for a SpikeTrains made by its default constructor).
     [[nodiscard]] std::span<const std::uint32_t> spike_index() const { return spike_index_; }
     [[nodiscard]] std::span<const std::uint64_t> neuron_offsets() const { return neuron_offsets_; }
 
