@@ -124,13 +124,14 @@ std::vector<std::vector<NeuronId>> cliques_of(const app::WindowGraph& graph, con
 // setup (the lag layout, the test tables, a counter) costs more than it saves.
 constexpr std::size_t kThreadedWindows = 32;
 
-// DeviceWindows' threads a device, or one where two counters would take more than half of
-// the first device's free memory (so that GPMA+ and the cliques keep room beside them).
+// DeviceWindows' threads a device: as many as kThreadsPerDevice counters that take at most
+// half of the first device's free memory (so that GPMA+ and the cliques keep room beside
+// them), and at least one.
 std::size_t threads_per_device(const mining::CofiringWindows& windows, const std::vector<int>& devices) {
     const DeviceReport report = query_devices();
     const auto first = static_cast<std::size_t>(devices.front());
     const std::size_t free = first < report.devices.size() ? report.devices[first].free_memory : 0;
-    return DeviceWindows::kThreadsPerDevice * windows.gpu_count_bytes() <= free / 2 ? DeviceWindows::kThreadsPerDevice : 1;
+    return std::clamp<std::size_t>(free / 2 / std::max<std::size_t>(1, windows.gpu_count_bytes()), 1, DeviceWindows::kThreadsPerDevice);
 }
 
 }  // namespace
