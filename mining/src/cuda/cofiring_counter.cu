@@ -6,14 +6,12 @@
 #include "../tuning.hpp"
 #include "cofiring_kernels.cuh"
 #include "device_calls.cuh"
+#include "device_recording.hpp"
 #include "device_stream.hpp"
 #include "mapped_host.hpp"
 
 #include <algorithm>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <tuple>
 
 namespace spikeminer::mining::detail {
 namespace {
@@ -32,60 +30,13 @@ using tuning::kFirstCapacity;
 using tuning::kPieceSpikes;
 constexpr std::uint32_t kMaxShares = 65535;  // a grid's y extent
 
-// The recording's spike stream and its per-neuron index on one device, read by every
-// counter counting that recording there: DeviceWindows' threads share one copy.
-struct DeviceSpikes {
-    DeviceBuffer<Tick> times;
-    DeviceBuffer<NeuronId> neurons;
-    DeviceBuffer<std::uint32_t> positions;
-    DeviceBuffer<std::uint64_t> offsets;
-};
-
-// The copies on one device, by recording, and the lock its uploads take (a device's first
-// counters wait for its copy, not for another device's).
-struct DeviceCopies {
-    std::mutex mutex;
-    std::map<std::tuple<const Tick*, const std::uint64_t*, std::size_t, std::size_t>, std::weak_ptr<const DeviceSpikes>> held;
-};
-
-// The current device's copy of `trains`: the one a live counter holds, or a new one, whose
-// upload ends before any counter can read it. Counters end before their recording does, so
-// a recording's memory holds no other recording while its copy is held.
-std::shared_ptr<const DeviceSpikes> device_spikes(const SpikeTrains& trains) {
-    static std::mutex devices_mutex;
-    static std::map<int, DeviceCopies> devices;  // nodes stay put: a device's entry outlives the lock
-    int device = 0;
-    SPIKEMINER_CUDA_CHECK(cudaGetDevice(&device));
-    DeviceCopies* copies = nullptr;
-    {
-        const std::lock_guard lock(devices_mutex);
-        copies = &devices[device];
-    }
-    const std::lock_guard lock(copies->mutex);
-    std::erase_if(copies->held, [](const auto& entry) { return entry.second.expired(); });
-    const auto key = std::tuple(trains.times().data(), trains.neuron_offsets().data(), trains.num_spikes(), trains.num_neurons());
-    if (const auto found = copies->held.find(key); found != copies->held.end()) {
-        if (std::shared_ptr<const DeviceSpikes> spikes = found->second.lock()) return spikes;
-    }
-    const DeviceStream stream;
-    const cudaStream_t s = stream.get();
-    auto spikes = std::make_shared<DeviceSpikes>();
-    spikes->times = upload(trains.times().data(), trains.num_spikes(), "co-firing spike times", s);
-    spikes->neurons = upload(trains.neurons().data(), trains.num_spikes(), "co-firing spike neurons", s);
-    spikes->positions = upload(trains.spike_index().data(), trains.spike_index().size(), "co-firing spike index", s);
-    spikes->offsets = upload(trains.neuron_offsets().data(), trains.neuron_offsets().size(), "co-firing spike index", s);
-    SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s));
-    copies->held[key] = spikes;
-    return spikes;
-}
-
 class GpuCofiringCounter final : public CofiringCounter {
 public:
     GpuCofiringCounter(const SpikeTrains& trains, const LagLayout& lags, const BinLayout& bins, CounterProgress progress, bool whole)
         : trains_(trains), lags_(lags), bins_(bins), progress_(progress), n_(trains.num_neurons()),
           cells_(n_ * n_ * static_cast<std::size_t>(lags.slots)), from_(n_), to_(n_), staged_spikes_(n_) {
         const cudaStream_t s = stream_.get();
-        spikes_ = device_spikes(trains);
+        spikes_ = device_recording(trains);
         cursor_.assign(n_, 0);
         first_ = allocate_or_oom<std::uint32_t>(n_, "co-firing ranges");
         last_ = allocate_or_oom<std::uint32_t>(n_, "co-firing ranges");
@@ -271,7 +222,7 @@ private:
     std::size_t n_;
     std::size_t cells_;
     DeviceStream stream_;
-    std::shared_ptr<const DeviceSpikes> spikes_;
+    std::shared_ptr<const DeviceRecording> spikes_;
     DeviceBuffer<std::uint32_t> first_;
     DeviceBuffer<std::uint32_t> last_;
     DeviceBuffer<unsigned long long> window_;
