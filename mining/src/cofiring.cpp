@@ -26,7 +26,13 @@ struct CofiringWindows::State {
     detail::CounterProgress counter_progress;
     std::unique_ptr<detail::CofiringCounter> gpu;
     std::unique_ptr<detail::CofiringCounter> cpu;
-    std::unique_ptr<SurrogateTrains> surrogates;  // with the surrogate edge test
+    // With the surrogate edge test: where it runs (the GPU where the windows are counted
+    // there, for dither and isi surrogates), and its surrogates there.
+    BackendChoice surrogate_choice;
+    std::unique_ptr<SurrogateTrains> cpu_surrogates;
+#ifdef SPIKEMINER_HAVE_CUDA
+    std::unique_ptr<detail::GpuEdgeSurrogates> gpu_surrogates;
+#endif
     std::size_t next = 0;
     bool keep_whole = false;   // the counter sums the bins for the whole recording (or, on the GPU, its share of them)
     bool share_on_gpu = false;  // kept as the GPU counter's share: a CPU that takes over keeps none
@@ -133,14 +139,75 @@ struct CofiringWindows::State {
         std::optional<std::vector<detail::CofiringCandidate>> candidates = pick(rule);
         if (!candidates) return false;
         decide(whole, std::move(*candidates), rule);
+        confirm(std::span(&whole, 1));
         window = std::move(whole);
         return true;
     }
 
-    // The window's edges from its candidates.
+    // The window's edges from its candidates (before the surrogate edge test).
     void decide(CofiringWindow& window, std::vector<detail::CofiringCandidate> candidates, const detail::CandidateRule& rule) {
         window.edges = detail::decide(std::move(candidates), options.test, rule, options.threads);
-        if (surrogates) detail::confirm_with_surrogates(*surrogates, window, options.lags, options.test, options.threads, options.progress);
+    }
+
+    // The surrogate edge test of `windows`' edges, when asked for: of all of them at once on
+    // the GPU, else window by window.
+    void confirm(std::span<CofiringWindow> windows) {
+        if (!options.test.surrogates) return;
+        run_with_fallback(
+            surrogate_choice,
+            [&] {
+#ifdef SPIKEMINER_HAVE_CUDA
+                if (!gpu_surrogates) gpu_surrogates = std::make_unique<detail::GpuEdgeSurrogates>(trains, options.test.surrogates->surrogate);
+                gpu_surrogates->confirm(windows, options.lags, options.test, options.progress);
+#else
+                throw Error("this build has no GPU engines");
+#endif
+            },
+            [&] {
+#ifdef SPIKEMINER_HAVE_CUDA
+                gpu_surrogates.reset();
+#endif
+                if (!cpu_surrogates) cpu_surrogates = std::make_unique<SurrogateTrains>(trains, options.test.surrogates->surrogate);
+                for (CofiringWindow& window : windows) {
+                    detail::confirm_with_surrogates(*cpu_surrogates, window, options.lags, options.test, options.threads, options.progress);
+                }
+            });
+    }
+
+    // The next window's edges before the surrogate edge test; false after the last.
+    bool count_next(CofiringWindow& window) {
+        if (next >= bins.windows) return false;
+        Progress* progress = options.progress;
+        if (progress != nullptr && next == 0) {
+            if (counter_progress.report_spikes) {
+                progress->begin("co-firing: spikes counted", trains.num_spikes());
+            } else {
+                progress->begin("co-firing windows", bins.windows);
+            }
+        }
+        const std::size_t w = next++;
+        window.index = w;
+        window.span = bins.window(w);
+        const std::vector<std::uint64_t> spikes = window_spikes(window.span);
+        const detail::CandidateRule rule = rule_for(window, spikes);
+        const std::size_t first = w;
+        const std::size_t last = bins.last_bin(w);
+        std::vector<detail::CofiringCandidate> candidates = run_with_fallback(
+            choice,
+            [&] {
+                detail::CofiringCounter& counter = on_gpu();
+                counter.move_to(first, last);
+                return counter.candidates(rule);
+            },
+            [&] {
+                gpu.reset();
+                detail::CofiringCounter& counter = on_cpu();
+                counter.move_to(first, last);
+                return counter.candidates(rule);
+            });
+        decide(window, std::move(candidates), rule);
+        if (progress != nullptr && !counter_progress.report_spikes) progress->update(w + 1);
+        return true;
     }
 };
 
@@ -165,7 +232,13 @@ CofiringWindows::CofiringWindows(const SpikeTrains& trains, const CofiringOption
     }
     s.table = detail::level_tables(s.lags, options.test, detail::kTableBaselines, options.threads);
     s.counter_progress = {options.progress, s.bins.windows == 1};
-    if (options.test.surrogates) s.surrogates = std::make_unique<SurrogateTrains>(trains, options.test.surrogates->surrogate);
+    if (options.test.surrogates) {
+        s.surrogate_choice = s.choice;
+        if (s.choice.backend == Backend::Cuda && options.test.surrogates->surrogate.kind == SurrogateKind::Shift) {
+            s.surrogate_choice = {Backend::Cpu, "the surrogate edge test's shift surrogates are made on the CPU"};
+            s.note += (s.note.empty() ? "" : "; ") + s.surrogate_choice.note;
+        }
+    }
 }
 
 CofiringWindows::~CofiringWindows() = default;
@@ -184,46 +257,22 @@ std::size_t CofiringWindows::gpu_count_bytes() const {
     const std::size_t cells = n * n * static_cast<std::size_t>(s.lags.slots);
     const std::size_t kept_bins = s.bins.windows > 1 ? s.bins.per_window : 1;  // as the GPU counter keeps them
     const std::size_t share = s.share_on_gpu ? cells * sizeof(unsigned long long) : 0;
-    return cells * sizeof(unsigned long long) + share + kept_bins * cells * sizeof(std::uint32_t);
+    // The surrogate edge test's spikes by neuron, and one pass's surrogate spikes.
+    const std::size_t surrogates = s.options.test.surrogates && s.surrogate_choice.backend == Backend::Cuda
+                                       ? s.trains.num_spikes() * sizeof(Tick) + tuning::kEdgeSurrogateBytes
+                                       : 0;
+    return cells * sizeof(unsigned long long) + share + kept_bins * cells * sizeof(std::uint32_t) + surrogates;
 }
 
-bool CofiringWindows::next(CofiringWindow& window) {
+bool CofiringWindows::next(CofiringWindow& window) { return next(std::span(&window, 1)) == 1; }
+
+std::size_t CofiringWindows::next(std::span<CofiringWindow> windows) {
     State& s = *state_;
-    if (s.next >= s.bins.windows) return false;
-    Progress* progress = s.options.progress;
-    if (progress != nullptr && s.next == 0) {
-        if (s.counter_progress.report_spikes) {
-            progress->begin("co-firing: spikes counted", s.trains.num_spikes());
-        } else {
-            progress->begin("co-firing windows", s.bins.windows);
-        }
-    }
-    const std::size_t w = s.next++;
-    window.index = w;
-    window.span = s.bins.window(w);
-    const std::vector<std::uint64_t> spikes = s.window_spikes(window.span);
-    const detail::CandidateRule rule = s.rule_for(window, spikes);
-    const std::size_t first = w;
-    const std::size_t last = s.bins.last_bin(w);
-    std::vector<detail::CofiringCandidate> candidates = run_with_fallback(
-        s.choice,
-        [&] {
-            detail::CofiringCounter& counter = s.on_gpu();
-            counter.move_to(first, last);
-            return counter.candidates(rule);
-        },
-        [&] {
-            s.gpu.reset();
-            detail::CofiringCounter& counter = s.on_cpu();
-            counter.move_to(first, last);
-            return counter.candidates(rule);
-        });
-    s.decide(window, std::move(candidates), rule);
-    if (progress != nullptr) {
-        if (!s.counter_progress.report_spikes) progress->update(w + 1);
-        if (s.next == s.bins.windows) progress->finish();
-    }
-    return true;
+    std::size_t made = 0;
+    while (made < windows.size() && s.count_next(windows[made])) ++made;
+    s.confirm(windows.first(made));
+    if (made != 0 && s.next == s.bins.windows && s.options.progress != nullptr) s.options.progress->finish();
+    return made;
 }
 
 bool CofiringWindows::keep_whole_recording() {

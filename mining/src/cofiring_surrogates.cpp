@@ -9,23 +9,12 @@
 #include <map>
 
 namespace spikeminer::mining::detail {
-namespace {
 
-// Spikes of `times` in [lo, hi).
-std::uint64_t spikes_in(std::span<const Tick> times, Tick lo, Tick hi) {
-    if (hi <= lo) return 0;
-    const auto from = std::lower_bound(times.begin(), times.end(), lo);
-    return static_cast<std::uint64_t>(std::lower_bound(from, times.end(), hi) - from);
+PairTestLags pair_test_lags(const CofiringLags& lags, int interval) {
+    if (interval == kSynchrony) return {true, lags.sync, 0, 0};
+    const Interval& gap = lags.intervals[static_cast<std::size_t>(interval)];
+    return {false, 0, gap.lo, gap.hi};
 }
-
-// The spikes of `times` in [window.start, window.end).
-std::span<const Tick> in_window(std::span<const Tick> times, TimeSpan window) {
-    const auto from = std::lower_bound(times.begin(), times.end(), window.start);
-    const auto to = std::lower_bound(from, times.end(), window.end);
-    return {from, to};
-}
-
-}  // namespace
 
 Tick longest_lag(const CofiringLags& lags) {
     Tick longest = std::max<Tick>(lags.sync, 0);
@@ -33,27 +22,30 @@ Tick longest_lag(const CofiringLags& lags) {
     return longest;
 }
 
-std::uint64_t count_test(std::span<const Tick> first, std::span<const Tick> second, TimeSpan window, int interval,
-                         const CofiringLags& lags) {
-    std::uint64_t count = 0;
-    if (interval == kSynchrony) {
-        // Each pair once, by its later spike: second's spikes with first's at or before
-        // them, then first's spikes with second's strictly before them.
-        for (const Tick t : in_window(second, window)) count += spikes_in(first, t - lags.sync, t + 1);
-        for (const Tick t : in_window(first, window)) count += spikes_in(second, t - lags.sync, t);
-        return count;
+SignificanceOptions edge_surrogate_options(const EdgeTest& test) {
+    SignificanceOptions options = *test.surrogates;
+    options.q = test.q;
+    options.correction = test.correction;
+    return options;
+}
+
+void keep_confirmed(CofiringWindow& window, std::span<const SurrogateSignificance> tested) {
+    if (tested.size() != window.edges.size()) throw Error("surrogate edge test: one test per edge is needed");
+    std::vector<CofiringEdge> kept;
+    for (std::size_t i = 0; i < tested.size(); ++i) {
+        if (!tested[i].significant) continue;
+        CofiringEdge edge = window.edges[i];
+        edge.expected = tested[i].surrogate_mean;
+        edge.p = tested[i].p;
+        edge.p_adjusted = tested[i].p_adjusted;
+        kept.push_back(edge);
     }
-    const Interval& gap = lags.intervals[static_cast<std::size_t>(interval)];
-    for (const Tick t : in_window(second, window)) count += spikes_in(first, t - gap.hi, t - gap.lo);
-    return count;
+    window.edges = std::move(kept);
 }
 
 void confirm_with_surrogates(const SurrogateTrains& surrogates, CofiringWindow& window, const CofiringLags& lags,
                              const EdgeTest& test, unsigned threads, Progress* progress) {
     if (window.edges.empty() || !test.surrogates) return;
-    SignificanceOptions options = *test.surrogates;
-    options.q = test.q;
-    options.correction = test.correction;
     std::vector<std::uint64_t> observed;
     for (const CofiringEdge& edge : window.edges) observed.push_back(edge.count);
     const TimeSpan near{window.span.start - longest_lag(lags), window.span.end};
@@ -70,28 +62,23 @@ void confirm_with_surrogates(const SurrogateTrains& surrogates, CofiringWindow& 
         std::vector<std::vector<Tick>> trains(neurons.size());
 #pragma omp parallel for schedule(dynamic) num_threads(workers)
         for (std::size_t k = 0; k < neurons.size(); ++k) trains[k] = surrogates.near(neurons[k], s, near);
-        const auto of = [&](NeuronId n) -> std::span<const Tick> {
+        const auto of = [&](NeuronId n) -> const std::vector<Tick>& {
             return trains[static_cast<std::size_t>(std::lower_bound(neurons.begin(), neurons.end(), n) - neurons.begin())];
         };
         std::vector<std::uint64_t> counts(open.size());
 #pragma omp parallel for schedule(dynamic) num_threads(workers)
         for (std::size_t k = 0; k < open.size(); ++k) {
             const CofiringEdge& edge = window.edges[open[k]];
-            counts[k] = count_test(of(edge.a), of(edge.b), window.span, edge.interval, lags);
+            const std::vector<Tick>& first = of(edge.a);
+            const std::vector<Tick>& second = of(edge.b);
+            counts[k] = count_pair_test(first.data(), first.size(), second.data(), second.size(), window.span.start, window.span.end,
+                                        pair_test_lags(lags, edge.interval));
         }
         return counts;
     };
-    const std::vector<SurrogateSignificance> tested = test_against_surrogates(observed, options, count_in, progress, "");  // the windows show progress
-    std::vector<CofiringEdge> kept;
-    for (std::size_t i = 0; i < tested.size(); ++i) {
-        if (!tested[i].significant) continue;
-        CofiringEdge edge = window.edges[i];
-        edge.expected = tested[i].surrogate_mean;
-        edge.p = tested[i].p;
-        edge.p_adjusted = tested[i].p_adjusted;
-        kept.push_back(edge);
-    }
-    window.edges = std::move(kept);
+    const std::vector<SurrogateSignificance> tested =
+        test_against_surrogates(observed, edge_surrogate_options(test), count_in, progress, "");  // the windows show progress
+    keep_confirmed(window, tested);
 }
 
 }  // namespace spikeminer::mining::detail

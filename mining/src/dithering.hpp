@@ -5,6 +5,7 @@
 // spike on the same tick.
 
 #include "host_device.hpp"
+#include "sorted_times.hpp"
 #include "surrogate_random.hpp"
 
 #include "spikeminer/core/neuron_times.hpp"
@@ -73,13 +74,7 @@ SPIKEMINER_HOST_DEVICE inline Tick shifted(Tick t, Tick offset, const DitherBoun
 /// spike k of the shifted train lands at k - split when k >= split, else at k + n - split.
 SPIKEMINER_HOST_DEVICE inline std::size_t shift_split(const Tick* times, std::size_t n, Tick offset, const DitherBounds& b) {
     const Tick boundary = offset < 0 ? b.start - offset : b.end - offset;  // the first time at or after it is split
-    std::size_t lo = 0;
-    std::size_t hi = n;
-    while (lo < hi) {
-        const std::size_t mid = lo + (hi - lo) / 2;
-        if (times[mid] < boundary) lo = mid + 1; else hi = mid;
-    }
-    return lo;
+    return first_at(times, n, boundary);
 }
 
 /// The joint histogram of successive intervals (a, b), both shorter than 20 x dither, in

@@ -59,9 +59,16 @@ std::vector<SurrogateSignificance> test_against_surrogates(std::span<const std::
         open = std::move(still);
     }
     if (shown) progress->finish();
-    std::vector<double> p(observed.size());
-    for (std::size_t i = 0; i < observed.size(); ++i) {
-        SurrogateSignificance& r = results[i];
+    settle_surrogate_tests(results, sums, squares, options);
+    return results;
+}
+
+void settle_surrogate_tests(std::span<SurrogateSignificance> items, std::span<const double> sums, std::span<const double> squares,
+                            const SignificanceOptions& options) {
+    if (sums.size() != items.size() || squares.size() != items.size()) throw Error("significance: one sum and one square per item are needed");
+    std::vector<double> p(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        SurrogateSignificance& r = items[i];
         const auto used = static_cast<double>(r.surrogates_used);
         r.surrogate_mean = sums[i] / used;
         r.surrogate_sd = used > 1 ? std::sqrt(std::max(0.0, (squares[i] - used * r.surrogate_mean * r.surrogate_mean) / (used - 1))) : 0.0;
@@ -69,12 +76,11 @@ std::vector<SurrogateSignificance> test_against_surrogates(std::span<const std::
                                                            : (1.0 + static_cast<double>(r.exceedances)) / (used + 1.0);
         p[i] = r.p;
     }
-    const Corrected corrected = correct(p, options.correction, options.q, observed.size());
-    for (std::size_t i = 0; i < observed.size(); ++i) {
-        results[i].p_adjusted = corrected.adjusted[i];
-        results[i].significant = corrected.passed[i];
+    const Corrected corrected = correct(p, options.correction, options.q, items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        items[i].p_adjusted = corrected.adjusted[i];
+        items[i].significant = corrected.passed[i];
     }
-    return results;
 }
 
 std::string resolution_note(std::size_t tested, const SignificanceOptions& options) {

@@ -1,7 +1,7 @@
 // The GPU co-firing counter against the definition (tiny recordings) and against the CPU
 // counter (larger ones, simulated, and rows too long for shared memory): the same windows,
-// edge for edge, counts, p-values and all; a full device falls back to the CPU; Cancel
-// stops it.
+// edge for edge, counts, p-values and all, with the surrogate edge test too; a full device
+// falls back to the CPU; Cancel stops it.
 #include "catch.hpp"
 
 #include "brute_cofiring.hpp"
@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <span>
 #include <tuple>
 #include <vector>
 
@@ -176,6 +177,54 @@ TEST_CASE("GPU co-firing: the whole recording from the windows' shares, in order
         CHECK_FALSE(one.whole_recording_of({{1, 2, 3}, sum.steps}, window));
     }
     CHECK(edges > 50);  // the planted pairs pass, so the comparison is not of empty sets
+}
+
+TEST_CASE("the GPU's surrogate edge test equals the CPU's, window by window and in batches", "[gpu][cofiring][significance]") {
+    std::size_t tested = 0;
+    std::size_t dropped = 0;
+    for (unsigned seed = 60; seed < 68; ++seed) {
+        test::Rng rng(seed);
+        const SpikeTrains trains = test::grid_recording(rng, static_cast<std::size_t>(rng.between(10, 60)), 20'000, 200'000, 1);
+        CofiringOptions options;
+        options.lags = mining::parse_lags("2", "0-2,2-5", "20-40", TimeBase{1'000'000}, "us");
+        options.test.q = seed % 2 == 0 ? 0.5 : 0.05;
+        options.step = 20'000;
+        options.window = seed % 4 == 3 ? 0 : 60'000;
+        if (options.window == 0) options.step = 0;
+        mining::SignificanceOptions surrogates;
+        const mining::SurrogateKind kinds[] = {mining::SurrogateKind::Dither, mining::SurrogateKind::JointIsi, mining::SurrogateKind::Shift};
+        surrogates.surrogate = {kinds[seed % 3], rng.between(3, 40), rng.between(0, 2), seed};
+        surrogates.surrogates = 60;
+        surrogates.enough_exceedances = 5;
+        options.test.surrogates = surrogates;
+        const std::string what = "seed " + std::to_string(seed) + ", " + mining::surrogate_name(surrogates.surrogate.kind);
+        check_same(trains, options, what);
+        // All the windows in one batch, then in batches of 3.
+        const Run cpu = run(trains, options, Backend::Cpu);
+        options.backend = Backend::Cuda;
+        for (const std::size_t batch : {std::size_t{1000}, std::size_t{3}}) {
+            CofiringWindows windows(trains, options);
+            std::vector<CofiringWindow> got;
+            std::vector<CofiringWindow> part(batch);
+            while (const std::size_t made = windows.next(std::span(part))) got.insert(got.end(), part.begin(), part.begin() + static_cast<std::ptrdiff_t>(made));
+            REQUIRE(got.size() == cpu.windows.size());
+            for (std::size_t w = 0; w < got.size(); ++w) {
+                INFO(what << ", batches of " << batch << ", window " << w);
+                CHECK(got[w].edges == cpu.windows[w].edges);
+            }
+            if (surrogates.surrogate.kind == mining::SurrogateKind::Shift) CHECK(windows.note().find("shift surrogates") != std::string::npos);
+        }
+        // What the test kept, against the screen alone.
+        options.test.surrogates.reset();
+        const Run screened = run(trains, options, Backend::Cpu);
+        for (std::size_t w = 0; w < cpu.windows.size(); ++w) {
+            tested += screened.windows[w].edges.size();
+            dropped += screened.windows[w].edges.size() - cpu.windows[w].edges.size();
+        }
+    }
+    CHECK(tested > 100);
+    CHECK(dropped > 0);             // some edges do not beat their surrogates
+    CHECK(dropped < tested);        // and some do
 }
 
 TEST_CASE("GPU co-firing with rows too long for shared memory equals the CPU", "[gpu][cofiring][simulated]") {

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <span>
 #include <tuple>
 
 using namespace spikeminer;
@@ -482,4 +483,40 @@ TEST_CASE("surrogate p-values of independent neurons' pairs are about uniform; a
     }
     CHECK(assembly_pairs == 6);
     CHECK(found.edges.size() <= 8);
+}
+
+TEST_CASE("windows taken in batches equal windows taken one by one, with the surrogate edge test", "[mining][cofiring][significance]") {
+    const SpikeTrains trains = poisson_neurons(8, 12, 8, 60, true);
+    CofiringOptions options = cpu_options();
+    options.lags = mining::parse_lags("2", "0-5", "20-40", TimeBase{1000});
+    options.test.q = 0.2;
+    options.window = 10'000;
+    options.step = 5'000;
+    mining::SignificanceOptions surrogates;
+    surrogates.surrogate = {mining::SurrogateKind::Dither, 10, 1, 7};
+    surrogates.surrogates = 99;
+    options.test.surrogates = surrogates;
+    std::vector<CofiringWindow> one_by_one;
+    {
+        CofiringWindows windows(trains, options);
+        CofiringWindow window;
+        while (windows.next(window)) one_by_one.push_back(window);
+    }
+    REQUIRE(one_by_one.size() == 11);
+    CofiringWindows windows(trains, options);
+    std::vector<CofiringWindow> batch(4);
+    std::vector<std::size_t> sizes;
+    std::size_t w = 0;
+    std::size_t edges = 0;
+    while (const std::size_t made = windows.next(std::span(batch))) {
+        sizes.push_back(made);
+        for (std::size_t k = 0; k < made; ++k, ++w) {
+            INFO("window " << w);
+            CHECK(batch[k].index == w);
+            CHECK(batch[k].edges == one_by_one[w].edges);
+            edges += batch[k].edges.size();
+        }
+    }
+    CHECK(sizes == std::vector<std::size_t>{4, 4, 3});
+    CHECK(edges >= 6);  // the assembly's pairs pass in its windows
 }

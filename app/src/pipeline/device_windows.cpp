@@ -121,8 +121,8 @@ void DeviceWindows::produce(std::size_t t) {
             const std::size_t last = std::min(windows_, first + chunk_);
             std::vector<mining::CofiringWindow> made(last - first);
             windows.skip_to(first);
-            for (mining::CofiringWindow& w : made) {
-                windows.next(w);
+            windows.next(made);  // the chunk's surrogate edge tests together
+            {
                 const std::lock_guard lock(mutex_);
                 if (stop_) return;
             }

@@ -42,6 +42,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -193,6 +194,10 @@ public:
     [[nodiscard]] std::size_t size() const;
     /// Computes the next window into `window`; false after the last. Throws Cancelled.
     bool next(CofiringWindow& window);
+    /// Computes the next windows into `windows`, as many as it holds and are left, and
+    /// returns how many. With the surrogate edge test, their edges are tested together: on
+    /// the GPU, in one pass over the surrogates for all of them. Throws Cancelled.
+    std::size_t next(std::span<CofiringWindow> windows);
     /// Makes window `index` the next one (a window does not depend on those before it):
     /// for a part of the windows, as the ranks of an MPI run compute them.
     void skip_to(std::size_t index);
@@ -201,7 +206,8 @@ public:
     /// Remarks on the windows (a recording shorter than one window), or empty.
     [[nodiscard]] const std::string& note() const;
     /// Bytes of device memory the GPU counter's window and bin counts take (most of its
-    /// memory): for choosing how many counters a device can hold.
+    /// memory), and the surrogate edge test's where it runs there: for choosing how many
+    /// counters a device can hold.
     [[nodiscard]] std::size_t gpu_count_bytes() const;
     /// Before the first window: asks the counter to sum its steps' counts as the windows
     /// come, for whole_recording() (on the GPU, its share of them: whole_recording_share()).

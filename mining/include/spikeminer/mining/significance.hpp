@@ -59,6 +59,12 @@ std::vector<SurrogateSignificance> test_against_surrogates(std::span<const std::
                                                            const SurrogateCounts& count_in, Progress* progress = nullptr,
                                                            const std::string& task = "surrogates");
 
+/// How test_against_surrogates ends, for items counted elsewhere (on a GPU): each item's
+/// count, surrogates_used and exceedances set, with the sum and the sum of squares of its
+/// surrogate counts. Sets the means, deviations and p-values, then corrects them together.
+void settle_surrogate_tests(std::span<SurrogateSignificance> items, std::span<const double> sums, std::span<const double> squares,
+                            const SignificanceOptions& options);
+
 /// The smallest p-value N surrogates give is 1 / (N + 1); among m items corrected at q it
 /// passes only when at least m / (q (N + 1)) pass together (Bonferroni: never unless
 /// N + 1 >= m / q). Empty when one item alone can pass; else a note saying so and which N

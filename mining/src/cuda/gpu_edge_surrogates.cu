@@ -1,0 +1,265 @@
+// The surrogate edge test of many windows at once on the device (cofiring_surrogates.hpp).
+// Each pass makes a group of surrogates, each only where the windows' edges need it: per
+// neuron with an edge, its spikes that can land near those windows (one block a neuron
+// and surrogate, by dithering.hpp's rules, the code the CPU runs). Then one thread per
+// open test and surrogate counts it (pair_test_count.hpp, as the CPU counts), and one
+// thread per test takes the group's counts in surrogate order with the sequential stop of
+// test_against_surrogates. The host corrects each window's p-values as the CPU does.
+#include "../cofiring_surrogates.hpp"
+#include "../dithering.hpp"
+#include "../tuning.hpp"
+#include "device_calls.cuh"
+#include "device_recording.hpp"
+#include "device_stream.hpp"
+
+#include "spikeminer/core/error.hpp"
+#include "spikeminer/core/neuron_times.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace spikeminer::mining::detail {
+namespace {
+
+using spikeminer::detail::allocate_or_oom;
+using spikeminer::detail::blocks_for;
+using spikeminer::detail::check_launch;
+using spikeminer::detail::DeviceBuffer;
+using spikeminer::detail::DeviceStream;
+using spikeminer::detail::read_one;
+using spikeminer::detail::upload;
+using spikeminer::detail::upload_pooled;
+
+using tuning::kBlock;
+
+constexpr unsigned kPlaceBlock = 256;
+constexpr std::size_t kMostGroup = 32;  // surrogates made in one pass
+
+// The spikes of one neuron that a pass places in each surrogate: its own [first, last),
+// those that can land near the windows where it has an edge, which need the originals of
+// [from, to) (dithering reads two neighbours either way); at `base` in a surrogate's part
+// of the placed spikes.
+struct Slice {
+    NeuronId neuron;
+    std::uint64_t offset;  // the neuron's first spike in the by-neuron layout
+    std::uint64_t count;   // its spikes
+    std::uint64_t from;
+    std::uint64_t first;
+    std::uint64_t last;
+    std::uint64_t to;
+    std::uint64_t base;
+};
+
+// One edge's test: its window [from, to), its neurons' slices, its lags, its count in the
+// recording.
+struct EdgeItem {
+    Tick from;
+    Tick to;
+    std::uint32_t slice_a;
+    std::uint32_t slice_b;
+    PairTestLags lags;
+    std::uint64_t observed;
+};
+
+// An edge's sequential test so far, as test_against_surrogates keeps it.
+struct EdgeTally {
+    double sum = 0;
+    double squares = 0;
+    std::uint32_t used = 0;
+    std::uint32_t exceedances = 0;
+    std::uint32_t open = 1;
+};
+
+__global__ void by_neuron_kernel(const Tick* stream, const std::uint32_t* positions, std::uint64_t spikes, Tick* by_neuron) {
+    const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+    if (i < spikes) by_neuron[i] = stream[positions[i]];
+}
+
+// Block (slice, g): the slice's spikes in surrogate first_surrogate + g, as
+// SurrogateTrains' dither places them: the originals, the even spikes between them, then
+// the odd ones between the moved even ones.
+__global__ void place_kernel(const Slice* slices, const Tick* by_neuron, Tick* placed, std::uint64_t per_surrogate, DitherBounds bounds,
+                             std::uint64_t first_surrogate, const std::uint32_t* histograms, std::size_t cells) {
+    const Slice slice = slices[blockIdx.x];
+    const std::uint64_t surrogate = first_surrogate + blockIdx.y;
+    const Tick* times = by_neuron + slice.offset;
+    Tick* out = placed + blockIdx.y * per_surrogate + slice.base - slice.from;  // indexed by the neuron's spike number
+    const std::uint32_t* histogram = histograms != nullptr ? histograms + slice.neuron * cells : nullptr;
+    for (std::uint64_t k = slice.from + threadIdx.x; k < slice.to; k += blockDim.x) out[k] = times[k];
+    __syncthreads();
+    const std::uint64_t even_from = slice.first >= 1 ? slice.first - 1 : 0;
+    const std::uint64_t even_to = slice.last + 1 < slice.count ? slice.last + 1 : slice.count;
+    for (std::uint64_t k = even_from + (even_from & 1U) + 2 * std::uint64_t{threadIdx.x}; k < even_to; k += 2 * std::uint64_t{blockDim.x}) {
+        out[k] = dithered_spike(times, out, slice.count, k, bounds, surrogate, slice.neuron, histogram);
+    }
+    __syncthreads();
+    for (std::uint64_t k = slice.first + ((slice.first & 1U) ^ 1U) + 2 * std::uint64_t{threadIdx.x}; k < slice.last;
+         k += 2 * std::uint64_t{blockDim.x}) {
+        out[k] = dithered_spike(times, out, slice.count, k, bounds, surrogate, slice.neuron, histogram);
+    }
+}
+
+// Thread (g, i): open test i counted in the pass's surrogate g.
+__global__ void count_kernel(const EdgeItem* items, std::uint64_t n_items, const Slice* slices, const Tick* placed,
+                             std::uint64_t per_surrogate, std::uint64_t group, const EdgeTally* tallies, std::uint64_t* counts) {
+    const std::uint64_t t = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+    if (t >= n_items * group) return;
+    const std::uint64_t i = t % n_items;
+    const std::uint64_t g = t / n_items;
+    if (tallies[i].open == 0) return;
+    const EdgeItem item = items[i];
+    const Slice a = slices[item.slice_a];
+    const Slice b = slices[item.slice_b];
+    const Tick* surrogate = placed + g * per_surrogate;
+    counts[t] = count_pair_test(surrogate + a.base + (a.first - a.from), a.last - a.first, surrogate + b.base + (b.first - b.from),
+                                b.last - b.first, item.from, item.to, item.lags);
+}
+
+// Thread i: the pass's counts of open test i taken in surrogate order, stopping where
+// `enough` of them reached its count; `still_open` counts the tests left open.
+__global__ void tally_kernel(const EdgeItem* items, std::uint64_t n_items, const std::uint64_t* counts, std::uint64_t group,
+                             std::size_t enough, EdgeTally* tallies, unsigned int* still_open) {
+    const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+    if (i >= n_items || tallies[i].open == 0) return;
+    EdgeTally tally = tallies[i];
+    const std::uint64_t observed = items[i].observed;
+    for (std::uint64_t g = 0; g < group && tally.open != 0; ++g) {
+        const std::uint64_t c = counts[g * n_items + i];
+        const auto value = static_cast<double>(c);
+        tally.sum = __dadd_rn(tally.sum, value);  // as the host adds: no fused multiply-add
+        tally.squares = __dadd_rn(tally.squares, __dmul_rn(value, value));
+        ++tally.used;
+        if (c >= observed) ++tally.exceedances;
+        if (tally.exceedances >= enough) tally.open = 0;
+    }
+    tallies[i] = tally;
+    if (tally.open != 0) atomicAdd(still_open, 1U);
+}
+
+}  // namespace
+
+struct GpuEdgeSurrogates::Device {
+    DitherBounds bounds;
+    std::shared_ptr<const DeviceRecording> recording;
+    DeviceBuffer<Tick> by_neuron;
+    DeviceBuffer<std::uint32_t> histograms;  // joint-ISI dithering only
+    std::size_t cells = 0;
+    DeviceStream stream;
+};
+
+GpuEdgeSurrogates::GpuEdgeSurrogates(const SpikeTrains& trains, const SurrogateOptions& options)
+    : trains_(trains), device_(std::make_unique<Device>()) {
+    Device& d = *device_;
+    d.bounds = bounds_for(trains, options);
+    if (d.bounds.kind == SurrogateKind::Shift) throw Error("the GPU's surrogate edge test makes dither and isi surrogates");
+    const cudaStream_t s = d.stream.get();
+    d.recording = device_recording(trains);
+    const std::uint64_t spikes = trains.num_spikes();
+    d.by_neuron = allocate_or_oom<Tick>(spikes, "surrogate edge test spikes");
+    by_neuron_kernel<<<blocks_for(spikes, kBlock), kBlock, 0, s>>>(d.recording->times.get(), d.recording->positions.get(), spikes,
+                                                                   d.by_neuron.get());
+    check_launch();
+    if (d.bounds.kind == SurrogateKind::JointIsi) {
+        const IsiBins shape(d.bounds.dither);
+        d.cells = shape.cells();
+        d.histograms = upload(joint_isi_histograms(NeuronTimes(trains), shape), "interval histograms", s);
+    }
+}
+
+GpuEdgeSurrogates::~GpuEdgeSurrogates() = default;
+
+void GpuEdgeSurrogates::confirm(std::span<CofiringWindow> windows, const CofiringLags& lags, const EdgeTest& test, Progress* progress) {
+    if (!test.surrogates) return;
+    const SignificanceOptions options = edge_surrogate_options(test);
+    if (options.surrogates == 0 || options.enough_exceedances == 0) {
+        throw UsageError("significance: give at least one surrogate and one exceedance to stop at");
+    }
+    Device& d = *device_;
+    const cudaStream_t s = d.stream.get();
+    // Each neuron with an edge: the stretch near all its windows, then its slice.
+    const Tick reach = longest_lag(lags);
+    std::vector<TimeSpan> near(trains_.num_neurons(), TimeSpan{std::numeric_limits<Tick>::max(), std::numeric_limits<Tick>::min()});
+    for (const CofiringWindow& window : windows) {
+        for (const CofiringEdge& edge : window.edges) {
+            for (const NeuronId n : {edge.a, edge.b}) {
+                near[n].start = std::min(near[n].start, window.span.start - reach);
+                near[n].end = std::max(near[n].end, window.span.end);
+            }
+        }
+    }
+    const auto all = trains_.times();
+    std::vector<Slice> slices;
+    std::vector<std::uint32_t> slice_of(trains_.num_neurons());
+    std::uint64_t per_surrogate = 0;
+    for (NeuronId n = 0; n < trains_.num_neurons(); ++n) {
+        if (near[n].start > near[n].end) continue;
+        const auto of = trains_.spikes_of(n);
+        const auto before = [&](Tick t) {
+            return static_cast<std::uint64_t>(std::partition_point(of.begin(), of.end(), [&](std::uint32_t i) { return all[i] < t; }) - of.begin());
+        };
+        Slice slice{n, trains_.neuron_offsets()[n], of.size(), 0, before(near[n].start - d.bounds.dither), before(near[n].end + d.bounds.dither), 0,
+                    per_surrogate};
+        slice.from = slice.first >= 2 ? slice.first - 2 : 0;
+        slice.to = std::min<std::uint64_t>(slice.count, slice.last + 2);
+        per_surrogate += slice.to - slice.from;
+        slice_of[n] = static_cast<std::uint32_t>(slices.size());
+        slices.push_back(slice);
+    }
+    std::vector<EdgeItem> items;
+    for (const CofiringWindow& window : windows) {
+        for (const CofiringEdge& edge : window.edges) {
+            items.push_back({window.span.start, window.span.end, slice_of[edge.a], slice_of[edge.b], pair_test_lags(lags, edge.interval), edge.count});
+        }
+    }
+    if (items.empty()) return;
+    const std::uint64_t n_items = items.size();
+    const std::uint64_t group = std::clamp<std::uint64_t>(tuning::kEdgeSurrogateBytes / std::max<std::uint64_t>(1, per_surrogate * sizeof(Tick)), 1,
+                                                          std::min<std::uint64_t>(kMostGroup, options.surrogates));
+    // From the stream's pool: freed in stream order, without waiting for the whole device.
+    const std::vector<EdgeTally> fresh(n_items);
+    const DeviceBuffer<Slice> device_slices = upload_pooled(slices.data(), slices.size(), "surrogate edge test slices", s);
+    const DeviceBuffer<EdgeItem> device_items = upload_pooled(items.data(), n_items, "surrogate edge tests", s);
+    const DeviceBuffer<EdgeTally> tallies = upload_pooled(fresh.data(), n_items, "surrogate edge tests", s);
+    const DeviceBuffer<Tick> placed = allocate_or_oom<Tick>(group * per_surrogate, "surrogate spikes near the windows", s);
+    const DeviceBuffer<std::uint64_t> counts = allocate_or_oom<std::uint64_t>(group * n_items, "surrogate edge test counts", s);
+    const DeviceBuffer<unsigned int> still_open = allocate_or_oom<unsigned int>(1, "surrogate edge tests", s);
+    for (std::uint64_t first = 0; first < options.surrogates; first += group) {
+        if (progress != nullptr) progress->check_cancelled();
+        const std::uint64_t now = std::min<std::uint64_t>(group, options.surrogates - first);
+        place_kernel<<<dim3(static_cast<unsigned>(slices.size()), static_cast<unsigned>(now)), kPlaceBlock, 0, s>>>(
+            device_slices.get(), d.by_neuron.get(), placed.get(), per_surrogate, d.bounds, first, d.histograms.get(), d.cells);
+        check_launch();
+        count_kernel<<<blocks_for(n_items * now, kBlock), kBlock, 0, s>>>(device_items.get(), n_items, device_slices.get(), placed.get(),
+                                                                           per_surrogate, now, tallies.get(), counts.get());
+        check_launch();
+        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(still_open.get(), 0, sizeof(unsigned int), s));
+        tally_kernel<<<blocks_for(n_items, kBlock), kBlock, 0, s>>>(device_items.get(), n_items, counts.get(), now, options.enough_exceedances,
+                                                                     tallies.get(), still_open.get());
+        check_launch();
+        if (read_one(still_open.get(), s) == 0) break;
+    }
+    std::vector<EdgeTally> tallied(n_items);
+    SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(tallied.data(), tallies.get(), n_items * sizeof(EdgeTally), cudaMemcpyDeviceToHost, s));
+    SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s));
+    // Each window's tests settled and corrected among its edges, as on the CPU.
+    std::size_t at = 0;
+    for (CofiringWindow& window : windows) {
+        const std::size_t edges = window.edges.size();
+        std::vector<SurrogateSignificance> tested(edges);
+        std::vector<double> sums(edges);
+        std::vector<double> squares(edges);
+        for (std::size_t e = 0; e < edges; ++e, ++at) {
+            tested[e].count = items[at].observed;
+            tested[e].surrogates_used = tallied[at].used;
+            tested[e].exceedances = tallied[at].exceedances;
+            sums[e] = tallied[at].sum;
+            squares[e] = tallied[at].squares;
+        }
+        if (edges != 0) {
+            settle_surrogate_tests(tested, sums, squares, options);
+            keep_confirmed(window, tested);
+        }
+    }
+}
+
+}  // namespace spikeminer::mining::detail
