@@ -2,9 +2,10 @@
 // Each pass makes a group of surrogates, each only where the windows' edges need it: per
 // neuron with an edge, its spikes that can land near those windows (one block a neuron
 // and surrogate, by dithering.hpp's rules, the code the CPU runs). Then one thread per
-// open test and surrogate counts it (pair_test_count.hpp, as the CPU counts), and one
-// thread per test takes the group's counts in surrogate order with the sequential stop of
-// test_against_surrogates. The host corrects each window's p-values as the CPU does.
+// piece of an open test and surrogate counts it (pair_test_count.hpp, as the CPU counts),
+// and one thread per test takes the group's counts in surrogate order with the sequential
+// stop of test_against_surrogates. The host corrects each window's p-values as the CPU
+// does.
 #include "../cofiring_surrogates.hpp"
 #include "../dithering.hpp"
 #include "../tuning.hpp"
@@ -33,7 +34,8 @@ using spikeminer::detail::upload_pooled;
 using tuning::kBlock;
 
 constexpr unsigned kPlaceBlock = 256;
-constexpr std::size_t kMostGroup = 32;  // surrogates made in one pass
+constexpr std::size_t kMostGroup = 32;     // surrogates made in one pass
+constexpr std::size_t kPieceSpikes = 4096;  // spikes of a pair a thread walks, about
 
 // The spikes of one neuron that a pass places in each surrogate: its own [first, last),
 // those that can land near the windows where it has an edge, which need the originals of
@@ -50,15 +52,16 @@ struct Slice {
     std::uint64_t base;
 };
 
-// One edge's test: its window [from, to), its neurons' slices, its lags, its count in the
-// recording.
-struct EdgeItem {
+// A piece of one edge's test: the part of its window [from, to) where the later spikes
+// of its pairs are counted (a test of a long window is split, so that no thread walks
+// far more spikes than the others), its neurons' slices, its lags, and which test.
+struct TestPiece {
     Tick from;
     Tick to;
     std::uint32_t slice_a;
     std::uint32_t slice_b;
     PairTestLags lags;
-    std::uint64_t observed;
+    std::uint64_t test;
 };
 
 // An edge's sequential test so far, as test_against_surrogates keeps it.
@@ -99,37 +102,38 @@ __global__ void place_kernel(const Slice* slices, const Tick* by_neuron, Tick* p
     }
 }
 
-// Thread (g, i): open test i counted in the pass's surrogate g.
-__global__ void count_kernel(const EdgeItem* items, std::uint64_t n_items, const Slice* slices, const Tick* placed,
-                             std::uint64_t per_surrogate, std::uint64_t group, const EdgeTally* tallies, std::uint64_t* counts) {
+// Thread (g, i): piece i of an open test counted in the pass's surrogate g, added to the
+// test's count there (zeroed before).
+__global__ void count_kernel(const TestPiece* pieces, std::uint64_t n_pieces, std::uint64_t n_tests, const Slice* slices,
+                             const Tick* placed, std::uint64_t per_surrogate, std::uint64_t group, const EdgeTally* tallies,
+                             unsigned long long* counts) {
     const std::uint64_t t = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
-    if (t >= n_items * group) return;
-    const std::uint64_t i = t % n_items;
-    const std::uint64_t g = t / n_items;
-    if (tallies[i].open == 0) return;
-    const EdgeItem item = items[i];
-    const Slice a = slices[item.slice_a];
-    const Slice b = slices[item.slice_b];
+    if (t >= n_pieces * group) return;
+    const std::uint64_t g = t / n_pieces;
+    const TestPiece piece = pieces[t % n_pieces];
+    if (tallies[piece.test].open == 0) return;
+    const Slice a = slices[piece.slice_a];
+    const Slice b = slices[piece.slice_b];
     const Tick* surrogate = placed + g * per_surrogate;
-    counts[t] = count_pair_test(surrogate + a.base + (a.first - a.from), a.last - a.first, surrogate + b.base + (b.first - b.from),
-                                b.last - b.first, item.from, item.to, item.lags);
+    const std::uint64_t c = count_pair_test(surrogate + a.base + (a.first - a.from), a.last - a.first, surrogate + b.base + (b.first - b.from),
+                                            b.last - b.first, piece.from, piece.to, piece.lags);
+    if (c != 0) atomicAdd(counts + g * n_tests + piece.test, static_cast<unsigned long long>(c));
 }
 
 // Thread i: the pass's counts of open test i taken in surrogate order, stopping where
 // `enough` of them reached its count; `still_open` counts the tests left open.
-__global__ void tally_kernel(const EdgeItem* items, std::uint64_t n_items, const std::uint64_t* counts, std::uint64_t group,
+__global__ void tally_kernel(const std::uint64_t* observed, std::uint64_t n_tests, const unsigned long long* counts, std::uint64_t group,
                              std::size_t enough, EdgeTally* tallies, unsigned int* still_open) {
     const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
-    if (i >= n_items || tallies[i].open == 0) return;
+    if (i >= n_tests || tallies[i].open == 0) return;
     EdgeTally tally = tallies[i];
-    const std::uint64_t observed = items[i].observed;
     for (std::uint64_t g = 0; g < group && tally.open != 0; ++g) {
-        const std::uint64_t c = counts[g * n_items + i];
+        const std::uint64_t c = counts[g * n_tests + i];
         const auto value = static_cast<double>(c);
         tally.sum = __dadd_rn(tally.sum, value);  // as the host adds: no fused multiply-add
         tally.squares = __dadd_rn(tally.squares, __dmul_rn(value, value));
         ++tally.used;
-        if (c >= observed) ++tally.exceedances;
+        if (c >= observed[i]) ++tally.exceedances;
         if (tally.exceedances >= enough) tally.open = 0;
     }
     tallies[i] = tally;
@@ -205,23 +209,35 @@ void GpuEdgeSurrogates::confirm(std::span<CofiringWindow> windows, const Cofirin
         slice_of[n] = static_cast<std::uint32_t>(slices.size());
         slices.push_back(slice);
     }
-    std::vector<EdgeItem> items;
+    // Each edge's test, in pieces of its window that hold about kPieceSpikes of its two
+    // neurons' spikes.
+    std::vector<TestPiece> pieces;
+    std::vector<std::uint64_t> observed;
     for (const CofiringWindow& window : windows) {
         for (const CofiringEdge& edge : window.edges) {
-            items.push_back({window.span.start, window.span.end, slice_of[edge.a], slice_of[edge.b], pair_test_lags(lags, edge.interval), edge.count});
+            const std::size_t spikes = trains_.spikes_of(edge.a, window.span).size() + trains_.spikes_of(edge.b, window.span).size();
+            const auto parts = static_cast<Tick>(std::clamp<std::size_t>(spikes / kPieceSpikes, 1, static_cast<std::size_t>(window.span.length())));
+            for (Tick k = 0; k < parts; ++k) {
+                const Tick length = window.span.length();
+                pieces.push_back({window.span.start + length * k / parts, window.span.start + length * (k + 1) / parts, slice_of[edge.a],
+                                  slice_of[edge.b], pair_test_lags(lags, edge.interval), observed.size()});
+            }
+            observed.push_back(edge.count);
         }
     }
-    if (items.empty()) return;
-    const std::uint64_t n_items = items.size();
+    if (observed.empty()) return;
+    const std::uint64_t n_tests = observed.size();
+    const std::uint64_t n_pieces = pieces.size();
     const std::uint64_t group = std::clamp<std::uint64_t>(tuning::kEdgeSurrogateBytes / std::max<std::uint64_t>(1, per_surrogate * sizeof(Tick)), 1,
                                                           std::min<std::uint64_t>(kMostGroup, options.surrogates));
     // From the stream's pool: freed in stream order, without waiting for the whole device.
-    const std::vector<EdgeTally> fresh(n_items);
+    const std::vector<EdgeTally> fresh(n_tests);
     const DeviceBuffer<Slice> device_slices = upload_pooled(slices.data(), slices.size(), "surrogate edge test slices", s);
-    const DeviceBuffer<EdgeItem> device_items = upload_pooled(items.data(), n_items, "surrogate edge tests", s);
-    const DeviceBuffer<EdgeTally> tallies = upload_pooled(fresh.data(), n_items, "surrogate edge tests", s);
+    const DeviceBuffer<TestPiece> device_pieces = upload_pooled(pieces.data(), n_pieces, "surrogate edge tests", s);
+    const DeviceBuffer<std::uint64_t> device_observed = upload_pooled(observed.data(), n_tests, "surrogate edge tests", s);
+    const DeviceBuffer<EdgeTally> tallies = upload_pooled(fresh.data(), n_tests, "surrogate edge tests", s);
     const DeviceBuffer<Tick> placed = allocate_or_oom<Tick>(group * per_surrogate, "surrogate spikes near the windows", s);
-    const DeviceBuffer<std::uint64_t> counts = allocate_or_oom<std::uint64_t>(group * n_items, "surrogate edge test counts", s);
+    const DeviceBuffer<unsigned long long> counts = allocate_or_oom<unsigned long long>(group * n_tests, "surrogate edge test counts", s);
     const DeviceBuffer<unsigned int> still_open = allocate_or_oom<unsigned int>(1, "surrogate edge tests", s);
     for (std::uint64_t first = 0; first < options.surrogates; first += group) {
         if (progress != nullptr) progress->check_cancelled();
@@ -229,17 +245,18 @@ void GpuEdgeSurrogates::confirm(std::span<CofiringWindow> windows, const Cofirin
         place_kernel<<<dim3(static_cast<unsigned>(slices.size()), static_cast<unsigned>(now)), kPlaceBlock, 0, s>>>(
             device_slices.get(), d.by_neuron.get(), placed.get(), per_surrogate, d.bounds, first, d.histograms.get(), d.cells);
         check_launch();
-        count_kernel<<<blocks_for(n_items * now, kBlock), kBlock, 0, s>>>(device_items.get(), n_items, device_slices.get(), placed.get(),
-                                                                           per_surrogate, now, tallies.get(), counts.get());
+        SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, now * n_tests * sizeof(unsigned long long), s));
+        count_kernel<<<blocks_for(n_pieces * now, kBlock), kBlock, 0, s>>>(device_pieces.get(), n_pieces, n_tests, device_slices.get(),
+                                                                            placed.get(), per_surrogate, now, tallies.get(), counts.get());
         check_launch();
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(still_open.get(), 0, sizeof(unsigned int), s));
-        tally_kernel<<<blocks_for(n_items, kBlock), kBlock, 0, s>>>(device_items.get(), n_items, counts.get(), now, options.enough_exceedances,
-                                                                     tallies.get(), still_open.get());
+        tally_kernel<<<blocks_for(n_tests, kBlock), kBlock, 0, s>>>(device_observed.get(), n_tests, counts.get(), now,
+                                                                     options.enough_exceedances, tallies.get(), still_open.get());
         check_launch();
         if (read_one(still_open.get(), s) == 0) break;
     }
-    std::vector<EdgeTally> tallied(n_items);
-    SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(tallied.data(), tallies.get(), n_items * sizeof(EdgeTally), cudaMemcpyDeviceToHost, s));
+    std::vector<EdgeTally> tallied(n_tests);
+    SPIKEMINER_CUDA_CHECK(cudaMemcpyAsync(tallied.data(), tallies.get(), n_tests * sizeof(EdgeTally), cudaMemcpyDeviceToHost, s));
     SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s));
     // Each window's tests settled and corrected among its edges, as on the CPU.
     std::size_t at = 0;
@@ -249,7 +266,7 @@ void GpuEdgeSurrogates::confirm(std::span<CofiringWindow> windows, const Cofirin
         std::vector<double> sums(edges);
         std::vector<double> squares(edges);
         for (std::size_t e = 0; e < edges; ++e, ++at) {
-            tested[e].count = items[at].observed;
+            tested[e].count = observed[at];
             tested[e].surrogates_used = tallied[at].used;
             tested[e].exceedances = tallied[at].exceedances;
             sums[e] = tallied[at].sum;
