@@ -216,9 +216,9 @@ void GpuEdgeSurrogates::confirm(std::span<CofiringWindow> windows, const Cofirin
     for (const CofiringWindow& window : windows) {
         for (const CofiringEdge& edge : window.edges) {
             const std::size_t spikes = trains_.spikes_of(edge.a, window.span).size() + trains_.spikes_of(edge.b, window.span).size();
-            const auto parts = static_cast<Tick>(std::clamp<std::size_t>(spikes / kPieceSpikes, 1, static_cast<std::size_t>(window.span.length())));
+            const Tick length = window.span.length();
+            const auto parts = static_cast<Tick>(std::clamp<std::size_t>(spikes / kPieceSpikes, 1, static_cast<std::size_t>(std::max<Tick>(1, length))));
             for (Tick k = 0; k < parts; ++k) {
-                const Tick length = window.span.length();
                 pieces.push_back({window.span.start + length * k / parts, window.span.start + length * (k + 1) / parts, slice_of[edge.a],
                                   slice_of[edge.b], pair_test_lags(lags, edge.interval), observed.size()});
             }
