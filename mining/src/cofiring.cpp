@@ -152,7 +152,8 @@ struct CofiringWindows::State {
     // The surrogate edge test of `windows`' edges, when asked for: of all of them at once on
     // the GPU, else window by window.
     void confirm(std::span<CofiringWindow> windows) {
-        if (!options.test.surrogates) return;
+        const auto has_edges = [](const CofiringWindow& window) { return !window.edges.empty(); };
+        if (!options.test.surrogates || std::none_of(windows.begin(), windows.end(), has_edges)) return;
         run_with_fallback(
             surrogate_choice,
             [&] {

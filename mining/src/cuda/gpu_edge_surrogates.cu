@@ -218,9 +218,10 @@ void GpuEdgeSurrogates::confirm(std::span<CofiringWindow> windows, const Cofirin
             const std::size_t spikes = trains_.spikes_of(edge.a, window.span).size() + trains_.spikes_of(edge.b, window.span).size();
             const Tick length = window.span.length();
             const auto parts = static_cast<Tick>(std::clamp<std::size_t>(spikes / kPieceSpikes, 1, static_cast<std::size_t>(std::max<Tick>(1, length))));
+            // Piece k starts length * k / parts in, without the product's overflow.
+            const auto at = [&](Tick k) { return window.span.start + length / parts * k + length % parts * k / parts; };
             for (Tick k = 0; k < parts; ++k) {
-                pieces.push_back({window.span.start + length * k / parts, window.span.start + length * (k + 1) / parts, slice_of[edge.a],
-                                  slice_of[edge.b], pair_test_lags(lags, edge.interval), observed.size()});
+                pieces.push_back({at(k), at(k + 1), slice_of[edge.a], slice_of[edge.b], pair_test_lags(lags, edge.interval), observed.size()});
             }
             observed.push_back(edge.count);
         }
