@@ -1,5 +1,5 @@
-// The pipeline on the GPU (episodes, co-firing, GPMA+ with its analytics, cliques) equals
-// the CPU's on the demo simulation, window by window.
+// The pipeline on the GPU (episodes, co-firing, GPMA+ with its analytics, cliques, the
+// surrogate edge test) equals the CPU's on the demo simulation, window by window.
 #include "catch.hpp"
 
 #include "spikeminer/app/pipeline/pipeline.hpp"
@@ -78,4 +78,28 @@ TEST_CASE("GPU pipeline over devices (device 0 twice, and every visible device) 
         const bool noted = std::any_of(shared.notes.begin(), shared.notes.end(), [](const std::string& n) { return n.find("devices") != std::string::npos; });
         CHECK((noted || devices.size() < 2));
     }
+}
+
+TEST_CASE("GPU pipeline with the surrogate edge test: the CPU's windows, over the counting threads' chunks", "[gpu][pipeline][significance]") {
+    pipeline::RunConfig config = demo(10, 2);
+    config.edge_test = "surrogate";
+    config.surrogates = 99;
+    const pipeline::Input input = pipeline::load_input(config, nullptr);
+    config.backend = "cpu";
+    const pipeline::PipelineResult cpu = pipeline::run_pipeline(input, config, nullptr);
+    REQUIRE(cpu.windows.size() > 100);  // enough windows that the GPU's counting threads share them in chunks
+    config.backend = "gpu";
+    const pipeline::PipelineResult gpu = pipeline::run_pipeline(input, config, nullptr);
+    check_same_results(gpu, cpu);
+    // The test dropped some of the analytic test's edges: the comparison is not of the screen alone.
+    config.edge_test = "analytic";
+    const pipeline::PipelineResult screened = pipeline::run_pipeline(input, config, nullptr);
+    std::size_t kept = 0;
+    std::size_t found = 0;
+    for (std::size_t w = 0; w < cpu.windows.size(); ++w) {
+        kept += cpu.windows[w].edges;
+        found += screened.windows[w].edges;
+    }
+    CHECK(kept > 0);
+    CHECK(kept < found);
 }
