@@ -1,6 +1,7 @@
 // Benchmark of the co-firing engine: every window of a recording (or the whole recording as
 // one window) on the CPU (each thread count asked for) and the GPU, on the same input in
-// one run, with the windows checked to be identical across backends. For a simulated
+// one run, with the windows checked to be identical across backends, with or without the
+// surrogate edge test. For a simulated
 // recording it also says what the edges recover of the ground truth: the embedded
 // assemblies as maximal cliques of the synchrony edges, and the chains' consecutive pairs
 // as directed edges at their delays; and, over independent Poisson neurons (no structure,
@@ -26,6 +27,8 @@
 #include <filesystem>
 #include <optional>
 #include <set>
+#include <span>
+#include <vector>
 
 using namespace spikeminer;
 
@@ -72,14 +75,19 @@ Outcome run(const SpikeTrains& trains, mining::CofiringOptions options) {
     out.hash = 0xCBF29CE484222325ULL;
     out.seconds = seconds_of([&] {
         mining::CofiringWindows windows(trains, options);
-        mining::CofiringWindow window;
-        while (windows.next(window)) {
-            for (const mining::CofiringEdge& e : window.edges) {
-                out.hash = mix(mix(mix(mix(out.hash, window.index), e.a), (std::uint64_t{e.b} << 8) ^ static_cast<std::uint64_t>(e.interval + 1)),
-                               e.count ^ std::bit_cast<std::uint64_t>(e.p));
+        // In batches, as the pipeline's counting threads take them (the surrogate edge test
+        // tests a batch's windows together on the GPU).
+        std::vector<mining::CofiringWindow> batch(64);
+        while (const std::size_t made = windows.next(std::span(batch))) {
+            for (std::size_t k = 0; k < made; ++k) {
+                const mining::CofiringWindow& window = batch[k];
+                for (const mining::CofiringEdge& e : window.edges) {
+                    out.hash = mix(mix(mix(mix(out.hash, window.index), e.a), (std::uint64_t{e.b} << 8) ^ static_cast<std::uint64_t>(e.interval + 1)),
+                                   e.count ^ std::bit_cast<std::uint64_t>(e.p));
+                }
+                out.edges += window.edges.size();
+                if (out.windows++ == 0) out.first = window;
             }
-            out.edges += window.edges.size();
-            if (out.windows++ == 0) out.first = window;
         }
         out.backend = backend_name(windows.backend().backend) + (windows.backend().note.empty() ? "" : " (" + windows.backend().note + ")");
     });
@@ -162,6 +170,7 @@ int main(int argc, char** argv) {
     bool no_cpu = false;
     std::size_t null_seeds = 0;
     bool gpu_check = false;
+    std::size_t surrogates = 0;
     app.add_option("FILES", files, "spike recordings (any format spikeminer reads)");
     app.add_option("--scenario", scenario, "simulated scenario (large, paper, assemblies, none: independent Poisson neurons)");
     app.add_option("--minutes", minutes, "simulated recordings of these lengths")->check(CLI::PositiveNumber);
@@ -176,8 +185,9 @@ int main(int argc, char** argv) {
     app.add_flag("--no-gpu", no_gpu, "CPU only");
     app.add_flag("--no-cpu", no_cpu, "GPU only");
     app.add_option("--null-seeds", null_seeds, "also count edges over this many seeds of independent Poisson neurons");
+    app.add_option("--surrogates", surrogates, "with the surrogate edge test: this many dither surrogates (10 ms, seed 1) at most");
     app.add_flag("--gpu-check", gpu_check, "the GPU machine's run: the large scenario at 10, 20 and 60 minutes, 20 null seeds, "
-                                           "and the recordings in .bench-data/recordings/");
+                                           "the recordings in .bench-data/recordings/, and two minutes with the surrogate edge test");
     CLI11_PARSE(app, argc, argv);
     if (gpu_check) {
         minutes = {10, 20, 60};
@@ -194,42 +204,56 @@ int main(int argc, char** argv) {
         for (const double m : minutes) inputs.push_back(simulated(scenario, 60 * m, seed, neurons));
         for (const std::string& file : files) inputs.push_back({std::filesystem::path(file).filename().string(), io::read_spikes(file), {}});
 
-        std::printf("| input | spikes | window | windows | backend | threads | s | ms a window | edges (all windows) | same |\n");
-        std::printf("|---|---:|---|---:|---|---:|---:|---:|---:|---|\n");
         std::vector<std::pair<const Input*, mining::CofiringWindow>> wholes;
-        for (const Input& input : inputs) {
-            const TimeBase& tb = input.trains.time_base();
-            mining::CofiringOptions options;
-            options.lags = mining::parse_lags(sync, intervals, baseline, tb);
-            for (const double w : window_s) {
-                options.window = tb.from_seconds(w);
-                options.step = w == 0 ? 0 : tb.from_seconds(step_s);
-                std::vector<Outcome> outcomes;
-                const auto row = [&](const Outcome& o, unsigned team) {
-                    const bool same = outcomes.empty() || (o.hash == outcomes.front().hash && o.edges == outcomes.front().edges);
-                    std::printf("| %s | %zu | %s | %zu | %s | %s | %s | %s | %zu | %s |\n", input.name.c_str(), input.trains.num_spikes(),
-                                w == 0 ? "whole" : (cell(w, "%g") + " s / " + cell(step_s, "%g") + " s").c_str(), o.windows,
-                                o.backend.c_str(), team == 0 ? "-" : std::to_string(team).c_str(), cell(o.seconds, "%.3f").c_str(),
-                                cell(1e3 * o.seconds / static_cast<double>(std::max<std::size_t>(o.windows, 1)), "%.3f").c_str(), o.edges,
-                                same ? "yes" : "NO");
-                    std::fflush(stdout);
-                    if (!same) throw Error(input.name + ": the windows differ between backends");
-                    outcomes.push_back(o);
-                };
-                if (gpu) {
-                    options.backend = Backend::Cuda;
-                    (void)run(input.trains, options);  // the first run pays for the device's start
-                    row(run(input.trains, options), 0);
-                }
-                if (!no_cpu) {
-                    for (const unsigned team : threads) {
-                        options.backend = Backend::Cpu;
-                        options.threads = team;
-                        row(run(input.trains, options), team);
+        // One table: every input's windows of each width on every backend, with `tested`
+        // surrogates in the edge test (0: the analytic test alone).
+        const auto table = [&](const std::vector<Input>& of, const std::vector<double>& widths, std::size_t tested) {
+            std::printf("| input | spikes | window | windows | backend | threads | s | ms a window | edges (all windows) | same |\n");
+            std::printf("|---|---:|---|---:|---|---:|---:|---:|---:|---|\n");
+            for (const Input& input : of) {
+                const TimeBase& tb = input.trains.time_base();
+                mining::CofiringOptions options;
+                options.lags = mining::parse_lags(sync, intervals, baseline, tb);
+                if (tested != 0) options.test.surrogates = mining::surrogate_edge_test("surrogate", tested, "dither", 10, 1, 1, tb);
+                for (const double w : widths) {
+                    options.window = tb.from_seconds(w);
+                    options.step = w == 0 ? 0 : tb.from_seconds(step_s);
+                    std::vector<Outcome> outcomes;
+                    const auto row = [&](const Outcome& o, unsigned team) {
+                        const bool same = outcomes.empty() || (o.hash == outcomes.front().hash && o.edges == outcomes.front().edges);
+                        std::printf("| %s | %zu | %s | %zu | %s | %s | %s | %s | %zu | %s |\n", input.name.c_str(), input.trains.num_spikes(),
+                                    w == 0 ? "whole" : (cell(w, "%g") + " s / " + cell(step_s, "%g") + " s").c_str(), o.windows,
+                                    o.backend.c_str(), team == 0 ? "-" : std::to_string(team).c_str(), cell(o.seconds, "%.3f").c_str(),
+                                    cell(1e3 * o.seconds / static_cast<double>(std::max<std::size_t>(o.windows, 1)), "%.3f").c_str(), o.edges,
+                                    same ? "yes" : "NO");
+                        std::fflush(stdout);
+                        if (!same) throw Error(input.name + ": the windows differ between backends");
+                        outcomes.push_back(o);
+                    };
+                    if (gpu) {
+                        options.backend = Backend::Cuda;
+                        (void)run(input.trains, options);  // the first run pays for the device's start
+                        row(run(input.trains, options), 0);
                     }
+                    if (!no_cpu) {
+                        for (const unsigned team : threads) {
+                            options.backend = Backend::Cpu;
+                            options.threads = team;
+                            row(run(input.trains, options), team);
+                        }
+                    }
+                    if (w == 0 && tested == 0 && input.truth && !outcomes.empty()) wholes.emplace_back(&input, outcomes.front().first);
                 }
-                if (w == 0 && input.truth && !outcomes.empty()) wholes.emplace_back(&input, outcomes.front().first);
             }
+        };
+        table(inputs, window_s, surrogates);
+        // The surrogate edge test: two minutes of the large scenario, enough surrogates
+        // that a window's edges can pass q = 0.01 together (N + 1 >= 1 / q).
+        std::vector<Input> tested_inputs;
+        if (gpu_check) {
+            tested_inputs.push_back(simulated("large", 120, seed, 0));
+            std::printf("\nWith the surrogate edge test (200 dither surrogates of 10 ms):\n\n");
+            table(tested_inputs, {10}, 200);
         }
         if (!wholes.empty()) {
             std::printf("\nRecovery of the ground truth (whole recording, BH q = 0.01; assemblies as `spikeminer assemblies` finds them, "
