@@ -1,6 +1,7 @@
 #pragma once
 // The surrogate edge test (EdgeTest::surrogates): a window's edges counted again in
-// surrogates of the spikes near the window, one pair at a time.
+// surrogates of the spikes near the window; on the CPU window by window, on the GPU many
+// windows at once.
 
 #include "spikeminer/mining/cofiring.hpp"
 #include "spikeminer/mining/significance.hpp"
