@@ -191,18 +191,16 @@ void GpuEdgeSurrogates::confirm(std::span<CofiringWindow> windows, const Cofirin
             }
         }
     }
-    const auto all = trains_.times();
     std::vector<Slice> slices;
     std::vector<std::uint32_t> slice_of(trains_.num_neurons());
     std::uint64_t per_surrogate = 0;
     for (NeuronId n = 0; n < trains_.num_neurons(); ++n) {
         if (near[n].start > near[n].end) continue;
+        // The spikes that can land near its windows: within the dither of them.
         const auto of = trains_.spikes_of(n);
-        const auto before = [&](Tick t) {
-            return static_cast<std::uint64_t>(std::partition_point(of.begin(), of.end(), [&](std::uint32_t i) { return all[i] < t; }) - of.begin());
-        };
-        Slice slice{n, trains_.neuron_offsets()[n], of.size(), 0, before(near[n].start - d.bounds.dither), before(near[n].end + d.bounds.dither), 0,
-                    per_surrogate};
+        const auto near_ones = trains_.spikes_of(n, {near[n].start - d.bounds.dither, near[n].end + d.bounds.dither});
+        const auto first = static_cast<std::uint64_t>(near_ones.data() - of.data());
+        Slice slice{n, trains_.neuron_offsets()[n], of.size(), 0, first, first + near_ones.size(), 0, per_surrogate};
         slice.from = slice.first >= 2 ? slice.first - 2 : 0;
         slice.to = std::min<std::uint64_t>(slice.count, slice.last + 2);
         per_surrogate += slice.to - slice.from;
