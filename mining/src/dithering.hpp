@@ -166,6 +166,21 @@ struct JointIsiView {
 /// on all cores.
 std::vector<std::uint32_t> joint_isi_histograms(const NeuronTimes& times, const IsiBins& shape);
 
+/// What placing a neuron's dithered spikes [first, last) of its n needs: spike k's place
+/// depends on its neighbours' (even k: the originals; odd k: the placed even ones), so the
+/// even spikes of [even_from, even_to) = [first - 1, last + 1) are placed first, between
+/// the originals of [from, to) = [first - 2, last + 2) (each clipped to the train).
+struct DitherSlice {
+    std::size_t from = 0;
+    std::size_t even_from = 0;
+    std::size_t even_to = 0;
+    std::size_t to = 0;
+};
+
+SPIKEMINER_HOST_DEVICE inline DitherSlice dither_slice(std::size_t first, std::size_t last, std::size_t n) {
+    return {first >= 2 ? first - 2 : 0, first >= 1 ? first - 1 : 0, last + 1 < n ? last + 1 : n, last + 2 < n ? last + 2 : n};
+}
+
 /// Spike k of a neuron's n spikes in a dithered surrogate (Dither or JointIsi: `histogram`
 /// is then the neuron's), given its neighbours in `placed`. Even-numbered spikes are
 /// placed first between their original neighbours, then the odd ones between their moved

@@ -35,25 +35,21 @@ struct SurrogateTrains::State {
     std::vector<std::uint32_t> histograms;  // JointIsi: every neuron's, IsiBins(bounds.dither).cells() each
 
     // Neuron n's dithered spikes [first, last) of surrogate `index` into out[0, last - first).
-    // Spike k's place depends on its neighbours' (even k: the originals; odd k: the placed
-    // even ones), so [first, last) needs the even spikes of [first - 1, last + 1) and the
-    // originals of [first - 2, last + 2).
     void dither(NeuronId n, std::uint64_t index, std::size_t first, std::size_t last, Tick* out) const {
         const std::span<const Tick> original = times.of(n);
         const std::size_t count = original.size();
         thread_local std::vector<Tick> placed;
         if (placed.size() < count) placed.resize(count);
-        const std::size_t from = first >= 2 ? first - 2 : 0;
-        const std::size_t to = std::min(count, last + 2);
-        std::copy(original.begin() + static_cast<std::ptrdiff_t>(from), original.begin() + static_cast<std::ptrdiff_t>(to),
-                  placed.begin() + static_cast<std::ptrdiff_t>(from));
+        const detail::DitherSlice slice = detail::dither_slice(first, last, count);
+        std::copy(original.begin() + static_cast<std::ptrdiff_t>(slice.from), original.begin() + static_cast<std::ptrdiff_t>(slice.to),
+                  placed.begin() + static_cast<std::ptrdiff_t>(slice.from));
         const std::uint32_t* histogram = histograms.empty() ? nullptr : histograms.data() + n * detail::IsiBins(bounds.dither).cells();
         const auto place = [&](std::size_t lo, std::size_t hi, std::size_t parity) {
             for (std::size_t k = lo + ((lo % 2) != parity ? 1 : 0); k < hi; k += 2) {
                 placed[k] = detail::dithered_spike(original.data(), placed.data(), count, k, bounds, index, n, histogram);
             }
         };
-        place(first >= 1 ? first - 1 : 0, std::min(count, last + 1), 0);
+        place(slice.even_from, slice.even_to, 0);
         place(first, last, 1);
         std::copy(placed.begin() + static_cast<std::ptrdiff_t>(first), placed.begin() + static_cast<std::ptrdiff_t>(last), out);
     }

@@ -39,8 +39,7 @@ constexpr std::size_t kPieceSpikes = 4096;  // spikes of a pair a thread walks, 
 
 // The spikes of one neuron that a pass places in each surrogate: its own [first, last),
 // those that can land near the windows where it has an edge, which need the originals of
-// [from, to) (dithering reads two neighbours either way); at `base` in a surrogate's part
-// of the placed spikes.
+// [from, to) (dither_slice); at `base` in a surrogate's part of the placed spikes.
 struct Slice {
     NeuronId neuron;
     std::uint64_t offset;  // the neuron's first spike in the by-neuron layout
@@ -90,9 +89,9 @@ __global__ void place_kernel(const Slice* slices, const Tick* by_neuron, Tick* p
     const std::uint32_t* histogram = histograms != nullptr ? histograms + slice.neuron * cells : nullptr;
     for (std::uint64_t k = slice.from + threadIdx.x; k < slice.to; k += blockDim.x) out[k] = times[k];
     __syncthreads();
-    const std::uint64_t even_from = slice.first >= 1 ? slice.first - 1 : 0;
-    const std::uint64_t even_to = slice.last + 1 < slice.count ? slice.last + 1 : slice.count;
-    for (std::uint64_t k = even_from + (even_from & 1U) + 2 * std::uint64_t{threadIdx.x}; k < even_to; k += 2 * std::uint64_t{blockDim.x}) {
+    const DitherSlice needs = dither_slice(slice.first, slice.last, slice.count);
+    const std::uint64_t even_from = needs.even_from;
+    for (std::uint64_t k = even_from + (even_from & 1U) + 2 * std::uint64_t{threadIdx.x}; k < needs.even_to; k += 2 * std::uint64_t{blockDim.x}) {
         out[k] = dithered_spike(times, out, slice.count, k, bounds, surrogate, slice.neuron, histogram);
     }
     __syncthreads();
@@ -201,8 +200,9 @@ void GpuEdgeSurrogates::confirm(std::span<CofiringWindow> windows, const Cofirin
         const auto near_ones = trains_.spikes_of(n, {near[n].start - d.bounds.dither, near[n].end + d.bounds.dither});
         const auto first = static_cast<std::uint64_t>(near_ones.data() - of.data());
         Slice slice{n, trains_.neuron_offsets()[n], of.size(), 0, first, first + near_ones.size(), 0, per_surrogate};
-        slice.from = slice.first >= 2 ? slice.first - 2 : 0;
-        slice.to = std::min<std::uint64_t>(slice.count, slice.last + 2);
+        const DitherSlice needs = dither_slice(slice.first, slice.last, slice.count);
+        slice.from = needs.from;
+        slice.to = needs.to;
         per_surrogate += slice.to - slice.from;
         slice_of[n] = static_cast<std::uint32_t>(slices.size());
         slices.push_back(slice);
