@@ -1,13 +1,12 @@
 #include "hdf5_chunks.hpp"
 
 #include "hdf5_handle.hpp"
+#include "plain_threads.hpp"
 
 #include "spikeminer/core/error.hpp"
 #include "spikeminer/core/uninitialized.hpp"
 
 #include <zlib.h>
-
-#include <omp.h>
 
 #include <algorithm>
 #include <atomic>
@@ -16,8 +15,6 @@
 #include <mutex>
 #include <new>
 #include <optional>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 namespace spikeminer::io::detail {
@@ -137,21 +134,15 @@ bool read_chunks_in_parallel(hid_t dataset, hid_t memory_type, void* out, std::s
             std::memcpy(destination, data, count * element_bytes);
         }
     };
-    const auto threads = static_cast<std::size_t>(std::clamp(omp_get_max_threads(), 1, 256));
-    const auto guarded = [&] {
+    // Each worker takes chunks until none is left, with buffers of its own.
+    const std::size_t threads = plain_thread_count();
+    on_plain_threads(std::min(threads, chunks), threads, [&](std::size_t /*worker*/) {
         try {
             work();
         } catch (const std::bad_alloc&) {
             fail(where + ": no memory for its chunks");
         }
-    };
-    std::vector<std::thread> workers;
-    try {
-        for (std::size_t t = 1; t < std::min(threads, chunks); ++t) workers.emplace_back(guarded);
-    } catch (const std::system_error&) {  // fewer threads than asked: those started do the work
-    }
-    guarded();
-    for (std::thread& worker : workers) worker.join();
+    });
     if (!failure.empty()) throw Error(failure);
     return true;
 }

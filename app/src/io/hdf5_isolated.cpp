@@ -2,6 +2,7 @@
 
 #include "child_process.hpp"
 #include "hdf5_probe.hpp"
+#include "plain_threads.hpp"
 
 #include "spikeminer/app/io/hdf5_isolation.hpp"
 
@@ -9,14 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <omp.h>
-
 #include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <thread>
 
 namespace spikeminer::io::detail {
 namespace {
@@ -107,7 +105,7 @@ Recording load(Reader& in) {
 
 void write_at_in_parallel(int fd, const void* data, std::size_t size, std::size_t offset) {
     constexpr std::size_t kSlice = std::size_t{32} << 20;
-    const std::size_t slices = std::max<std::size_t>(1, std::min<std::size_t>(size / kSlice, std::clamp(omp_get_max_threads(), 1, 64)));
+    const std::size_t slices = std::max<std::size_t>(1, std::min<std::size_t>(size / kSlice, std::min<std::size_t>(plain_thread_count(), 64)));
     std::atomic<bool> failed{false};
     const auto write_slice = [&](std::size_t s) {
         const std::size_t first = size * s / slices, last = size * (s + 1) / slices;
@@ -117,10 +115,7 @@ void write_at_in_parallel(int fd, const void* data, std::size_t size, std::size_
             else at += static_cast<std::size_t>(done);
         }
     };
-    std::vector<std::thread> threads;  // not OpenMP: this runs in the forked reading process
-    for (std::size_t s = 1; s < slices; ++s) threads.emplace_back(write_slice, s);
-    write_slice(0);
-    for (std::thread& t : threads) t.join();
+    on_plain_threads(slices, slices, write_slice);  // this runs in the forked reading process
     if (failed) throw Error("cannot hand the recording back from the reading process");
 }
 
