@@ -1,11 +1,12 @@
 // Large text tables are read in blocks of a few MiB and parsed side by side: the result
 // must be the file read line by line, whatever the blocks' bounds: labels numbered in
 // order of first appearance, "# neuron:" comments anywhere, and the first bad line named
-// with its number, in plain and gzip files.
+// with its number, in plain, gzip and BGZF files (whose members are inflated in parallel).
 #include "app_test_helpers.hpp"
 #include "catch.hpp"
 #include "test_paths.hpp"
 
+#include "io/bgzf.hpp"
 #include "spikeminer/app/io/read_spikes.hpp"
 #include "spikeminer/core/error.hpp"
 
@@ -41,19 +42,33 @@ Table table(std::size_t bad_row = 0) {
     return t;
 }
 
+enum class Packing { Plain, Gzip, Bgzf };
+
+std::string write_packed(const test::TempDir& dir, const std::string& name, const std::string& text, Packing packing) {
+    const std::string path = dir.file(name + (packing == Packing::Plain ? ".csv" : packing == Packing::Gzip ? ".csv.gz" : ".bgzf.csv.gz"));
+    if (packing == Packing::Gzip) {
+        test::write_gzip(path, text);
+    } else if (packing == Packing::Bgzf) {
+        std::string bytes;
+        io::detail::append_bgzf(text, 6, bytes);
+        test::write_file(path, bytes + std::string(io::detail::bgzf_end()));
+    } else {
+        test::write_file(path, text);
+    }
+    return path;
+}
+
 }  // namespace
 
-TEST_CASE("a table of many blocks reads as it would line by line, plain and gzip", "[text][blocks]") {
+TEST_CASE("a table of many blocks reads as it would line by line, plain, gzip and BGZF", "[text][blocks]") {
     // cell0..cell449 appear before the comment, the rest after it.
     const Table t = table();
     const std::vector<std::string>& expected = t.labels;
     REQUIRE(expected[450] == "silent one");
     const test::TempDir dir;
-    for (const bool gzip : {false, true}) {
-        CAPTURE(gzip);
-        const std::string path = dir.file(gzip ? "many.csv.gz" : "many.csv");
-        if (gzip) test::write_gzip(path, t.text);
-        else test::write_file(path, t.text);
+    for (const Packing packing : {Packing::Plain, Packing::Gzip, Packing::Bgzf}) {
+        CAPTURE(static_cast<int>(packing));
+        const std::string path = write_packed(dir, "many", t.text, packing);
         const SpikeTrains trains = io::read_spikes(path);
         CHECK(trains.neuron_table().labels == expected);
         REQUIRE(trains.num_spikes() == 900'000);
@@ -67,11 +82,9 @@ TEST_CASE("a table of many blocks reads as it would line by line, plain and gzip
 TEST_CASE("the first bad row of many blocks is named with its line", "[text][blocks]") {
     const test::TempDir dir;
     const Table t = table(700'000);
-    for (const bool gzip : {false, true}) {
-        CAPTURE(gzip);
-        const std::string path = dir.file(gzip ? "bad.csv.gz" : "bad.csv");
-        if (gzip) test::write_gzip(path, t.text);
-        else test::write_file(path, t.text);
+    for (const Packing packing : {Packing::Plain, Packing::Gzip, Packing::Bgzf}) {
+        CAPTURE(static_cast<int>(packing));
+        const std::string path = write_packed(dir, "bad", t.text, packing);
         // Line 1 is the header, line 450,002 the comment: row 700,000 is line 700,003.
         CHECK_THROWS_WITH(io::read_spikes(path), test::contains(path + " line 700003: time 'x' is not a number"));
     }

@@ -53,7 +53,7 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
     bool more = true;
     while (!columns && (more = blocks.next(block))) {
         if (block.failure != TextBlocks::Block::Failure::None) throw Error(block_failure(path, block, lines));
-        rest = std::string_view(block.text.data(), block.text.size());
+        rest = block.lines();
         if (lines == 0 && rest.starts_with("\xEF\xBB\xBF")) rest.remove_prefix(3);  // UTF-8 byte-order mark
         std::string_view line;
         for (std::string_view at = rest; !columns && next_line(at, line); rest = at) {
@@ -96,9 +96,9 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
     const int cores = std::max(omp_get_max_threads(), 1);
     const int parsers = cores > 4 ? cores : std::max(cores - 1, 1);
     const auto batch_size = static_cast<std::size_t>(parsers);
-    std::vector<UninitializedVector<char>> batch;
+    std::vector<TextBlocks::Block> batch;
     std::optional<TextBlocks::Block> stop;  // a failure after the batch
-    if (columns && !rest.empty()) batch.emplace_back(rest.begin(), rest.end());
+    if (columns && !rest.empty()) batch.push_back({UninitializedVector<char>(rest.begin(), rest.end()), 0, TextBlocks::Block::Failure::None, {}});
     while (more || !batch.empty()) {
         while (more && batch.size() < batch_size) {
             if (!(more = blocks.next(block))) break;
@@ -107,12 +107,12 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
                 more = false;
                 break;
             }
-            batch.push_back(std::move(block.text));
+            batch.push_back(std::move(block));
         }
         std::vector<ParsedRows> parsed(batch.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(parsers)
         for (std::size_t b = 0; b < batch.size(); ++b) {
-            parsed[b] = parse_rows(std::string_view(batch[b].data(), batch[b].size()), delimiter, *columns, *time_base);
+            parsed[b] = parse_rows(batch[b].lines(), delimiter, *columns, *time_base);
         }
         std::vector<std::size_t> starts{ticks.size()};
         std::vector<std::vector<NeuronId>> to_id(parsed.size());

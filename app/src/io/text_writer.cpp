@@ -1,6 +1,8 @@
 // Writer for the text formats: CSV (`unit,time_s` header) and two-column whitespace text.
 // Times are written as exact decimals of the tick, so that reading the file back gives
 // the same ticks; comment lines carry the tick and the neurons that never fired.
+#include "bgzf.hpp"
+#include "plain_threads.hpp"
 #include "recording.hpp"
 #include "writers.hpp"
 
@@ -9,10 +11,10 @@
 #include "spikeminer/core/in_quotes.hpp"
 #include "spikeminer/core/label_indexer.hpp"
 
-#include <zlib.h>
-
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace spikeminer::io::detail {
 namespace {
@@ -31,53 +33,45 @@ void check_label(const std::string& label, char delimiter, const std::string& na
     }
 }
 
-// Output through zlib (compressed) or stdio (plain), with errors reported once.
+// A file written through stdio, with errors reported once.
 class TextSink {
 public:
-    TextSink(const std::string& path, const std::string& name, bool compress) : name_(name), compress_(compress) {
-        if (compress_) {
-            gz_ = gzopen(path.c_str(), "wb6");
-            if (gz_ == nullptr) throw Error(name_ + ": cannot be created");
-        } else {
-            plain_ = std::fopen(path.c_str(), "wb");
-            if (plain_ == nullptr) throw Error(name_ + ": cannot be created");
-        }
+    TextSink(const std::string& path, const std::string& name) : name_(name), file_(std::fopen(path.c_str(), "wb")) {
+        if (file_ == nullptr) throw Error(name_ + ": cannot be created");
     }
     ~TextSink() {
-        if (gz_ != nullptr) gzclose_w(gz_);
-        if (plain_ != nullptr) std::fclose(plain_);
+        if (file_ != nullptr) std::fclose(file_);
     }
     TextSink(const TextSink&) = delete;
     TextSink& operator=(const TextSink&) = delete;
 
     void write(const std::string& text) {
-        const bool ok = compress_ ? gzwrite(gz_, text.data(), static_cast<unsigned>(text.size())) ==
-                                        static_cast<int>(text.size())
-                                  : std::fwrite(text.data(), 1, text.size(), plain_) == text.size();
-        if (!ok && !text.empty()) throw Error(name_ + ": write failed (disk full?)");
+        if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) throw Error(name_ + ": write failed (disk full?)");
     }
     void close() {
-        const bool ok = compress_ ? gzclose_w(gz_) == Z_OK : std::fclose(plain_) == 0;
-        gz_ = nullptr;
-        plain_ = nullptr;
+        const bool ok = std::fclose(file_) == 0;
+        file_ = nullptr;
         if (!ok) throw Error(name_ + ": write failed on close (disk full?)");
     }
 
 private:
     std::string name_;
-    bool compress_;
-    gzFile gz_ = nullptr;
-    std::FILE* plain_ = nullptr;
+    std::FILE* file_;
 };
+
+// Spikes formatted (and compressed) by each thread at a time: about 0.8 MB of text.
+constexpr std::size_t kSpikesAPiece = std::size_t{1} << 16;
+// zlib's default: gzip's own.
+constexpr int kGzipLevel = 6;
 
 }  // namespace
 
 void write_delimited_text(const std::string& path, const std::string& name, const SpikeTrains& trains,
                           char delimiter, bool compress) {
-    TextSink sink(path, name, compress);
+    TextSink sink(path, name);
     const std::int64_t ticks_per_second = trains.time_base().ticks_per_second;
-    std::string out = std::string(kWriterLine) + "; tick " + trains.time_base().describe() +
-                      "; ticks_per_second=" + std::to_string(ticks_per_second) + "\n";
+    std::string head = std::string(kWriterLine) + "; tick " + trains.time_base().describe() +
+                       "; ticks_per_second=" + std::to_string(ticks_per_second) + "\n";
     // The neuron list keeps what the table alone cannot: neurons that never fire, and the
     // order of named (non-numeric) labels, which readers otherwise take from first spikes.
     bool list_neurons = false;
@@ -85,22 +79,34 @@ void write_delimited_text(const std::string& path, const std::string& name, cons
         check_label(trains.label(n), delimiter, name);
         list_neurons = list_neurons || trains.spike_count(n) == 0 || canonical_integer_label(trains.label(n)).empty();
     }
-    for (NeuronId n = 0; list_neurons && n < trains.num_neurons(); ++n) out += "# neuron: " + trains.label(n) + "\n";
-    if (delimiter == ',') out += "unit,time_s\n";
+    for (NeuronId n = 0; list_neurons && n < trains.num_neurons(); ++n) head += "# neuron: " + trains.label(n) + "\n";
+    if (delimiter == ',') head += "unit,time_s\n";
+    // The rows a batch of pieces at a time, each piece formatted (and compressed as BGZF
+    // members, gzip that any reader reads and this one inflates in parallel) by a thread,
+    // written in order.
     const auto times = trains.times();
     const auto neurons = trains.neurons();
-    for (std::size_t i = 0; i < times.size(); ++i) {
-        out += trains.label(neurons[i]);
-        out += delimiter;
-        out += format_ticks(times[i], trains.time_base(), "s");
-        out += '\n';
-        if (out.size() > (std::size_t{1} << 20)) {
-            check_write_cancelled();
-            sink.write(out);
-            out.clear();
-        }
+    const std::size_t pieces = std::max<std::size_t>((times.size() + kSpikesAPiece - 1) / kSpikesAPiece, 1);
+    const std::size_t threads = plain_thread_count();
+    const std::size_t batch = 2 * threads;
+    for (std::size_t first = 0; first < pieces; first += batch) {
+        std::vector<std::string> out(std::min(batch, pieces - first));
+        on_plain_threads(out.size(), threads, [&](std::size_t p) {
+            const std::size_t piece = first + p;
+            std::string text = piece == 0 ? head : std::string();
+            for (std::size_t i = piece * kSpikesAPiece; i < std::min(times.size(), (piece + 1) * kSpikesAPiece); ++i) {
+                text += trains.label(neurons[i]);
+                text += delimiter;
+                text += format_ticks(times[i], trains.time_base(), "s");
+                text += '\n';
+            }
+            if (compress) append_bgzf(text, kGzipLevel, out[p]);
+            else out[p] = std::move(text);
+        });
+        check_write_cancelled();
+        for (const std::string& text : out) sink.write(text);
     }
-    sink.write(out);
+    if (compress) sink.write(std::string(bgzf_end()));
     sink.close();
 }
 
