@@ -93,6 +93,7 @@ TEST_CASE("GPU pipeline with the surrogate edge test: the CPU's windows, over th
     check_same_results(gpu, cpu);
     // The test dropped some of the analytic test's edges: the comparison is not of the screen alone.
     config.edge_test = "analytic";
+    config.surrogates = pipeline::RunConfig{}.surrogates;  // surrogates' settings apply only to a surrogate test
     const pipeline::PipelineResult screened = pipeline::run_pipeline(input, config, nullptr);
     std::size_t kept = 0;
     std::size_t found = 0;
