@@ -39,7 +39,7 @@ inline constexpr std::size_t kPieceSpikes = std::size_t{1} << 20;
 inline constexpr std::size_t kFirstCapacity = std::size_t{1} << 16;
 /// Bytes of surrogate spikes the GPU's surrogate edge test places in one pass, at most
 /// (one surrogate's always): passes of several surrogates keep the device busy.
-inline constexpr std::size_t kEdgeSurrogateBytes = std::size_t{256} << 20;
+inline constexpr std::size_t kEdgeSurrogateBytes = std::size_t{1} << 30;
 /// Bytes of counter rows a group of end neurons keeps hot on the CPU: a core's L2 cache.
 inline constexpr std::size_t kRowsCache = std::size_t{1} << 20;
 /// A CPU co-firing slot is counted densely (a vector of each start neuron's spikes within
