@@ -25,12 +25,16 @@ SignificanceOptions significance_options(double q, std::size_t surrogates, const
     return options;
 }
 
-std::vector<SurrogateSignificance> test_against_surrogates(std::span<const std::uint64_t> observed, const SignificanceOptions& options,
-                                                           const SurrogateCounts& count_in, Progress* progress,
-                                                           const std::string& task) {
+void check_sequential_test(const SignificanceOptions& options) {
     if (options.surrogates == 0 || options.enough_exceedances == 0) {
         throw UsageError("significance: give at least one surrogate and one exceedance to stop at");
     }
+}
+
+std::vector<SurrogateSignificance> test_against_surrogates(std::span<const std::uint64_t> observed, const SignificanceOptions& options,
+                                                           const SurrogateCounts& count_in, Progress* progress,
+                                                           const std::string& task) {
+    check_sequential_test(options);
     std::vector<SurrogateSignificance> results(observed.size());
     std::vector<double> sums(observed.size(), 0.0);
     std::vector<double> squares(observed.size(), 0.0);

@@ -174,9 +174,7 @@ GpuEdgeSurrogates::~GpuEdgeSurrogates() = default;
 void GpuEdgeSurrogates::confirm(std::span<CofiringWindow> windows, const CofiringLags& lags, const EdgeTest& test, Progress* progress) {
     if (!test.surrogates) return;
     const SignificanceOptions options = edge_surrogate_options(test);
-    if (options.surrogates == 0 || options.enough_exceedances == 0) {
-        throw UsageError("significance: give at least one surrogate and one exceedance to stop at");
-    }
+    check_sequential_test(options);
     Device& d = *device_;
     const cudaStream_t s = d.stream.get();
     // Each neuron with an edge: the stretch near all its windows, then its slice.

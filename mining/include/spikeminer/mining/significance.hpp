@@ -59,6 +59,10 @@ std::vector<SurrogateSignificance> test_against_surrogates(std::span<const std::
                                                            const SurrogateCounts& count_in, Progress* progress = nullptr,
                                                            const std::string& task = "surrogates");
 
+/// Throws UsageError unless `options` asks for at least one surrogate and one exceedance
+/// to stop at: what every sequential test needs, wherever its counts are made.
+void check_sequential_test(const SignificanceOptions& options);
+
 /// How test_against_surrogates ends, for items counted elsewhere (on a GPU): each item's
 /// count, surrogates_used and exceedances set, with the sum and the sum of squares of its
 /// surrogate counts. Sets the means, deviations and p-values, then corrects them together.
