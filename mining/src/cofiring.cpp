@@ -258,10 +258,9 @@ std::size_t CofiringWindows::gpu_count_bytes() const {
     const std::size_t cells = n * n * static_cast<std::size_t>(s.lags.slots);
     const std::size_t kept_bins = s.bins.windows > 1 ? s.bins.per_window : 1;  // as the GPU counter keeps them
     const std::size_t share = s.share_on_gpu ? cells * sizeof(unsigned long long) : 0;
-    // The surrogate edge test's spikes by neuron, and one pass's surrogate spikes.
-    const std::size_t surrogates = s.options.test.surrogates && s.surrogate_choice.backend == Backend::Cuda
-                                       ? s.trains.num_spikes() * sizeof(Tick) + tuning::kEdgeSurrogateBytes
-                                       : 0;
+    // The surrogate edge test's pass of surrogate spikes (the spikes by neuron it reads are
+    // the recording's, one copy a device, as the recording's own copy).
+    const std::size_t surrogates = s.options.test.surrogates && s.surrogate_choice.backend == Backend::Cuda ? tuning::kEdgeSurrogateBytes : 0;
     return cells * sizeof(unsigned long long) + share + kept_bins * cells * sizeof(std::uint32_t) + surrogates;
 }
 

@@ -1,6 +1,7 @@
 // See device_recording.hpp.
 #include "device_recording.hpp"
 
+#include "../tuning.hpp"
 #include "device_calls.cuh"
 #include "device_stream.hpp"
 
@@ -11,8 +12,18 @@
 namespace spikeminer::mining::detail {
 namespace {
 
+using spikeminer::detail::allocate_or_oom;
+using spikeminer::detail::blocks_for;
+using spikeminer::detail::check_launch;
 using spikeminer::detail::DeviceStream;
 using spikeminer::detail::upload;
+
+using tuning::kBlock;
+
+__global__ void by_neuron_kernel(const Tick* stream, const std::uint32_t* positions, std::uint64_t spikes, Tick* by_neuron) {
+    const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+    if (i < spikes) by_neuron[i] = stream[positions[i]];
+}
 
 // The copies on one device, by recording, and the lock its uploads take (a device's first
 // readers wait for its copy, not for another device's).
@@ -22,6 +33,21 @@ struct DeviceCopies {
 };
 
 }  // namespace
+
+const Tick* DeviceRecording::times_by_neuron() const {
+    const std::lock_guard lock(by_neuron_mutex_);
+    if (by_neuron_.get() == nullptr && positions.size() != 0) {
+        const DeviceStream stream;
+        const cudaStream_t s = stream.get();
+        const std::uint64_t spikes = positions.size();
+        spikeminer::detail::DeviceBuffer<Tick> made = allocate_or_oom<Tick>(spikes, "spike times by neuron");
+        by_neuron_kernel<<<blocks_for(spikes, kBlock), kBlock, 0, s>>>(times.get(), positions.get(), spikes, made.get());
+        check_launch();
+        SPIKEMINER_CUDA_CHECK(cudaStreamSynchronize(s));
+        by_neuron_ = std::move(made);
+    }
+    return by_neuron_.get();
+}
 
 std::shared_ptr<const DeviceRecording> device_recording(const SpikeTrains& trains) {
     static std::mutex devices_mutex;

@@ -72,11 +72,6 @@ struct EdgeTally {
     std::uint32_t open = 1;
 };
 
-__global__ void by_neuron_kernel(const Tick* stream, const std::uint32_t* positions, std::uint64_t spikes, Tick* by_neuron) {
-    const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
-    if (i < spikes) by_neuron[i] = stream[positions[i]];
-}
-
 // Block (slice, g): the slice's spikes in surrogate first_surrogate + g, as
 // SurrogateTrains' dither places them: the originals, the even spikes between them, then
 // the odd ones between the moved even ones.
@@ -144,7 +139,7 @@ __global__ void tally_kernel(const std::uint64_t* observed, std::uint64_t n_test
 struct GpuEdgeSurrogates::Device {
     DitherBounds bounds;
     std::shared_ptr<const DeviceRecording> recording;
-    DeviceBuffer<Tick> by_neuron;
+    const Tick* by_neuron = nullptr;  // the recording's, shared with the other threads on the device
     DeviceBuffer<std::uint32_t> histograms;  // joint-ISI dithering only
     std::size_t cells = 0;
     DeviceStream stream;
@@ -157,11 +152,7 @@ GpuEdgeSurrogates::GpuEdgeSurrogates(const SpikeTrains& trains, const SurrogateO
     if (d.bounds.kind == SurrogateKind::Shift) throw Error("the GPU's surrogate edge test makes dither and isi surrogates");
     const cudaStream_t s = d.stream.get();
     d.recording = device_recording(trains);
-    const std::uint64_t spikes = trains.num_spikes();
-    d.by_neuron = allocate_or_oom<Tick>(spikes, "surrogate edge test spikes");
-    by_neuron_kernel<<<blocks_for(spikes, kBlock), kBlock, 0, s>>>(d.recording->times.get(), d.recording->positions.get(), spikes,
-                                                                   d.by_neuron.get());
-    check_launch();
+    d.by_neuron = d.recording->times_by_neuron();
     if (d.bounds.kind == SurrogateKind::JointIsi) {
         const IsiBins shape(d.bounds.dither);
         d.cells = shape.cells();
@@ -240,7 +231,7 @@ void GpuEdgeSurrogates::confirm(std::span<CofiringWindow> windows, const Cofirin
         if (progress != nullptr) progress->check_cancelled();
         const std::uint64_t now = std::min<std::uint64_t>(group, options.surrogates - first);
         place_kernel<<<dim3(static_cast<unsigned>(slices.size()), static_cast<unsigned>(now)), kPlaceBlock, 0, s>>>(
-            device_slices.get(), d.by_neuron.get(), placed.get(), per_surrogate, d.bounds, first, d.histograms.get(), d.cells);
+            device_slices.get(), d.by_neuron, placed.get(), per_surrogate, d.bounds, first, d.histograms.get(), d.cells);
         check_launch();
         SPIKEMINER_CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, now * n_tests * sizeof(unsigned long long), s));
         count_kernel<<<blocks_for(n_pieces * now, kBlock), kBlock, 0, s>>>(device_pieces.get(), n_pieces, n_tests, device_slices.get(),
