@@ -18,6 +18,7 @@ tick and the units the writer declared.
 """
 
 import argparse
+import re
 import struct
 import sys
 import time
@@ -112,7 +113,7 @@ def main():
     if args.binary:
         if any(not unit.lstrip("-").isdigit() for _, unit, _ in rows[:1000]):
             sys.exit("replay.py: --binary sends unit numbers; this recording names its units otherwise: send text")
-        tick = next((line.split("ticks_per_second=")[1].split()[0] for line in head if "ticks_per_second=" in line), None)
+        tick = next((m.group(1) for m in (re.search(r"ticks_per_second=(\d+)", line) for line in head) if m), None)
         if tick and tick != "1000000":
             print(f"replay.py: binary messages carry no tick: give the live session --tick {tick}/s", file=sys.stderr)
     if args.zmq:
