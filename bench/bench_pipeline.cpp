@@ -214,6 +214,7 @@ int main(int argc, char** argv) {
             std::vector<pipeline::PipelineResult> results;
             // A gzip CSV's run is compared with its HDF5 file's first, and is the user's run alone.
             const bool packed = text_of.count(file) != 0;
+            if (packed && first_run.count(text_of.at(file)) == 0) continue;  // its HDF5 file had no row (--no-cpu without a GPU)
             if (packed) results.push_back(first_run.at(text_of.at(file)));
             const auto row = [&](const Run& r, const std::string& backend, unsigned team) {
                 std::map<std::string, double> stage;

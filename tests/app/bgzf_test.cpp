@@ -94,11 +94,16 @@ TEST_CASE("BGZF: any gzip reader reads it, and its members are found and inflate
 TEST_CASE("BGZF: lines across members and blocks read as in the plain file; a line of 5 MiB is refused", "[text][bgzf]") {
     const test::TempDir dir;
     // Rows, then a comment of 200,000 bytes (more than the room kept before a block for the
-    // line before it) across the first 4 MiB block's end, then rows again.
-    std::string text = table(450'000);
+    // line before it) across the first block's end (64 members, the most that 4 MiB holds),
+    // then rows again, over more blocks than a batch of two threads takes.
+    std::string text = table(340'000);
+    const std::size_t comment = text.size();
     text += "# " + std::string(200'000, 'c') + "\n";
-    const std::string rest = table(450'000);
+    REQUIRE(comment < 64 * io::detail::kBgzfTextBytes);
+    REQUIRE(text.size() > 64 * io::detail::kBgzfTextBytes);
+    const std::string rest = table(460'000);
     text += rest.substr(rest.find('\n') + 1);
+    text.pop_back();  // the last line without its '\n'
     REQUIRE(text.size() > (std::size_t{9} << 20));
     const std::string plain = dir.file("t.csv");
     const std::string packed = dir.file("t.csv.gz");
@@ -106,13 +111,23 @@ TEST_CASE("BGZF: lines across members and blocks read as in the plain file; a li
     test::write_file(packed, bgzf_of(text) + std::string(io::detail::bgzf_end()));
     const SpikeTrains expected = io::read_spikes(plain);
     const SpikeTrains read = io::read_spikes(packed);
-    REQUIRE(read.num_spikes() == 900'000);
+    REQUIRE(read.num_spikes() == 800'000);
     CHECK(std::equal(read.times().begin(), read.times().end(), expected.times().begin(), expected.times().end()));
     CHECK(std::equal(read.neurons().begin(), read.neurons().end(), expected.neurons().begin(), expected.neurons().end()));
 
     const std::string long_line = dir.file("long.csv.gz");
     test::write_file(long_line, bgzf_of(table(1000) + std::string(5 << 20, '7') + "\n") + std::string(io::detail::bgzf_end()));
     CHECK_THROWS_WITH(io::read_spikes(long_line), test::contains(long_line + " line 1002: longer than 4 MiB"));
+}
+
+TEST_CASE("BGZF of the end-of-file member alone holds no spikes; data after it is ignored, as gzip readers do", "[text][bgzf]") {
+    const test::TempDir dir;
+    const std::string empty = dir.file("empty.csv.gz");
+    test::write_file(empty, std::string(io::detail::bgzf_end()));
+    CHECK_THROWS_WITH(io::read_spikes(empty), test::contains(empty) && test::contains("no spikes"));
+    const std::string trailing = dir.file("trailing.csv.gz");
+    test::write_file(trailing, bgzf_of(table(1000)) + std::string(io::detail::bgzf_end()) + "junk after the end\n");
+    CHECK(io::read_spikes(trailing).num_spikes() == 1000);
 }
 
 TEST_CASE("BGZF then a plain gzip member reads as one text", "[text][bgzf]") {

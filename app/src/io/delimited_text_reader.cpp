@@ -70,7 +70,7 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
                 if (!time_base) {
                     if (const auto tick = tick_from_comment(line)) time_base = TimeBase{*tick};
                 }
-                if (!span) span = span_from_comment(line, time_base.value_or(TimeBase{}));
+                if (!span && line.starts_with(kWriterLine)) span = span_from_comment(line, time_base.value_or(TimeBase{}));
                 written_here = written_here || line.starts_with(kWriterLine);
                 if (line.starts_with(kNeuronTag)) labels.intern(line.substr(kNeuronTag.size()));
                 ++lines;

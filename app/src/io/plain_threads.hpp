@@ -37,6 +37,7 @@ void on_plain_threads(std::size_t n, std::size_t threads, const Work& work) {
         }
     };
     std::vector<std::thread> workers;
+    workers.reserve(std::min(threads, n));  // no reallocation among started threads
     try {
         for (std::size_t t = 1; t < std::min(threads, n); ++t) workers.emplace_back(run);
     } catch (const std::system_error&) {  // fewer threads than asked: those started do the work

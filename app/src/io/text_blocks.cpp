@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <new>
 #include <vector>
 
 namespace spikeminer::io::detail {
@@ -106,15 +107,21 @@ bool TextBlocks::hand_over_lines(UninitializedVector<char> text, std::size_t beg
 }
 
 void TextBlocks::read_ahead() {
-    UninitializedVector<char> carry;  // the unfinished line at the end of the last read
-    std::optional<std::uint64_t> from = 0;
-    if (bgzf_) from = read_bgzf(carry);
-    if (from && (!bgzf_ || *from < file_size_)) {
-        const std::uint64_t start = *from;
-        from.reset();
-        if (read_stream(start, carry)) from = file_size_;
+    try {
+        UninitializedVector<char> carry;  // the unfinished line at the end of the last read
+        std::optional<std::uint64_t> from = 0;
+        if (bgzf_) from = read_bgzf(carry);
+        if (from && (!bgzf_ || *from < file_size_)) {
+            const std::uint64_t start = *from;
+            from.reset();
+            if (read_stream(start, carry)) from = file_size_;
+        }
+        if (from && !carry.empty()) hand_over(Block{std::move(carry), 0, Block::Failure::None, {}});  // the last line, without its '\n'
+    } catch (const std::bad_alloc&) {
+        fail(Block::Failure::Unreadable, "no memory for its blocks");
+    } catch (const std::exception& e) {
+        fail(Block::Failure::Unreadable, e.what());
     }
-    if (from && !carry.empty()) hand_over(Block{std::move(carry), 0, Block::Failure::None, {}});  // the last line, without its '\n'
     const std::lock_guard guard(lock_);
     finished_ = true;
     changed_.notify_all();
@@ -128,7 +135,9 @@ std::optional<std::uint64_t> TextBlocks::read_bgzf(UninitializedVector<char>& ca
     bool ended = false;  // the last member taken is empty: BGZF's end-of-file marker
     for (;;) {
         if (stopped()) return std::nullopt;
-        const std::size_t want = batch * kBlockBytes;
+        // Enough for a block a thread where the text compresses at least twofold (CSV of
+        // spikes: four- to fivefold); less leaves fewer blocks to the batch, not fewer read.
+        const std::size_t want = batch * kBlockBytes / 2;
         while (!at_end && bytes.size() < want) {
             const std::size_t had = bytes.size();
             bytes.resize(want);
@@ -216,8 +225,9 @@ std::optional<std::uint64_t> TextBlocks::read_bgzf(UninitializedVector<char>& ca
 bool TextBlocks::read_stream(std::uint64_t offset, UninitializedVector<char>& carry) {
     const int fd = ::dup(fd_);
     if (fd < 0 || ::lseek(fd, static_cast<off_t>(offset), SEEK_SET) < 0) {
+        const int error = errno;
         if (fd >= 0) ::close(fd);
-        fail(Block::Failure::Unreadable, std::strerror(errno));
+        fail(Block::Failure::Unreadable, std::strerror(error));
         return false;
     }
     const std::unique_ptr<gzFile_s, GzClose> file(gzdopen(fd, "rb"));
