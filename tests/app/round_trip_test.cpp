@@ -142,25 +142,6 @@ TEST_CASE("a 1/30000 s tick survives the spikeminer, CSV and text formats", "[ro
     CHECK(b.neuron_table().labels == original.neuron_table().labels);
 }
 
-TEST_CASE("CSV and text keep the stated span in the writer's comment", "[round-trip][span]") {
-    const test::TempDir dir;
-    for (const std::size_t index : {0, 1, 2}) {  // csv, csv.gz, text
-        const Format& format = formats()[index];
-        INFO(format.name);
-        SpikeTrains original = test::make_trains({"1", "2"}, {{0, 10}, {1, 20}, {1, -5}}, TimeBase{30'000});
-        original.set_span(TimeSpan{-100, 90'001});
-        const std::string path = dir.file(std::string("trains") + format.suffix);
-        io::write_spikes(path, original, format.format);
-        const SpikeTrains back = io::read_spikes(path);
-        require_same_spikes(back, original);
-        CHECK(back.span() == TimeSpan{-100, 90'001});
-    }
-    // A span that leaves out spikes widens to hold them, as the spikeminer format's does.
-    const std::string path = dir.file("narrow.csv");
-    test::write_file(path, "# spikeminer spike trains; ticks_per_second=1000; span_s=1,2\nunit,time_s\n1,0.5\n1,1.5\n");
-    CHECK(io::read_spikes(path).span() == TimeSpan{500, 2000});
-}
-
 TEST_CASE("the spikeminer format keeps the stated span, groups and metadata", "[round-trip][spikeminer]") {
     std::vector<Spike> spikes{{10, 0}, {20, 1}, {-5, 1}};
     NeuronTable table;

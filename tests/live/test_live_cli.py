@@ -237,10 +237,10 @@ def test_the_folder_cannot_be_the_file_followed_nor_a_missing_file(tmp_path):
 
 def test_replay_names_the_recordings_tick_for_binary_messages(tmp_path):
     """--binary messages carry no tick: replay.py names the recording's, read from the writer's
-    first line, whatever follows it there (the span), and says nothing for the default 1 µs."""
+    first line, whatever follows it there, and says nothing for the default 1 µs."""
     for tick, warned in (("30000", True), ("1000000", False)):
         rec = tmp_path / f"r{tick}.csv"
-        rec.write_text(f"# spikeminer spike trains; tick t; ticks_per_second={tick}; span_s=0,1\nunit,time_s\n1,0.5\n")
+        rec.write_text(f"# spikeminer spike trains; tick t; ticks_per_second={tick}; recorded in room 2\nunit,time_s\n1,0.5\n")
         done = subprocess.run([sys.executable, REPLAY, str(rec), "--binary", "--stdout", "--speed", "1000"], capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         assert ("give the live session --tick " + tick + "/s\n" in done.stderr) == warned, done.stderr

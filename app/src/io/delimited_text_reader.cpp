@@ -46,7 +46,6 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
     LabelIndexer labels;
     std::vector<std::string_view> fields;
     std::optional<Columns> columns;
-    std::optional<TimeSpan> span;  // the recording's, as the writer's comment states it
     bool written_here = false;  // the file starts with the writer's line
     std::uint64_t lines = 0;
     TextBlocks::Block block;
@@ -70,7 +69,6 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
                 if (!time_base) {
                     if (const auto tick = tick_from_comment(line)) time_base = TimeBase{*tick};
                 }
-                if (!span && line.starts_with(kWriterLine)) span = span_from_comment(line, time_base.value_or(TimeBase{}));
                 written_here = written_here || line.starts_with(kWriterLine);
                 if (line.starts_with(kNeuronTag)) labels.intern(line.substr(kNeuronTag.size()));
                 ++lines;
@@ -149,7 +147,6 @@ Recording read_delimited_text(const std::string& path, char delimiter, std::opti
     recording.spikes = SpikeColumns::own(std::move(ticks), std::move(ids));
     recording.neurons.labels = std::move(final_labels);
     recording.time_base = *time_base;
-    recording.span = span;
     if (progress != nullptr) progress->finish();
     return recording;
 }

@@ -8,13 +8,11 @@
 #include <array>
 #include <cctype>
 #include <charconv>
-#include <cmath>
 
 namespace spikeminer::io::detail {
 namespace {
 
 constexpr std::string_view kTickTag = "ticks_per_second=";
-constexpr std::string_view kSpanTag = "span_s=";
 
 std::string lower(std::string_view s) {
     std::string out(s);
@@ -86,33 +84,6 @@ std::optional<std::int64_t> tick_from_comment(std::string_view line) {
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (ec != std::errc{} || value <= 0) return std::nullopt;
     return value;
-}
-
-std::optional<TimeSpan> span_from_comment(std::string_view line, const TimeBase& time_base) {
-    const auto at = line.find(kSpanTag);
-    if (at == std::string_view::npos) return std::nullopt;
-    const std::string_view rest = line.substr(at + kSpanTag.size());
-    const auto comma = rest.find(',');
-    if (comma == std::string_view::npos) return std::nullopt;
-    const std::string_view start = rest.substr(0, comma);
-    const std::string_view end = rest.substr(comma + 1, rest.find_first_of("; \t", comma + 1) - (comma + 1));
-    double bounds[2] = {0, 0};
-    for (int i = 0; i < 2; ++i) {
-        const std::string_view text = i == 0 ? start : end;
-        const auto [stop, ec] = std::from_chars(text.data(), text.data() + text.size(), bounds[i]);
-        if (ec != std::errc{} || stop != text.data() + text.size() || !std::isfinite(bounds[i])) return std::nullopt;
-    }
-    try {
-        const TimeSpan span{time_base.from_seconds(bounds[0]), time_base.from_seconds(bounds[1])};
-        if (span.start > span.end) return std::nullopt;
-        return span;
-    } catch (const Error&) {
-        return std::nullopt;  // beyond the ticks' range: the spikes' own span stands
-    }
-}
-
-std::string span_comment(const TimeSpan& span, const TimeBase& time_base) {
-    return std::string(kSpanTag) + format_ticks(span.start, time_base, "s") + "," + format_ticks(span.end, time_base, "s");
 }
 
 NeuronId UnitIds::of(std::string_view token) {

@@ -6,7 +6,6 @@
 #include "spike_table_rows.hpp"
 
 #include "spikeminer/core/label_indexer.hpp"
-#include "spikeminer/core/time_base.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -26,11 +25,6 @@ Columns columns_from_header(const std::vector<std::string_view>& fields, const s
 
 /// The tick a writer's comment states ("ticks_per_second=30000"), if it states one.
 std::optional<std::int64_t> tick_from_comment(std::string_view line);
-/// The recording's span a writer's comment states in seconds ("span_s=0,600"), in ticks
-/// of `time_base`, if it states one (from its first tick to just after its last).
-std::optional<TimeSpan> span_from_comment(std::string_view line, const TimeBase& time_base);
-/// The writer's comment of a span, as span_from_comment reads it back.
-std::string span_comment(const TimeSpan& span, const TimeBase& time_base);
 
 /// Hashes std::string and std::string_view alike, so that tokens are looked up unallocated.
 struct TokenHash {

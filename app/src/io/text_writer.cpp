@@ -4,7 +4,6 @@
 #include "bgzf.hpp"
 #include "plain_threads.hpp"
 #include "recording.hpp"
-#include "spike_table_head.hpp"
 #include "writers.hpp"
 
 #include "spikeminer/app/io/atomic_output.hpp"
@@ -72,7 +71,7 @@ void write_delimited_text(const std::string& path, const std::string& name, cons
     TextSink sink(path, name);
     const std::int64_t ticks_per_second = trains.time_base().ticks_per_second;
     std::string head = std::string(kWriterLine) + "; tick " + trains.time_base().describe() +
-                       "; ticks_per_second=" + std::to_string(ticks_per_second) + "; " + span_comment(trains.span(), trains.time_base()) + "\n";
+                       "; ticks_per_second=" + std::to_string(ticks_per_second) + "\n";
     // The neuron list keeps what the table alone cannot: neurons that never fire, and the
     // order of named (non-numeric) labels, which readers otherwise take from first spikes.
     bool list_neurons = false;
